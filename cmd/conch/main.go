@@ -1,11 +1,11 @@
+// Command conch lets the AI chats one person runs side by side know about
+// each other. All of it lives in package cli.
 package main
+
 import (
- _ "github.com/spf13/cobra"
- _ "github.com/gofrs/flock"
- _ "github.com/BurntSushi/toml"
- _ "github.com/rogpeppe/go-internal/testscript"
- _ "github.com/fsnotify/fsnotify"
- _ "github.com/google/renameio/v2"
- _ "golang.org/x/term"
+	"os"
+
+	"github.com/conch-sh/conch/cli"
 )
-func main(){}
+
+func main() { os.Exit(cli.Main(os.Args[1:], cli.System())) }

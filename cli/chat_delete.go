@@ -1,0 +1,30 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/state"
+)
+
+func (a *app) newChatDelete() *cobra.Command {
+	return &cobra.Command{
+		Use:   "delete ID",
+		Short: "Delete a chat; chats that wrote to it are told",
+		Long: `Delete a chat: its record, its waits and the watches both ways. The chats
+that wrote to it are told. The person may delete any chat; a chat only
+itself.
+
+Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
+		Args:        exactArgs(1, "one chat id"),
+		Annotations: access(accessWrite),
+		RunE: run(func(cmd *cobra.Command, args []string) error {
+			return a.update(func(tx *state.Tx) error {
+				c, err := tx.DeleteChat(a.actor(), args[0])
+				if err != nil {
+					return err
+				}
+				return a.printer().Value(map[string]any{"id": c.ID, "deleted": true}, "deleted "+c.ID+"\n")
+			})
+		}),
+	}
+}

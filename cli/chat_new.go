@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/render"
+	"github.com/conch-sh/conch/state"
+)
+
+type chatNewOptions struct {
+	title, folder, origin, parent, mode, wakeCmd, stopCmd, key string
+}
+
+func (a *app) newChatNew() *cobra.Command {
+	var o chatNewOptions
+	cmd := &cobra.Command{
+		Use:   "new --title T [--folder DIR] [--origin O] [--parent ID] [--mode M] [--wake-cmd CMD] [--stop-cmd CMD] [--key K]",
+		Short: "Register a chat and print its id",
+		Long: `Register a chat and print its id (c_1, c_2, … in order).
+
+The folder defaults to the workspace preference, else the current folder.
+The same --key gives the same chat. A chat made with --parent (a subagent)
+gets at most its parent's mode. Wake and stop commands are the harness's:
+a chat cannot set them.
+
+Exit codes: 0 done, 2 bad value, 3 refused or no such parent.`,
+		Args:        exactArgs(0, "no arguments"),
+		Annotations: access(accessWrite),
+		RunE:        run(func(cmd *cobra.Command, args []string) error { return a.chatNew(&o) }),
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.title, "title", "", "the chat's title (at most 120 characters, cleaned)")
+	f.StringVar(&o.folder, "folder", "", "the folder it works in")
+	f.StringVar(&o.origin, "origin", "", `where it comes from: "", app:NAME, routine, peer, client, artifact`)
+	f.StringVar(&o.parent, "parent", "", "the chat that spawned it")
+	f.StringVar(&o.mode, "mode", "", "ask, auto or plan (default ask)")
+	f.StringVar(&o.wakeCmd, "wake-cmd", "", "a shell command that starts a reply of this chat")
+	f.StringVar(&o.stopCmd, "stop-cmd", "", "a shell command that stops this chat's running reply")
+	f.StringVar(&o.key, "key", "", "an idempotency key: the same key gives the same chat")
+	_ = cmd.MarkFlagRequired("title")
+	return cmd
+}
+
+func (a *app) chatNew(o *chatNewOptions) error {
+	folder := o.folder
+	if folder == "" {
+		if folder = a.home.Workspace(); folder == "" {
+			folder = a.env.Cwd
+		}
+	}
+	in := state.NewChat{
+		Title: render.Clean(o.title), Folder: a.absPath(folder), Origin: o.origin, Parent: o.parent,
+		Mode: o.mode, WakeCmd: o.wakeCmd, StopCmd: o.stopCmd, Key: o.key,
+	}
+	if err := checkArgs([]string{o.title}); err != nil {
+		return err
+	}
+	return a.update(func(tx *state.Tx) error {
+		c, err := tx.CreateChat(a.actor(), in)
+		if err != nil {
+			return err
+		}
+		return a.showChat(tx, c)
+	})
+}

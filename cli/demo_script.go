@@ -1,0 +1,3 @@
+package cli
+
+func (a *app) demo(keep bool) error { return nil }

@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) newDoctor() *cobra.Command {
+	var repair bool
+	cmd := &cobra.Command{
+		Use:   "doctor [--repair]",
+		Short: "Check the home: permissions, unreadable or torn records, leftover temporary files",
+		Long: `Check the home: folder and file permissions (0700 and 0600), records that
+do not parse (torn or corrupt), and temporary files left over by a writer
+that stopped. --repair quarantines what cannot be read (into
+CONCH_HOME/quarantine), removes leftover temporary files, sets permissions
+and rebuilds the index from the chat records, and says what it did.
+
+Exit codes: 0 nothing wrong (or all repaired), 1 problems found.`,
+		Args:        exactArgs(0, "no arguments"),
+		Annotations: access(accessWrite),
+	}
+	cmd.Flags().BoolVar(&repair, "repair", false, "quarantine, remove and rebuild what it can")
+	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
+		found, err := a.home.Doctor(repair)
+		if err != nil {
+			return err
+		}
+		var b strings.Builder
+		open := 0
+		for _, f := range found {
+			fmt.Fprintf(&b, "%s: %s", f.Path, f.Problem)
+			if f.Repaired != "" {
+				fmt.Fprintf(&b, " → %s", f.Repaired)
+			} else {
+				open++
+			}
+			b.WriteString("\n")
+		}
+		if len(found) == 0 {
+			b.WriteString("the home is healthy\n")
+		}
+		if err := a.printer().Value(map[string]any{"findings": found, "open": open}, b.String()); err != nil {
+			return err
+		}
+		if open > 0 {
+			return fmt.Errorf("doctor found %d problems (conch doctor --repair mends what it can)", open)
+		}
+		return nil
+	})
+	return cmd
+}

@@ -1,0 +1,346 @@
+// Package cli is conch's command line: one file per verb, each with its
+// options, its cobra constructor and its run function, which calls package
+// state and prints through package render. Nothing below Main exits the
+// process; Main maps every error to its exit code in one place.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/conch-sh/conch/lock"
+	"github.com/conch-sh/conch/render"
+	"github.com/conch-sh/conch/state"
+)
+
+// Exit codes (SPEC §2).
+const (
+	ExitOK          = 0
+	ExitFailed      = 1
+	ExitUsage       = 2
+	ExitRefused     = 3
+	ExitNeedsPerson = 4
+	ExitStopped     = 5
+	ExitTimeout     = 124
+)
+
+// Env is everything conch takes from the world outside: streams,
+// environment, clock, host name, working folder, parent process. System
+// fills it from the real process; tests fill it as they like.
+type Env struct {
+	In       io.Reader
+	Out, Err io.Writer
+	Terminal bool // standard input is a terminal
+	Getenv   func(string) string
+	Now      func() time.Time
+	Hostname string
+	Cwd      string
+	PPID     int
+	Exe      string
+}
+
+// System is the Env of the running process.
+func System() Env {
+	host, _ := os.Hostname()
+	cwd, _ := os.Getwd()
+	exe, _ := os.Executable()
+	return Env{
+		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
+		Terminal: term.IsTerminal(int(os.Stdin.Fd())),
+		Getenv:   os.Getenv, Now: time.Now, Hostname: host, Cwd: cwd, PPID: os.Getppid(), Exe: exe,
+	}
+}
+
+// Access is what a command does with the home. Every command declares it,
+// as the annotation "access"; TestEveryCommandDeclaresAccess holds the tree
+// to it.
+const (
+	accessNone  = "none"  // does not open the home
+	accessRead  = "read"  // reads it, takes no lock, creates nothing
+	accessWrite = "write" // changes it, in transactions under the lock
+)
+
+func access(a string) map[string]string { return map[string]string{"access": a} }
+
+// app is one run of conch: its environment, its global flags and the home.
+type app struct {
+	env  Env
+	json bool
+	chat string
+	home *state.Home
+	out  *render.Printer
+}
+
+// Main runs conch with args and returns the exit code.
+func Main(args []string, env Env) int {
+	a := &app{env: env}
+	root := a.newRoot()
+	root.SetArgs(args)
+	root.SetIn(env.In)
+	root.SetOut(env.Out)
+	root.SetErr(env.Err)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ran *runError
+	if errors.As(err, &ran) {
+		err = ran.err
+	} else {
+		// cobra's own errors are all about the words typed: usage.
+		err = &state.Error{Kind: state.ErrUsage, Msg: err.Error()}
+	}
+	code := exitCode(err)
+	if code == ExitOK {
+		return ExitOK
+	}
+	a.printer().Error(err.Error(), code)
+	return code
+}
+
+func (a *app) printer() *render.Printer {
+	if a.out == nil {
+		a.out = &render.Printer{Out: a.env.Out, Err: a.env.Err, JSON: a.json}
+	}
+	return a.out
+}
+
+// exitCode is the one place that maps errors to exit codes.
+func exitCode(err error) int {
+	var lockErr *lock.TimeoutError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, errSilentOK):
+		return ExitOK
+	case errors.Is(err, state.ErrUsage):
+		return ExitUsage
+	case errors.Is(err, state.ErrNoChat), errors.Is(err, state.ErrRefused):
+		return ExitRefused
+	case errors.Is(err, state.ErrNeedsPerson):
+		return ExitNeedsPerson
+	case errors.Is(err, state.ErrStopped):
+		return ExitStopped
+	case errors.Is(err, state.ErrTimeout):
+		return ExitTimeout
+	case errors.As(err, &lockErr):
+		return ExitFailed
+	}
+	return ExitFailed
+}
+
+// errSilentOK ends a command early with nothing more to say.
+var errSilentOK = errors.New("")
+
+// runError marks an error that a command's run returned, as against one
+// cobra found in the words typed.
+type runError struct{ err error }
+
+func (e *runError) Error() string { return e.err.Error() }
+func (e *runError) Unwrap() error { return e.err }
+
+func usage(format string, args ...any) error {
+	return &state.Error{Kind: state.ErrUsage, Msg: fmt.Sprintf(format, args...)}
+}
+
+const rootLong = `conch lets the AI chats you run side by side know about each other: what
+the others are doing, which files they change, messages between them,
+waiting for one another, stopping one, and a log of state changes.
+
+Every command is short-lived: it reads and writes records under CONCH_HOME
+(default ~/.conch), guarded by file locks, and exits.
+
+A command acts as a chat when --chat ID is given or CONCH_CHAT is set (the
+flag wins); otherwise it acts as the person at the terminal.
+
+Environment:
+  CONCH_HOME   the state folder (default ~/.conch)
+  CONCH_CHAT   the chat a command acts as
+  CONCH_NOW    pins "now" (RFC 3339); for tests
+
+Exit codes:
+  0    done
+  1    failed (I/O, a corrupt record, a lock not had in time)
+  2    usage: unknown flag, missing argument, bad value
+  3    refused: no such chat (or not yours), not offered here, a bound, plan mode
+  4    needs the person: a request waits for conch confirm
+  5    this chat's reply was stopped by another chat: end the reply now
+  124  conch wait timed out (the wait stays registered)
+
+Start with: conch demo`
+
+func (a *app) newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "conch",
+		Short:         "Let the AI chats you run side by side know about each other",
+		Long:          rootLong,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Annotations:   access(accessNone),
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return a.prepare(cmd)
+		},
+	}
+	root.PersistentFlags().BoolVar(&a.json, "json", false, "print JSON (see conch help json)")
+	root.PersistentFlags().StringVar(&a.chat, "chat", "", "act as this chat (default $CONCH_CHAT)")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return usage("%s", err.Error())
+	})
+	root.CompletionOptions.DisableDefaultCmd = true
+
+	chat := group("chat", "One chat: register, change, show, message, stop")
+	chat.AddCommand(
+		a.newChatNew(), a.newChatShow(), a.newChatSet(), a.newChatTaint(), a.newChatDelete(),
+	)
+	chats := group("chats", "The person's other chats")
+	chats.AddCommand(a.newChatsList())
+	task := group("task", "Tasks a chat started")
+	task.AddCommand(a.newTaskNew(), a.newTaskSet())
+	reply := group("reply", "A chat's reply begins and ends")
+	reply.AddCommand(a.newReplyStart(), a.newReplyEnd())
+
+	root.AddCommand(chat, chats, task, reply, a.newStep(),
+		a.newVersion(), a.newCompletion(root), a.newDoctor(), a.newDemo())
+	root.AddCommand(helpTopics()...)
+	return root
+}
+
+func group(name, short string) *cobra.Command {
+	return &cobra.Command{
+		Use: name, Short: short, Annotations: access(accessNone),
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+	}
+}
+
+// prepare checks the words common to every command and opens the home as
+// the command's access says.
+func (a *app) prepare(cmd *cobra.Command) error {
+	if a.chat == "" {
+		a.chat = a.env.Getenv("CONCH_CHAT")
+	}
+	if a.chat != "" && !state.ValidID(a.chat) {
+		return &runError{usage("--chat %q is not a chat id (c_N or t_N)", a.chat)}
+	}
+	for _, arg := range os.Args {
+		_ = arg
+	}
+	acc := cmd.Annotations["access"]
+	if acc == accessNone {
+		return nil
+	}
+	h, err := a.openHome()
+	if err != nil {
+		return &runError{err}
+	}
+	a.home = h
+	return nil
+}
+
+func (a *app) openHome() (*state.Home, error) {
+	dir := a.env.Getenv("CONCH_HOME")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return nil, fmt.Errorf("no CONCH_HOME and no home folder: %v", err)
+		}
+		dir = filepath.Join(home, ".conch")
+	}
+	now := a.env.Now
+	if s := a.env.Getenv("CONCH_NOW"); s != "" {
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return nil, usage("CONCH_NOW %q is not an RFC 3339 time", s)
+		}
+		now = func() time.Time { return t }
+	}
+	return state.Open(state.Options{Dir: dir, Now: now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe})
+}
+
+// actor is who runs the command.
+func (a *app) actor() state.Actor {
+	return state.Actor{ID: a.chat, Terminal: a.env.Terminal}
+}
+
+// run wraps a command's work so its errors are told from cobra's.
+func run(f func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := checkArgs(args); err != nil {
+			return &runError{err}
+		}
+		if err := f(cmd, args); err != nil {
+			return &runError{err}
+		}
+		return nil
+	}
+}
+
+// checkArgs refuses arguments that are not valid UTF-8 or hold NUL bytes.
+func checkArgs(args []string) error {
+	for _, s := range args {
+		if !isText(s) {
+			return usage("argument %q is not valid UTF-8 text", s)
+		}
+	}
+	return nil
+}
+
+func isText(s string) bool {
+	return !strings.ContainsRune(s, 0) && strings.ToValidUTF8(s, "\uFFFD") == s
+}
+
+// exactArgs is cobra.ExactArgs with the usage error kind.
+func exactArgs(n int, names string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return &runError{usage("%s takes %s (got %d arguments)", cmd.CommandPath(), names, len(args))}
+		}
+		return nil
+	}
+}
+
+func maxArgs(n int, names string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > n {
+			return &runError{usage("%s takes at most %s (got %d arguments)", cmd.CommandPath(), names, len(args))}
+		}
+		return nil
+	}
+}
+
+// absPath makes p absolute against the command's working folder.
+func (a *app) absPath(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(a.env.Cwd, p)
+}
+
+// readText reads free text from a flag or a file (- for standard input).
+func (a *app) readText(text, file string, textSet bool, what string) (string, error) {
+	if file == "" {
+		return text, nil
+	}
+	if textSet {
+		return "", usage("give %s as text or as a file, not both", what)
+	}
+	var data []byte
+	var err error
+	if file == "-" {
+		data, err = io.ReadAll(a.env.In)
+	} else {
+		data, err = os.ReadFile(a.absPath(file))
+	}
+	if err != nil {
+		return "", usage("cannot read %s from %s: %v", what, file, err)
+	}
+	return string(data), nil
+}

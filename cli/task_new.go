@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/render"
+	"github.com/conch-sh/conch/state"
+)
+
+func (a *app) newTaskNew() *cobra.Command {
+	var title, folder, key string
+	cmd := &cobra.Command{
+		Use:   "new --title T [--folder DIR] [--key K]",
+		Short: "As a chat: register a task it started, and print its id",
+		Long: `As a chat: register a task it started, and print its id (t_1, t_2, …).
+The task's folder defaults to the chat's. The same --key gives the same task.
+The task starts running; the chat watches it from its spawn on.
+
+Exit codes: 0 done, 2 bad value or no chat acting.`,
+		Args:        exactArgs(0, "no arguments"),
+		Annotations: access(accessWrite),
+	}
+	cmd.Flags().StringVar(&title, "title", "", "the task's title")
+	cmd.Flags().StringVar(&folder, "folder", "", "the folder it works in (default: the chat's)")
+	cmd.Flags().StringVar(&key, "key", "", "an idempotency key: the same key gives the same task")
+	_ = cmd.MarkFlagRequired("title")
+	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
+		if err := checkArgs([]string{title}); err != nil {
+			return err
+		}
+		in := state.NewTask{Title: render.Clean(title), Key: key}
+		if folder != "" {
+			in.Folder = a.absPath(folder)
+		}
+		return a.update(func(tx *state.Tx) error {
+			t, err := tx.CreateTask(a.actor(), in)
+			if err != nil {
+				return err
+			}
+			return a.showChat(tx, t)
+		})
+	})
+	return cmd
+}

@@ -1,0 +1,154 @@
+package render
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/conch-sh/conch/state"
+)
+
+// FamilyWords are conch's own words for what a step does (SPEC §1).
+var FamilyWords = map[string]string{
+	"edit":   "editing files",
+	"run":    "running a command",
+	"read":   "reading files",
+	"search": "searching",
+	"browse": "browsing the web",
+	"talk":   "talking",
+	"wait":   "waiting",
+	"other":  "working",
+}
+
+// Named is a chat as conch's own lines name it: “Title” (chat c_1). The
+// title is cleaned, so nothing in it can close the line.
+func Named(title, id string) string {
+	return fmt.Sprintf("“%s” (chat %s)", Clean(title), id)
+}
+
+// Ago says how long before now t was, in a person's words.
+func Ago(now, t time.Time) string {
+	return Span(now.Sub(t)) + " ago"
+}
+
+// Span is a duration in a person's words: 40s, 5m, 3h, 2d.
+func Span(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		if d < 0 {
+			d = 0
+		}
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
+}
+
+// Folder is a folder as a person reads it: ~ for their home.
+func Folder(dir, home string) string {
+	if home != "" && home != "/" {
+		if dir == home {
+			return "~"
+		}
+		if strings.HasPrefix(dir, home+string(filepath.Separator)) {
+			return "~" + dir[len(home):]
+		}
+	}
+	return dir
+}
+
+// From is where a listed chat came from, in words.
+func From(from string) string {
+	switch {
+	case from == "task":
+		return "a task from this chat"
+	case from == "routine":
+		return "a routine"
+	case strings.HasPrefix(from, "app:"):
+		name := from[4:]
+		r, n := utf8.DecodeRuneInString(name)
+		return string(unicode.ToUpper(r)) + name[n:]
+	}
+	return ""
+}
+
+// Changing is what a busy chat in the same folder is changing: the base
+// name of the file it changed last, and +N for the others.
+func Changing(files []string, last string) string {
+	if last == "" {
+		return ""
+	}
+	s := "Changing " + Clean(filepath.Base(last))
+	if n := len(files) - 1; n > 0 {
+		s += fmt.Sprintf(" +%d", n)
+	}
+	return s
+}
+
+// ListHeader is the first line of `conch chats list`.
+func ListHeader(l *state.ChatList) string {
+	return fmt.Sprintf("Checked on your other chats · %d working · %d needs you", l.Working, l.NeedsYou)
+}
+
+// ChatList is `conch chats list` in words.
+func ChatList(l *state.ChatList, now time.Time, home string) string {
+	var b strings.Builder
+	b.WriteString(ListHeader(l))
+	b.WriteString("\n")
+	for _, c := range l.Chats {
+		parts := []string{c.State}
+		if c.State == state.StatusWorking && c.Doing != "" {
+			doing := FamilyWords[c.Doing]
+			if c.DoingSince != nil {
+				doing += " for " + Span(now.Sub(*c.DoingSince))
+			}
+			parts = append(parts, doing)
+		}
+		if c.State == state.StatusWorking && c.SameFolder {
+			if ch := Changing(c.Files, c.LastFile); ch != "" {
+				parts = append(parts, ch)
+			}
+		}
+		if c.SameFolder {
+			parts = append(parts, "same folder")
+		} else {
+			parts = append(parts, Clean(Folder(c.Folder, home)))
+		}
+		if !c.SameFolder || c.State != state.StatusWorking {
+			if n := len(c.Files); n > 0 {
+				parts = append(parts, fmt.Sprintf("%d files changed", n))
+			}
+		}
+		if c.ReplyStarted != nil {
+			parts = append(parts, "reply began "+Ago(now, *c.ReplyStarted))
+		}
+		parts = append(parts, "active "+Ago(now, c.LastActive))
+		if c.Browser {
+			parts = append(parts, "browser page open")
+		}
+		if c.TasksGoing > 0 {
+			parts = append(parts, plural(c.TasksGoing, "task", "tasks")+" going")
+		}
+		if f := From(c.From); f != "" {
+			parts = append(parts, f)
+		}
+		if c.Untrusted {
+			parts = append(parts, "untrusted")
+		}
+		fmt.Fprintf(&b, "- %s: %s\n", Named(c.Title, c.ID), strings.Join(parts, " · "))
+	}
+	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

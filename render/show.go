@@ -1,0 +1,63 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/conch-sh/conch/state"
+)
+
+// ChatShow is `conch chat show` in words.
+func ChatShow(c *state.ChatShown, now time.Time, home string) string {
+	var b strings.Builder
+	kind := "chat"
+	if c.IsTask() {
+		kind = "task"
+	}
+	fmt.Fprintf(&b, "%s %s “%s”\n", kind, c.ID, Clean(c.Title))
+	row := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(&b, "  %-14s %s\n", k+":", v)
+		}
+	}
+	row("state", c.State)
+	if c.Task != nil {
+		row("task state", c.Task.State)
+		row("result", c.Task.Result)
+	}
+	row("origin", c.Origin)
+	row("folder", Folder(c.Folder, home))
+	row("computer", c.Computer)
+	row("mode", c.Mode)
+	row("inbound", c.Inbound)
+	row("goal", c.Goal)
+	row("parent", c.Parent)
+	if len(c.Taint.Outside) > 0 {
+		row("read outside", strings.Join(c.Taint.Outside, ", "))
+	}
+	if len(c.Taint.Person) > 0 {
+		row("words of", strings.Join(c.Taint.Person, ", "))
+	}
+	if c.Archived {
+		row("archived", "yes")
+	}
+	if c.Browser {
+		row("browser", "a page open")
+	}
+	if c.Recovery {
+		row("recovery", "will carry on by itself")
+	}
+	if r := c.Reply; r != nil {
+		row("reply", fmt.Sprintf("%s began %s, %s for %s", r.ID, Ago(now, r.Started), FamilyWords[r.Family], Span(now.Sub(r.StepSince))))
+		if len(r.Files) > 0 {
+			row("changed", strings.Join(r.Files, ", "))
+		}
+	}
+	if r := c.LastReply; r != nil {
+		row("last reply", fmt.Sprintf("%s ended %s: %s", r.ID, Ago(now, r.Ended), r.Outcome))
+	}
+	row("active", Ago(now, c.Active))
+	row("state version", fmt.Sprint(c.StateVersion))
+	return b.String()
+}

@@ -1,0 +1,278 @@
+package render
+
+// Words that cross between chats (SPEC §8): cleaning for what goes inside
+// conch's own line, quoting for what goes inside a <chat-message> or
+// <chat-reply> fence. Both are pure functions of their input; the fuzz
+// targets in words_test.go hold them to the properties the spec states.
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Clean makes a title, a file name or anything else a model chose safe to
+// put inside conch's own line: the brackets, quotes and angle brackets of
+// §8 and the backtick are taken out, control characters (and line or
+// paragraph separators, bidi controls, zero-width spaces) become spaces,
+// white space is folded to one space and trimmed. Invalid UTF-8 becomes
+// U+FFFD. The result holds no newline and no bracket, so it can neither
+// close conch's line nor open one that looks like conch's own.
+func Clean(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	pending := false // a space is owed before the next kept rune
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n // an invalid byte decodes as utf8.RuneError, U+FFFD, size 1
+		switch {
+		case cleanRemoves(r) || isTag(r):
+			continue
+		case isBreak(r):
+			pending = true
+			continue
+		}
+		if pending && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		pending = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// CutTitle cleans s and cuts it to at most max runes, for a title conch
+// makes itself from a first prompt. The cut is at a rune boundary and no
+// space is left at the end.
+func CutTitle(s string, max int) string {
+	c := Clean(s)
+	if max <= 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(c) <= max {
+		return c
+	}
+	n := 0
+	for i := range c {
+		if n == max {
+			return strings.TrimRight(c[:i], " ")
+		}
+		n++
+	}
+	return c
+}
+
+// Quote writes text for the inside of a <chat-message> or <chat-reply>
+// fence: '<' and '>' become '‹' and '›', a '[' that opens "conch" in any
+// case (or in look-alike letters) becomes '［' (U+FF3B), NUL becomes a
+// space, invalid UTF-8 becomes U+FFFD, and invisible Unicode tag characters
+// (which can smuggle text a model reads but a person does not see) are
+// dropped. Nothing in the result can close the fence or speak as conch:
+// it holds no '<', no '>' and no "[conch" under case folding.
+//
+// One pass is enough: no replacement writes a '[' or a letter, so it cannot
+// make a new "[conch", and the look-ahead skips exactly the runes the pass
+// drops, so what it judges is what the reader will see.
+func Quote(s string) string {
+	if quoteIsIdentity(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch {
+		case r == '<':
+			b.WriteRune('‹')
+		case r == '>':
+			b.WriteRune('›')
+		case r == 0:
+			b.WriteByte(' ')
+		case isTag(r):
+			// dropped
+		case r == '[' && opensConch(s[i:]):
+			b.WriteRune('［')
+		default:
+			b.WriteRune(r) // RuneError writes U+FFFD
+		}
+	}
+	return b.String()
+}
+
+// quoteIsIdentity reports whether Quote would return s unchanged, so the
+// common case costs one scan and no allocation.
+func quoteIsIdentity(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch c {
+			case '<', '>', 0:
+				return false
+			case '[':
+				if opensConch(s[i+1:]) {
+					return false
+				}
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && n == 1) || isTag(r) {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+// opensConch reports whether rest (the text after a '[') starts with
+// "conch" as a reader would see it: in any case, in full-width, small-cap,
+// mathematical or Cyrillic/Greek look-alike letters, with blanks allowed
+// before the word and invisible format characters allowed anywhere in it.
+func opensConch(rest string) bool {
+	const word = "conch"
+	i := 0
+	// Blanks between the bracket and the word: "[ Conch:" still reads as
+	// conch's own line.
+	for i < len(rest) {
+		r, n := utf8.DecodeRuneInString(rest[i:])
+		if r != ' ' && r != '\t' && r != 0 && !unicode.Is(unicode.Zs, r) && !ignorable(r) {
+			break
+		}
+		i += n
+	}
+	for k := 0; k < len(word); k++ {
+		for {
+			if i >= len(rest) {
+				return false
+			}
+			r, n := utf8.DecodeRuneInString(rest[i:])
+			if r == utf8.RuneError && n == 1 {
+				return false
+			}
+			i += n
+			if ignorable(r) {
+				continue
+			}
+			if asciiLetter(r) != word[k] {
+				return false
+			}
+			break
+		}
+	}
+	return true
+}
+
+// cleanRemoves reports the runes §8 takes out of cleaned text.
+func cleanRemoves(r rune) bool {
+	switch r {
+	case '[', ']', '{', '}', '(', ')', '<', '>', '«', '»', '‹', '›',
+		'"', '\'', '“', '”', '‘', '’', '`':
+		return true
+	}
+	return false
+}
+
+// isBreak reports the runes cleaning turns into a space: white space,
+// control characters, line and paragraph separators, bidi controls (they
+// can reorder how the rest of conch's line is shown) and the zero-width
+// space and byte-order mark.
+func isBreak(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r <= ' ' || r == 0x7f
+	}
+	switch {
+	case unicode.IsSpace(r), unicode.IsControl(r):
+		return true
+	case r == 0x2028, r == 0x2029: // line and paragraph separators
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, // bidi marks
+		0x202a <= r && r <= 0x202e, // bidi embeddings and overrides
+		0x2066 <= r && r <= 0x2069: // bidi isolates
+		return true
+	case r == 0x200b, r == 0xfeff: // zero-width space, byte-order mark
+		return true
+	}
+	return false
+}
+
+// isTag reports the Unicode tag characters U+E0000–U+E007F: invisible
+// copies of ASCII that some models read.
+func isTag(r rune) bool { return 0xe0000 <= r && r <= 0xe007f }
+
+// ignorable reports runes a reader does not see between letters: format
+// characters (zero-width joiners, bidi controls, tags, soft hyphen...),
+// variation selectors and the combining grapheme joiner.
+func ignorable(r rune) bool {
+	if r < utf8.RuneSelf {
+		return false
+	}
+	return unicode.Is(unicode.Cf, r) ||
+		(0xfe00 <= r && r <= 0xfe0f) || (0xe0100 <= r && r <= 0xe01ef) ||
+		r == 0x034f
+}
+
+// letterRanges are blocks of 26 consecutive code points that read as the
+// Latin letters a–z: full-width, circled, parenthesised and squared forms.
+var letterRanges = [...]struct{ lo rune }{
+	{0xff21}, {0xff41}, // full-width A–Z, a–z
+	{0x24b6}, {0x24d0}, // circled
+	{0x249c},  // parenthesised small
+	{0x1f110}, // parenthesised capital
+	{0x1f130}, // squared
+	{0x1f150}, // negative circled
+	{0x1f170}, // negative squared
+	{0x1f1e6}, // regional indicators
+}
+
+// lookalike returns the ASCII letter a single look-alike rune passes for
+// (only the letters of "conch" matter), or 0. A switch, not a map, so that
+// importing the package does no work.
+func lookalike(r rune) byte {
+	switch r {
+	case 'с', 'С', 'ϲ', 'Ϲ', 'ⅽ', 'Ⅽ', 'ᴄ', 'ⲥ', 'ℂ', 'ℭ':
+		return 'c'
+	case 'о', 'О', 'ο', 'Ο', 'ᴏ', 'օ', 'ⲟ', 'ℴ':
+		return 'o'
+	case 'ɴ', 'Ν', 'ℕ':
+		return 'n'
+	case 'һ', 'Һ', 'Н', 'Η', 'ʜ', 'ℎ', 'ℋ', 'ℌ', 'ℍ':
+		return 'h'
+	}
+	return 0
+}
+
+// asciiLetter returns the lower-case ASCII letter r reads as, or 0.
+func asciiLetter(r rune) byte {
+	switch {
+	case 'a' <= r && r <= 'z':
+		return byte(r)
+	case 'A' <= r && r <= 'Z':
+		return byte(r - 'A' + 'a')
+	case r < utf8.RuneSelf:
+		if r == '0' {
+			return 'o'
+		}
+		return 0
+	case 0x1d400 <= r && r <= 0x1d6a3:
+		// Mathematical alphanumeric letters: 13 styles of A–Z then a–z.
+		k := (r - 0x1d400) % 52
+		return byte('a' + k%26)
+	}
+	for _, lr := range letterRanges {
+		if lr.lo <= r && r < lr.lo+26 {
+			return byte('a' + r - lr.lo)
+		}
+	}
+	if unicode.SimpleFold(r) != r {
+		// Other case-folding runes whose orbit reaches ASCII, e.g. the
+		// Kelvin sign K and long s ſ.
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			if f < utf8.RuneSelf {
+				return asciiLetter(f)
+			}
+		}
+	}
+	return lookalike(r)
+}

@@ -1,0 +1,521 @@
+package state
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// MaxTitle is the longest title, in characters, after cleaning.
+const MaxTitle = 120
+
+// Actor is who runs a command: a chat (ID set), or the person at the
+// terminal. Terminal says whether standard input is one: a person's press
+// (passing a held message, confirming a request) needs it.
+type Actor struct {
+	ID       string
+	Terminal bool
+}
+
+// Person says whether no chat is acting.
+func (a Actor) Person() bool { return a.ID == "" }
+
+// Press says whether this is a person's press: no chat acting, and a terminal.
+func (a Actor) Press() bool { return a.ID == "" && a.Terminal }
+
+var idPattern = regexp.MustCompile(`^[ct]_[1-9][0-9]{0,9}$`)
+
+// ValidID says whether id has the shape of a chat or task id.
+func ValidID(id string) bool { return idPattern.MatchString(id) }
+
+func chatRel(id string) string {
+	if strings.HasPrefix(id, "t_") {
+		return "tasks/" + id + ".json"
+	}
+	return "chats/" + id + ".json"
+}
+
+func chatIDOf(rel string) (string, bool) {
+	for _, dir := range []string{"chats/", "tasks/"} {
+		if strings.HasPrefix(rel, dir) && strings.HasSuffix(rel, ".json") {
+			return strings.TrimSuffix(strings.TrimPrefix(rel, dir), ".json"), true
+		}
+	}
+	return "", false
+}
+
+func isApp(origin string) bool { return strings.HasPrefix(origin, "app:") && len(origin) > 4 }
+
+// IsTask says whether the record is a task's.
+func (c *Chat) IsTask() bool { return c.Task != nil }
+
+// Yours says whether the chat is the person's own (SPEC §1): origin "",
+// app:* or routine, and nobody else's words in it. Tasks are not: they are
+// their parent chat's.
+func (c *Chat) Yours() bool {
+	return !c.IsTask() && len(c.Taint.Person) == 0 &&
+		(c.Origin == "" || isApp(c.Origin) || c.Origin == "routine")
+}
+
+// OffersTogether says whether the chat may list, message, stop and wait on
+// the person's other chats.
+func (c *Chat) OffersTogether() bool {
+	return !c.IsTask() && len(c.Taint.Person) == 0 && (c.Origin == "" || isApp(c.Origin))
+}
+
+// PersonsOwn says whether the chat is one the person is in (origin "" or
+// app:*), whatever came into it since.
+func (c *Chat) PersonsOwn() bool { return !c.IsTask() && (c.Origin == "" || isApp(c.Origin)) }
+
+// Working says whether a reply runs now.
+func (c *Chat) Working() bool { return c.Reply != nil && c.Reply.Alive() }
+
+// Alive says whether the reply's harness process is still there.
+func (r *Reply) Alive() bool { return alive(r.PID, r.PIDStart) }
+
+func alive(pid int, start uint64) bool {
+	got, ok := procStart(pid)
+	return ok && (start == 0 || got == 0 || got == start)
+}
+
+// State is the chat's state as the chat list has it.
+func (c *Chat) State() string {
+	if c.Reply != nil {
+		if c.Reply.Alive() {
+			return StatusWorking
+		}
+		return StatusStopped
+	}
+	if c.IsTask() {
+		return taskListState(c.Task.State)
+	}
+	return c.Status
+}
+
+func taskListState(state string) string {
+	switch state {
+	case TaskRunning, TaskWaitingRoom:
+		return StatusWorking
+	case TaskWaitingOK:
+		return StatusNeedsYou
+	case TaskDone, TaskUnverified:
+		return StatusIdle
+	}
+	return StatusStopped
+}
+
+// Active is when the chat last did anything.
+func (c *Chat) Active() time.Time {
+	if c.Reply != nil && c.Reply.StepSince.After(c.LastActive) {
+		return c.Reply.StepSince
+	}
+	return c.LastActive
+}
+
+// Chat reads a chat or task record. A missing one is ErrNoChat.
+func (tx *Tx) Chat(id string) (*Chat, error) {
+	if !ValidID(id) {
+		return nil, noChat(id)
+	}
+	c, err := load[Chat](tx, chatRel(id))
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return nil, noChat(id)
+	}
+	return c, nil
+}
+
+// Acting is the chat the actor is, or nil for the person.
+func (tx *Tx) Acting(a Actor) (*Chat, error) {
+	if a.Person() {
+		return nil, nil
+	}
+	return tx.Chat(a.ID)
+}
+
+// Named is the chat id as the actor may see it: the person sees every chat;
+// a chat sees itself, the person's chats that are yours, and its own tasks
+// and children. Anything else is, to it, no chat at all.
+func (tx *Tx) Named(a Actor, id string) (*Chat, error) {
+	c, err := tx.Chat(id)
+	if err != nil {
+		return nil, err
+	}
+	if a.Person() || a.ID == id {
+		return c, nil
+	}
+	me, err := tx.Chat(a.ID)
+	if err != nil {
+		return nil, err
+	}
+	if !canSee(me, c) {
+		return nil, noChat(id)
+	}
+	return c, nil
+}
+
+func canSee(me, c *Chat) bool {
+	if len(me.Taint.Person) > 0 && c.ID != me.ID {
+		// Someone else's words are in the asking chat: it learns of no other.
+		return false
+	}
+	return c.Yours() || (c.Parent == me.ID && len(c.Taint.Person) == 0)
+}
+
+func (tx *Tx) saveChat(c *Chat, durable bool) {
+	tx.put(chatRel(c.ID), c, durable)
+}
+
+func validText(what, s string) error {
+	if !utf8.ValidString(s) {
+		return usagef("%s is not valid UTF-8", what)
+	}
+	if strings.ContainsRune(s, 0) {
+		return usagef("%s holds a NUL byte", what)
+	}
+	return nil
+}
+
+func validTitle(t string) error {
+	if err := validText("title", t); err != nil {
+		return err
+	}
+	if strings.TrimSpace(t) == "" {
+		return usagef("title is empty")
+	}
+	if n := utf8.RuneCountInString(t); n > MaxTitle {
+		return usagef("title is %d characters after cleaning; at most %d", n, MaxTitle)
+	}
+	return nil
+}
+
+func validOrigin(o string) error {
+	if slices.Contains(Origins, o) || isApp(o) {
+		if isApp(o) && strings.ContainsAny(o[4:], " \t\n/") {
+			return usagef("origin %q: an app's name is one word", o)
+		}
+		return nil
+	}
+	return usagef("origin %q: want \"\", app:NAME, routine, peer, client or artifact", o)
+}
+
+func oneOf(what, v string, allowed []string) error {
+	if slices.Contains(allowed, v) {
+		return nil
+	}
+	return usagef("%s %q: want one of %s", what, v, strings.Join(allowed, ", "))
+}
+
+func modeRank(m string) int { return slices.Index(Modes, m) }
+
+func absFolder(dir string) (string, error) {
+	if err := validText("folder", dir); err != nil {
+		return "", err
+	}
+	if dir == "" {
+		return "", usagef("folder is empty")
+	}
+	a, err := filepath.Abs(dir)
+	if err != nil {
+		return "", usagef("folder %s: %v", dir, err)
+	}
+	return a, nil
+}
+
+// NewChat is what `conch chat new` asks for. Folder is already absolute.
+type NewChat struct {
+	Title, Folder, Origin, Parent, Mode, WakeCmd, StopCmd, Key string
+}
+
+// CreateChat registers a chat. The same key gives the same chat.
+func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
+	if err := validTitle(in.Title); err != nil {
+		return nil, err
+	}
+	if err := validOrigin(in.Origin); err != nil {
+		return nil, err
+	}
+	if in.Mode == "" {
+		in.Mode = ModeAsk
+	}
+	if err := oneOf("mode", in.Mode, Modes); err != nil {
+		return nil, err
+	}
+	folder, err := absFolder(in.Folder)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range []string{in.WakeCmd, in.StopCmd, in.Key} {
+		if err := validText("argument", s); err != nil {
+			return nil, err
+		}
+	}
+	me, err := tx.Acting(a)
+	if err != nil {
+		return nil, err
+	}
+	if me != nil && (in.WakeCmd != "" || in.StopCmd != "") {
+		return nil, refusedf("a chat cannot set a wake or stop command: the harness does")
+	}
+	var parent *Chat
+	if in.Parent != "" {
+		if parent, err = tx.Named(a, in.Parent); err != nil {
+			return nil, err
+		}
+		// A chat made by a chat gets at most its parent's mode.
+		if modeRank(in.Mode) > modeRank(parent.Mode) {
+			in.Mode = parent.Mode
+		}
+	}
+	if me != nil && modeRank(in.Mode) > modeRank(me.Mode) {
+		in.Mode = me.Mode
+	}
+	key := ""
+	if in.Key != "" {
+		key = "chat new\x00" + a.ID + "\x00" + in.Key
+		if id, err := tx.key(key); err != nil {
+			return nil, err
+		} else if id != "" {
+			if c, err := tx.Chat(id); err == nil {
+				return c, nil
+			}
+		}
+	}
+	id, err := tx.nextID("c")
+	if err != nil {
+		return nil, err
+	}
+	now := tx.Now()
+	c := &Chat{
+		ID: id, Title: in.Title, Origin: in.Origin, Folder: folder, Computer: tx.h.Computer,
+		Status: StatusIdle, Mode: in.Mode, Inbound: InboundAccept, Parent: in.Parent,
+		Created: now, LastActive: now, WakeCmd: in.WakeCmd, StopCmd: in.StopCmd,
+	}
+	tx.saveChat(c, true)
+	if key != "" {
+		if err := tx.setKey(key, id); err != nil {
+			return nil, err
+		}
+	}
+	if parent != nil {
+		tx.spawned(a, parent, c)
+	}
+	return c, nil
+}
+
+// ChatChange is what `conch chat set` asks for; nil fields stay as they are.
+type ChatChange struct {
+	Title    *string
+	Status   *string
+	Archived *bool
+	Mode     *string
+	Inbound  *string
+	Goal     *string
+	Browser  *bool
+	Recovery *bool
+	WakeCmd  *string
+	StopCmd  *string
+}
+
+// SetChat changes a chat, under the rules of who may change what.
+func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
+	if ch.Title != nil {
+		if err := validTitle(*ch.Title); err != nil {
+			return nil, err
+		}
+	}
+	if ch.Status != nil {
+		if err := oneOf("status", *ch.Status, Statuses); err != nil {
+			return nil, err
+		}
+	}
+	if ch.Mode != nil {
+		if err := oneOf("mode", *ch.Mode, Modes); err != nil {
+			return nil, err
+		}
+	}
+	if ch.Inbound != nil {
+		if err := oneOf("inbound", *ch.Inbound, Inbounds); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range []*string{ch.Goal, ch.WakeCmd, ch.StopCmd} {
+		if s != nil {
+			if err := validText("argument", *s); err != nil {
+				return nil, err
+			}
+		}
+	}
+	c, err := tx.Named(a, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := mayChange(a, c, ch); err != nil {
+		return nil, err
+	}
+	now := tx.Now()
+	if ch.Title != nil {
+		c.Title = *ch.Title
+	}
+	if ch.Archived != nil {
+		c.Archived = *ch.Archived
+	}
+	if ch.Mode != nil {
+		c.Mode = *ch.Mode
+	}
+	if ch.Inbound != nil {
+		c.Inbound = *ch.Inbound
+	}
+	if ch.Browser != nil {
+		c.Browser = *ch.Browser
+	}
+	if ch.Recovery != nil {
+		c.Recovery = *ch.Recovery
+	}
+	if ch.WakeCmd != nil {
+		c.WakeCmd = *ch.WakeCmd
+	}
+	if ch.StopCmd != nil {
+		c.StopCmd = *ch.StopCmd
+	}
+	if ch.Goal != nil && *ch.Goal != c.Goal {
+		c.Goal = *ch.Goal
+		tx.goalChanged(a, c)
+	}
+	if ch.Status != nil {
+		c.Status = *ch.Status
+		c.LastActive = now
+		if c.Status != StatusIdle || c.Reply != nil {
+			// A status set by hand ends the running reply, if any.
+			outcome := OutcomeStopped
+			if c.Status == StatusNeedsYou {
+				outcome = OutcomeNeedsYou
+			}
+			if c.Reply != nil {
+				tx.endReply(a, c, outcome, "")
+			} else {
+				tx.stoppedWorking(a, c)
+			}
+		}
+	}
+	tx.saveChat(c, true)
+	return c, nil
+}
+
+// mayChange is "who may change what" (SPEC §2): words a model wrote must
+// never raise trust.
+func mayChange(a Actor, c *Chat, ch ChatChange) error {
+	harness := ch.Mode != nil || ch.WakeCmd != nil || ch.StopCmd != nil
+	if a.Person() {
+		if ch.Inbound != nil && looser(*ch.Inbound, c.Inbound) && !a.Press() {
+			return refusedf("letting more messages into chat %s is the person's press: run it at a terminal, with no chat acting", c.ID)
+		}
+		return nil
+	}
+	if harness {
+		return refusedf("mode, wake_cmd and stop_cmd are set by the harness, never by a chat")
+	}
+	if a.ID == c.ID {
+		if ch.Inbound != nil && looser(*ch.Inbound, c.Inbound) {
+			return refusedf("a chat may only make its own inbound stricter (accept, hold, refuse); letting more in is the person's press")
+		}
+		return nil
+	}
+	onlyGoal := ch == (ChatChange{Goal: ch.Goal})
+	if c.Parent == a.ID && onlyGoal {
+		return nil
+	}
+	return refusedf("chat %s cannot change chat %s: a chat may change only itself, and the goal of a chat it spawned", a.ID, c.ID)
+}
+
+func looser(to, from string) bool {
+	return slices.Index(Inbounds, to) < slices.Index(Inbounds, from)
+}
+
+// AddTaint marks what came into a chat. Anyone may: taint only lowers trust.
+func (tx *Tx) AddTaint(a Actor, id string, outside, person string) (*Chat, error) {
+	if (outside == "") == (person == "") {
+		return nil, usagef("give one of --outside SOURCE or --person WHO")
+	}
+	if err := validText("taint", outside+person); err != nil {
+		return nil, err
+	}
+	c, err := tx.Named(a, id)
+	if err != nil {
+		return nil, err
+	}
+	if outside != "" && !slices.Contains(c.Taint.Outside, outside) {
+		c.Taint.Outside = append(c.Taint.Outside, outside)
+	}
+	if person != "" && !slices.Contains(c.Taint.Person, person) {
+		c.Taint.Person = append(c.Taint.Person, person)
+	}
+	tx.saveChat(c, true)
+	return c, nil
+}
+
+// addOutside carries outside taint from one chat into another.
+func (tx *Tx) carryTaint(from, to *Chat) bool {
+	added := false
+	for _, src := range from.Taint.Outside {
+		if !slices.Contains(to.Taint.Outside, src) {
+			to.Taint.Outside = append(to.Taint.Outside, src)
+			added = true
+		}
+	}
+	if len(from.Taint.Outside) > 0 {
+		via := "chat " + from.ID
+		if !slices.Contains(to.Taint.Outside, via) {
+			to.Taint.Outside = append(to.Taint.Outside, via)
+			added = true
+		}
+	}
+	return added
+}
+
+// DeleteChat deletes a chat: the person may delete any, a chat only itself.
+func (tx *Tx) DeleteChat(a Actor, id string) (*Chat, error) {
+	c, err := tx.Named(a, id)
+	if err != nil {
+		return nil, err
+	}
+	if !a.Person() && a.ID != id {
+		return nil, refusedf("chat %s cannot delete chat %s: only the person, or the chat itself", a.ID, id)
+	}
+	if err := tx.deleted(a, c); err != nil {
+		return nil, err
+	}
+	tx.remove(chatRel(c.ID))
+	return c, nil
+}
+
+// ChatShown is a chat as `conch chat show` gives it.
+type ChatShown struct {
+	*Chat
+	State        string    `json:"state"`
+	Active       time.Time `json:"active"`
+	StateVersion int64     `json:"state_version"`
+}
+
+// Show is the chat as the actor may see it: from a chat, another chat's
+// reply text is never shown.
+func (tx *Tx) Show(a Actor, c *Chat) (*ChatShown, error) {
+	v, err := tx.StateVersion(c.ID)
+	if err != nil {
+		return nil, err
+	}
+	cp := *c
+	if !a.Person() && a.ID != c.ID {
+		if cp.LastReply != nil {
+			r := *cp.LastReply
+			r.Text = ""
+			cp.LastReply = &r
+		}
+	}
+	return &ChatShown{Chat: &cp, State: c.State(), Active: c.Active(), StateVersion: v}, nil
+}

@@ -1,0 +1,79 @@
+package state
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/google/renameio/v2"
+)
+
+// FS is every file-system call the storage layer makes. The real one is
+// OSFS; tests put a faulty one in its place to fail the Nth call.
+type FS interface {
+	ReadFile(name string) ([]byte, error)
+	// WriteFile replaces name whole: a temporary file in the same folder,
+	// written, synced when durable, renamed over name, and the folder synced
+	// when durable. Readers see the old file or the new one, never half.
+	WriteFile(name string, data []byte, durable bool) error
+	Remove(name string) error
+	RemoveAll(name string) error
+	Rename(from, to string) error
+	ReadDir(name string) ([]fs.DirEntry, error)
+	MkdirAll(name string) error
+	Stat(name string) (fs.FileInfo, error)
+}
+
+// OSFS is the real file system.
+type OSFS struct{}
+
+func (OSFS) ReadFile(name string) ([]byte, error)       { return os.ReadFile(name) }
+func (OSFS) Remove(name string) error                   { return os.Remove(name) }
+func (OSFS) RemoveAll(name string) error                { return os.RemoveAll(name) }
+func (OSFS) Rename(from, to string) error               { return os.Rename(from, to) }
+func (OSFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
+func (OSFS) MkdirAll(name string) error                 { return os.MkdirAll(name, 0o700) }
+func (OSFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(name) }
+
+func (OSFS) WriteFile(name string, data []byte, durable bool) error {
+	dir := filepath.Dir(name)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	t, err := renameio.TempFile(dir, name)
+	if err != nil {
+		return err
+	}
+	defer t.Cleanup()
+	if err := t.Chmod(0o600); err != nil {
+		return err
+	}
+	if _, err := t.Write(data); err != nil {
+		return err
+	}
+	if durable {
+		// CloseAtomicallyReplace syncs the file before the rename.
+		if err := t.CloseAtomicallyReplace(); err != nil {
+			return err
+		}
+		return syncDir(dir)
+	}
+	// Live state (steps) need not survive a power cut: skip the syncs.
+	if err := t.File.Close(); err != nil {
+		return err
+	}
+	return os.Rename(t.Name(), name)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,318 @@
+// Package state is conch's domain: the records under CONCH_HOME, the rules
+// that say who may change what, and the transactions that change them.
+//
+// Every write happens inside Home.Update, under the home's lock, and every
+// record is replaced whole (see FS.WriteFile), so readers take no lock. The
+// package never prints and never exits: it returns values and errors, and
+// everything that depends on the machine (files, locks, the clock, processes)
+// stays inside it.
+package state
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/conch-sh/conch/lock"
+)
+
+// Config is CONCH_HOME/config.toml.
+type Config struct {
+	Preferences struct {
+		Workspace string `toml:"workspace"`
+		Computer  string `toml:"computer"`
+	} `toml:"preferences"`
+	Scrub struct {
+		Env []string `toml:"env"`
+	} `toml:"scrub"`
+	Tasks struct {
+		MaxRunning *int `toml:"max_running"`
+	} `toml:"tasks"`
+}
+
+// Options are what the edge of the program passes in.
+type Options struct {
+	Dir      string              // CONCH_HOME
+	Now      func() time.Time    // the clock; CONCH_NOW pins it
+	Hostname string              // the computer's name when the config has none
+	Getenv   func(string) string // for [scrub] env
+	FS       FS                  // nil: the real file system
+	LockWait time.Duration       // 0: lock.DefaultWait
+	// Exe is the conch binary, for the detached work a command starts
+	// (wake commands are run by the shell; gc by conch itself).
+	Exe string
+}
+
+// Home is one CONCH_HOME.
+type Home struct {
+	Dir      string
+	FS       FS
+	Config   Config
+	Computer string
+	Now      func() time.Time
+	Getenv   func(string) string
+	LockWait time.Duration
+	Exe      string
+}
+
+// Open reads the home's config. It creates nothing.
+func Open(o Options) (*Home, error) {
+	h := &Home{Dir: o.Dir, FS: o.FS, Now: o.Now, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe}
+	if h.FS == nil {
+		h.FS = OSFS{}
+	}
+	if h.Now == nil {
+		h.Now = time.Now
+	}
+	if h.Getenv == nil {
+		h.Getenv = os.Getenv
+	}
+	if h.LockWait == 0 {
+		h.LockWait = lock.DefaultWait
+	}
+	path := filepath.Join(h.Dir, "config.toml")
+	data, err := h.FS.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	default:
+		if _, err := toml.Decode(string(data), &h.Config); err != nil {
+			var pe toml.ParseError
+			if errors.As(err, &pe) {
+				return nil, fmt.Errorf("config %s line %d: %s", path, pe.Position.Line, pe.Message)
+			}
+			return nil, fmt.Errorf("config %s: %v", path, err)
+		}
+	}
+	h.Computer = h.Config.Preferences.Computer
+	if h.Computer == "" {
+		h.Computer = o.Hostname
+	}
+	return h, nil
+}
+
+// Workspace is the folder every ordinary chat works in by default ("" when
+// the config names none), with ~ expanded.
+func (h *Home) Workspace() string {
+	w := h.Config.Preferences.Workspace
+	if w == "" {
+		return ""
+	}
+	if w == "~" || strings.HasPrefix(w, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			w = filepath.Join(home, strings.TrimPrefix(w, "~"))
+		}
+	}
+	return filepath.Clean(w)
+}
+
+func (h *Home) path(rel string) string { return filepath.Join(h.Dir, filepath.FromSlash(rel)) }
+
+// Update runs fn under the home's lock and writes what it changed. If fn
+// fails, nothing is written.
+func (h *Home) Update(fn func(tx *Tx) error) error {
+	if err := h.FS.MkdirAll(h.Dir); err != nil {
+		return fmt.Errorf("home %s: %w", h.Dir, err)
+	}
+	unlock, err := lock.Exclusive(context.Background(), h.path("conch.lock"), h.LockWait)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	tx := newTx(h, true)
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.commit(); err != nil {
+		return err
+	}
+	for _, f := range tx.after {
+		f()
+	}
+	return nil
+}
+
+// View runs fn over the records as they are, without a lock. It writes
+// nothing and creates nothing.
+func (h *Home) View(fn func(tx *Tx) error) error {
+	return fn(newTx(h, false))
+}
+
+// Tx is a view of the records, and in Update the changes to write.
+type Tx struct {
+	h     *Home
+	write bool
+	cache map[string]any
+	dirty map[string]bool // path → durable
+	gone  map[string]bool
+	after []func()
+	index *Index
+}
+
+func newTx(h *Home, write bool) *Tx {
+	return &Tx{h: h, write: write, cache: map[string]any{}, dirty: map[string]bool{}, gone: map[string]bool{}}
+}
+
+// Home is the home the transaction is over.
+func (tx *Tx) Home() *Home { return tx.h }
+
+// Now is the transaction's clock.
+func (tx *Tx) Now() time.Time { return tx.h.Now().UTC() }
+
+// After runs f once the transaction's changes are written (wake commands,
+// stop commands: nothing that must happen if the change does not).
+func (tx *Tx) After(f func()) { tx.after = append(tx.after, f) }
+
+// load reads the record at rel into a new T, or returns nil if there is none.
+func load[T any](tx *Tx, rel string) (*T, error) {
+	if v, ok := tx.cache[rel]; ok {
+		if v == nil {
+			return nil, nil
+		}
+		return v.(*T), nil
+	}
+	if tx.gone[rel] {
+		return nil, nil
+	}
+	p := tx.h.path(rel)
+	data, err := tx.h.FS.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		tx.cache[rel] = nil
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	v := new(T)
+	if err := json.Unmarshal(data, v); err != nil {
+		return nil, &CorruptError{Path: p, Err: err}
+	}
+	tx.cache[rel] = v
+	return v, nil
+}
+
+// put marks the record at rel to be written. durable records (messages,
+// waits, cursors, events, heads, keys, counters) are synced before the
+// command answers; live state need not be.
+func (tx *Tx) put(rel string, v any, durable bool) {
+	if !tx.write {
+		panic("state: write in a read-only transaction")
+	}
+	tx.cache[rel] = v
+	delete(tx.gone, rel)
+	tx.dirty[rel] = tx.dirty[rel] || durable
+}
+
+// remove marks the record at rel to be removed.
+func (tx *Tx) remove(rel string) {
+	if !tx.write {
+		panic("state: write in a read-only transaction")
+	}
+	delete(tx.cache, rel)
+	delete(tx.dirty, rel)
+	tx.gone[rel] = true
+}
+
+// commitRank orders the writes so that what a record points to is written
+// before the record: events before heads, messages before the chats whose
+// inboxes name them, chats before the index.
+func commitRank(rel string) int {
+	switch {
+	case rel == "counters.json" || rel == "keys.json":
+		return 0
+	case strings.HasPrefix(rel, "log/") && !strings.HasSuffix(rel, "/head.json"):
+		return 1
+	case strings.HasPrefix(rel, "log/"):
+		return 2
+	case strings.HasPrefix(rel, "chats/"):
+		return 4
+	case rel == "index.json":
+		return 5
+	}
+	return 3
+}
+
+func (tx *Tx) commit() error {
+	if err := tx.updateIndex(); err != nil {
+		return err
+	}
+	paths := make([]string, 0, len(tx.dirty))
+	for p := range tx.dirty {
+		paths = append(paths, p)
+	}
+	sort.Slice(paths, func(i, j int) bool {
+		ri, rj := commitRank(paths[i]), commitRank(paths[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return paths[i] < paths[j]
+	})
+	for _, rel := range paths {
+		data, err := json.MarshalIndent(tx.cache[rel], "", " ")
+		if err != nil {
+			return err
+		}
+		p := tx.h.path(rel)
+		if err := tx.h.FS.WriteFile(p, append(data, '\n'), tx.dirty[rel]); err != nil {
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+	}
+	gone := make([]string, 0, len(tx.gone))
+	for p := range tx.gone {
+		gone = append(gone, p)
+	}
+	sort.Strings(gone)
+	for _, rel := range gone {
+		p := tx.h.path(rel)
+		if err := tx.h.FS.RemoveAll(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// nextID allocates the next id with the prefix (c, t, m, r, ch).
+func (tx *Tx) nextID(prefix string) (string, error) {
+	c, err := load[Counters](tx, "counters.json")
+	if err != nil {
+		return "", err
+	}
+	if c == nil {
+		c = &Counters{}
+	}
+	(*c)[prefix]++
+	tx.put("counters.json", c, true)
+	return fmt.Sprintf("%s_%d", prefix, (*c)[prefix]), nil
+}
+
+// key returns what a keyed command answered before, if it did.
+func (tx *Tx) key(k string) (string, error) {
+	keys, err := load[Keys](tx, "keys.json")
+	if err != nil || keys == nil {
+		return "", err
+	}
+	return (*keys)[k], nil
+}
+
+func (tx *Tx) setKey(k, answer string) error {
+	keys, err := load[Keys](tx, "keys.json")
+	if err != nil {
+		return err
+	}
+	if keys == nil {
+		keys = &Keys{}
+	}
+	(*keys)[k] = answer
+	tx.put("keys.json", keys, true)
+	return nil
+}

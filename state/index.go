@@ -1,0 +1,146 @@
+package state
+
+import (
+	"reflect"
+	"time"
+)
+
+// Index is CONCH_HOME/index.json: a summary of every chat, written when a
+// chat changes other than by a step (a reply's start and end, a status, a
+// title), so that listing a thousand chats does not open a thousand records.
+type Index struct {
+	Chats map[string]*Summary `json:"chats"`
+}
+
+// Summary is what the index keeps of one chat.
+type Summary struct {
+	ID         string    `json:"id"`
+	Title      string    `json:"title"`
+	Origin     string    `json:"origin"`
+	Parent     string    `json:"parent,omitempty"`
+	Status     string    `json:"status"`
+	Archived   bool      `json:"archived,omitempty"`
+	Browser    bool      `json:"browser,omitempty"`
+	Outside    bool      `json:"outside,omitempty"`
+	Person     bool      `json:"person,omitempty"`
+	Folder     string    `json:"folder"`
+	Computer   string    `json:"computer"`
+	LastActive time.Time `json:"last_active"`
+	TaskState  string    `json:"task_state,omitempty"`
+	Waits      bool      `json:"waits,omitempty"`    // it let go of its reply to wait for something
+	Incoming   bool      `json:"incoming,omitempty"` // a start-reply message is on its way in
+	Recovery   bool      `json:"recovery,omitempty"`
+	// The running reply, if any.
+	ReplyStarted  time.Time `json:"reply_started,omitempty"`
+	ReplyPlace    string    `json:"reply_place,omitempty"`
+	ReplyComputer string    `json:"reply_computer,omitempty"`
+	ReplyPID      int       `json:"reply_pid,omitempty"`
+	ReplyPIDStart uint64    `json:"reply_pid_start,omitempty"`
+}
+
+func summarize(c *Chat) *Summary {
+	s := &Summary{
+		ID: c.ID, Title: c.Title, Origin: c.Origin, Parent: c.Parent, Status: c.Status,
+		Archived: c.Archived, Browser: c.Browser, Outside: len(c.Taint.Outside) > 0,
+		Person: len(c.Taint.Person) > 0, Folder: c.Folder, Computer: c.Computer,
+		LastActive: c.LastActive, Recovery: c.Recovery, Waits: len(c.Waiting) > 0,
+		Incoming: c.Wake != nil && c.Wake.Reason == "message",
+	}
+	if c.Task != nil {
+		s.TaskState = c.Task.State
+	}
+	if r := c.Reply; r != nil {
+		s.ReplyStarted, s.ReplyPlace, s.ReplyComputer = r.Started, r.Place, r.Computer
+		s.ReplyPID, s.ReplyPIDStart = r.PID, r.PIDStart
+	}
+	return s
+}
+
+// Yours, OffersTogether and the rest, asked of a summary, answer as the
+// chat's own methods do.
+func (s *Summary) IsTask() bool { return s.TaskState != "" }
+
+func (s *Summary) Yours() bool {
+	return !s.IsTask() && !s.Person && (s.Origin == "" || isApp(s.Origin) || s.Origin == "routine")
+}
+
+// Working says whether a reply runs now (its harness process still there).
+func (s *Summary) Working() bool {
+	return !s.ReplyStarted.IsZero() && alive(s.ReplyPID, s.ReplyPIDStart)
+}
+
+// State is the chat's state as the chat list has it.
+func (s *Summary) State() string {
+	if !s.ReplyStarted.IsZero() {
+		if alive(s.ReplyPID, s.ReplyPIDStart) {
+			return StatusWorking
+		}
+		return StatusStopped
+	}
+	if s.IsTask() {
+		return taskListState(s.TaskState)
+	}
+	return s.Status
+}
+
+// ReadIndex is the index as it is now.
+func (tx *Tx) ReadIndex() (*Index, error) {
+	if tx.index != nil {
+		return tx.index, nil
+	}
+	ix, err := load[Index](tx, "index.json")
+	if err != nil {
+		return nil, err
+	}
+	if ix == nil {
+		ix = &Index{}
+	}
+	if ix.Chats == nil {
+		ix.Chats = map[string]*Summary{}
+	}
+	tx.index = ix
+	return ix, nil
+}
+
+// updateIndex brings the index in line with the chats the transaction
+// changed; it is written only when a summary changed (so a step, which
+// changes only its reply's live state, leaves it alone).
+func (tx *Tx) updateIndex() error {
+	changed := false
+	var ix *Index
+	for rel := range tx.dirty {
+		c, ok := tx.cache[rel].(*Chat)
+		if !ok {
+			continue
+		}
+		if ix == nil {
+			var err error
+			if ix, err = tx.ReadIndex(); err != nil {
+				return err
+			}
+		}
+		s := summarize(c)
+		if old := ix.Chats[c.ID]; old == nil || !reflect.DeepEqual(old, s) {
+			ix.Chats[c.ID] = s
+			changed = true
+		}
+	}
+	for rel := range tx.gone {
+		if id, ok := chatIDOf(rel); ok {
+			if ix == nil {
+				var err error
+				if ix, err = tx.ReadIndex(); err != nil {
+					return err
+				}
+			}
+			if _, there := ix.Chats[id]; there {
+				delete(ix.Chats, id)
+				changed = true
+			}
+		}
+	}
+	if changed {
+		tx.put("index.json", ix, true)
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+package state
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+// procStart is the start time of process pid (clock ticks since boot), and
+// whether the process exists. A pid reused by another process has another
+// start time, so a reply is never kept alive by a stranger.
+func procStart(pid int) (uint64, bool) {
+	if pid <= 0 {
+		return 0, false
+	}
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	s := string(data)
+	// The command name may hold spaces and parentheses: skip past the last ')'.
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, true
+	}
+	fields := strings.Fields(s[i+1:])
+	// fields[0] is the state (field 3); the start time is field 22.
+	if len(fields) < 20 {
+		return 0, true
+	}
+	if fields[0] == "Z" || fields[0] == "X" {
+		return 0, false
+	}
+	start, _ := strconv.ParseUint(fields[19], 10, 64)
+	return start, true
+}
+
+// HarnessPID is the process that runs a chat, seen from a conch command
+// whose parent is ppid: past any shell that only ran the command (an
+// agent's shell tool, a hook's `sh -c`), which is gone the moment conch is.
+func HarnessPID(ppid int) int {
+	pid := ppid
+	for i := 0; i < 4; i++ {
+		data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			return pid
+		}
+		s := string(data)
+		open, shut := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || shut < open {
+			return pid
+		}
+		switch s[open+1 : shut] {
+		case "sh", "bash", "dash", "zsh", "fish", "ksh", "busybox":
+		default:
+			return pid
+		}
+		fields := strings.Fields(s[shut+1:])
+		if len(fields) < 2 {
+			return pid
+		}
+		parent, err := strconv.Atoi(fields[1])
+		if err != nil || parent <= 1 {
+			return pid
+		}
+		pid = parent
+	}
+	return pid
+}

@@ -1,0 +1,152 @@
+package state
+
+import "time"
+
+// The values a chat's fields may take (SPEC §1).
+var (
+	Origins   = []string{"", "routine", "peer", "client", "artifact"} // and app:NAME
+	Statuses  = []string{StatusIdle, StatusNeedsYou, StatusStopped}
+	Modes     = []string{ModePlan, ModeAsk, ModeAuto} // in order of trust
+	Inbounds  = []string{InboundAccept, InboundHold, InboundRefuse}
+	Families  = []string{"edit", "run", "read", "search", "browse", "talk", "wait", "other"}
+	TaskGoing = []string{TaskRunning, TaskWaitingRoom, TaskWaitingOK}
+	TaskEnded = []string{TaskDone, TaskUnverified, TaskFailed, TaskStopped, TaskInterrupted}
+	Outcomes  = []string{OutcomeFinished, OutcomeStopped, OutcomeFailed, OutcomeNeedsYou}
+)
+
+const (
+	StatusWorking  = "working" // derived from a running reply, never set
+	StatusNeedsYou = "needs-you"
+	StatusIdle     = "idle"
+	StatusStopped  = "stopped"
+
+	ModePlan = "plan"
+	ModeAsk  = "ask"
+	ModeAuto = "auto"
+
+	InboundAccept = "accept"
+	InboundHold   = "hold"
+	InboundRefuse = "refuse"
+
+	TaskRunning     = "running"
+	TaskWaitingRoom = "waiting-room"
+	TaskWaitingOK   = "waiting-ok"
+	TaskDone        = "done"
+	TaskUnverified  = "unverified"
+	TaskFailed      = "failed"
+	TaskStopped     = "stopped"
+	TaskInterrupted = "interrupted"
+
+	OutcomeFinished = "finished"
+	OutcomeStopped  = "stopped"
+	OutcomeFailed   = "failed"
+	OutcomeNeedsYou = "needs-you"
+	// OutcomeGone is a reply whose harness process went away: it did not finish.
+	OutcomeGone = "did-not-finish"
+)
+
+// Chat is one chat's record, CONCH_HOME/chats/ID.json. A task is a chat
+// record too (its id starts with t_ and Task is set): it runs, steps, hears
+// notes and has a log like any chat.
+type Chat struct {
+	ID         string    `json:"id"`
+	Title      string    `json:"title"`
+	Origin     string    `json:"origin"`
+	Folder     string    `json:"folder"`
+	Computer   string    `json:"computer"`
+	Status     string    `json:"status"` // idle, needs-you, stopped; working is derived
+	Mode       string    `json:"mode"`
+	Inbound    string    `json:"inbound"`
+	Taint      Taint     `json:"taint"`
+	Archived   bool      `json:"archived"`
+	Goal       string    `json:"goal"`
+	Parent     string    `json:"parent"`
+	Browser    bool      `json:"browser"`
+	Recovery   bool      `json:"recovery"`
+	Created    time.Time `json:"created"`
+	LastActive time.Time `json:"last_active"`
+	WakeCmd    string    `json:"wake_cmd,omitempty"`
+	StopCmd    string    `json:"stop_cmd,omitempty"`
+	Task       *TaskInfo `json:"task,omitempty"`
+
+	Reply     *Reply `json:"reply"`      // the running reply, if any
+	LastReply *Reply `json:"last_reply"` // the latest reply that ended
+	Replies   int    `json:"replies"`    // how many replies it has begun
+
+	// Chain is the chain of messages the chat is in now (§5).
+	Chain string `json:"chain,omitempty"`
+	// Wake, when set, was recorded before conch woke the chat: its next
+	// reply is the wake's, whatever the harness says.
+	Wake *Wake `json:"wake,omitempty"`
+	// Stopped says who stopped the running or last reply, until it is heard.
+	Stopped *StopNotice `json:"stopped,omitempty"`
+
+	Inbox []string `json:"inbox,omitempty"` // messages due to this chat, oldest first
+	Cards []string `json:"cards,omitempty"` // every message to or from it, oldest first
+
+	Watchers []string `json:"watchers,omitempty"` // chats that watch this one
+	Waiters  []string `json:"waiters,omitempty"`  // chats (or "person") that wait on this one
+	Wrote    []string `json:"wrote,omitempty"`    // chats that sent this one messages
+	Waiting  []string `json:"waiting,omitempty"`  // the chats and tasks it waits on
+}
+
+// Taint records what came into a chat. It only grows.
+type Taint struct {
+	Outside []string `json:"outside,omitempty"` // sources read from outside
+	Person  []string `json:"person,omitempty"`  // whose words came in
+}
+
+// TaskInfo is what a task has beyond a chat.
+type TaskInfo struct {
+	State  string    `json:"state"`
+	Result string    `json:"result"`
+	Ended  time.Time `json:"ended,omitempty"`
+}
+
+// Reply is one reply of a chat: the running one, or the last that ended.
+type Reply struct {
+	ID        string    `json:"id"`
+	Started   time.Time `json:"started"`
+	Person    bool      `json:"person"`
+	Chain     string    `json:"chain"`
+	Unwatched bool      `json:"unwatched"`
+	Folder    string    `json:"folder"`
+	Computer  string    `json:"computer"`
+	Place     string    `json:"place"` // the folder resolved, for comparing places
+	Family    string    `json:"family"`
+	Tool      string    `json:"tool,omitempty"`
+	StepSince time.Time `json:"step_since"`
+	Files     []string  `json:"files"` // changed files, absolute, in the order first changed
+	LastFile  string    `json:"last_file,omitempty"`
+	PID       int       `json:"pid"`
+	PIDStart  uint64    `json:"pid_start,omitempty"`
+	Said      []string  `json:"said,omitempty"` // reader lines already said this reply
+
+	Ended   time.Time `json:"ended,omitempty"`
+	Outcome string    `json:"outcome,omitempty"`
+	Text    string    `json:"text,omitempty"`
+}
+
+// Wake is a wake conch recorded before running a chat's wake_cmd.
+type Wake struct {
+	Reason  string    `json:"reason"` // message, wait, notice
+	Message string    `json:"message,omitempty"`
+	Chain   string    `json:"chain,omitempty"`
+	At      time.Time `json:"at"`
+}
+
+// StopNotice is what a stopped chat hears.
+type StopNotice struct {
+	By      string    `json:"by"`
+	ByTitle string    `json:"by_title"`
+	Reason  string    `json:"reason"`
+	At      time.Time `json:"at"`
+	Reply   string    `json:"reply"` // the reply that was stopped
+	Heard   bool      `json:"heard"` // the exit-5 notice was given
+}
+
+// Counters allocates ids in order, CONCH_HOME/counters.json.
+type Counters map[string]int
+
+// Keys remembers what a keyed command answered, CONCH_HOME/keys.json.
+type Keys map[string]string

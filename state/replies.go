@@ -1,0 +1,234 @@
+package state
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+)
+
+// ReplyStart is what `conch reply start` asks for.
+type ReplyStart struct {
+	Person bool
+	Title  string // a title made from the person's first message, cleaned, for a chat that has none
+	Folder string // absolute; "" for the chat's own
+	PID    int    // the harness process
+}
+
+// StartReply begins a reply of the acting chat. A reply that still runs is
+// ended first, as not finished. A reply that conch's own wake started is the
+// wake's, whatever Person says: it joins the wake's chain and runs unwatched.
+func (tx *Tx) StartReply(a Actor, in ReplyStart) (*Chat, error) {
+	if a.Person() {
+		return nil, usagef("reply start acts as a chat: give --chat ID or set CONCH_CHAT")
+	}
+	if in.Folder != "" {
+		var err error
+		if in.Folder, err = absFolder(in.Folder); err != nil {
+			return nil, err
+		}
+	}
+	c, err := tx.Chat(a.ID)
+	if err != nil {
+		return nil, err
+	}
+	if c.Reply != nil {
+		tx.endReply(a, c, OutcomeGone, "")
+	}
+	if c.Title == "" && in.Title != "" {
+		c.Title = in.Title
+	}
+	r := tx.newReply(c, in.Folder, in.PID)
+	switch {
+	case c.Wake != nil:
+		r.Chain = c.Wake.Chain
+		r.Unwatched = c.Wake.Reason == "message"
+		c.Wake = nil
+	case in.Person:
+		r.Person = true
+		chain, err := tx.nextID("ch")
+		if err != nil {
+			return nil, err
+		}
+		r.Chain = chain
+		tx.humanMessage(c)
+	default:
+		r.Chain = c.Chain
+	}
+	c.Chain = r.Chain
+	c.Reply = r
+	if c.Status == StatusNeedsYou || c.Status == StatusStopped {
+		c.Status = StatusIdle
+	}
+	tx.saveChat(c, true)
+	return c, nil
+}
+
+func (tx *Tx) newReply(c *Chat, folder string, pid int) *Reply {
+	if folder == "" {
+		folder = c.Folder
+	}
+	now := tx.Now()
+	c.Replies++
+	c.LastActive = now
+	start, _ := procStart(pid)
+	return &Reply{
+		ID: c.ID + "." + strconv.Itoa(c.Replies), Started: now, Folder: folder,
+		Computer: tx.h.Computer, Place: placeOf(folder), Family: "other",
+		StepSince: now, PID: pid, PIDStart: start, Files: []string{},
+	}
+}
+
+// StepIn is what `conch step` asks for.
+type StepIn struct {
+	Family string
+	Files  []string // absolute
+	Tool   string
+	PID    int // the harness process, should the step start a reply
+}
+
+// Step records that a step of the family begins. A step with no reply
+// running starts one (not the person's). A chat whose reply another chat
+// stopped gets ErrStopped with the notice, until its next reply starts.
+func (tx *Tx) Step(a Actor, in StepIn) (*Chat, error) {
+	if a.Person() {
+		return nil, usagef("step acts as a chat: give --chat ID or set CONCH_CHAT")
+	}
+	if err := oneOf("family", in.Family, Families); err != nil {
+		return nil, err
+	}
+	for _, f := range in.Files {
+		if err := validText("file", f); err != nil {
+			return nil, err
+		}
+	}
+	c, err := tx.Chat(a.ID)
+	if err != nil {
+		return nil, err
+	}
+	if n := c.StopPending(); n != nil {
+		return nil, &StoppedError{Notice: *n}
+	}
+	if c.Reply != nil && !c.Reply.Alive() {
+		tx.endReply(a, c, OutcomeGone, "")
+	}
+	if c.Reply == nil {
+		r := tx.newReply(c, "", in.PID)
+		r.Chain = c.Chain
+		if c.Wake != nil {
+			r.Chain, r.Unwatched, c.Wake = c.Wake.Chain, c.Wake.Reason == "message", nil
+			c.Chain = r.Chain
+		}
+		c.Reply = r
+		tx.saveChat(c, true)
+	} else {
+		tx.saveChat(c, false)
+	}
+	r := c.Reply
+	r.Family, r.Tool, r.StepSince = in.Family, in.Tool, tx.Now()
+	if in.Family == "edit" {
+		for _, f := range in.Files {
+			f = filepath.Clean(f)
+			if !slices.Contains(r.Files, f) {
+				r.Files = append(r.Files, f)
+			}
+			r.LastFile = f
+		}
+	}
+	return c, nil
+}
+
+// StoppedError is ErrStopped with the notice the stopped chat hears.
+type StoppedError struct{ Notice StopNotice }
+
+func (e *StoppedError) Error() string {
+	return fmt.Sprintf("%q (chat %s) stopped this reply: %s", e.Notice.ByTitle, e.Notice.By, e.Notice.Reason)
+}
+func (e *StoppedError) Unwrap() error { return ErrStopped }
+
+// StopPending is the stop notice a chat must hear now (its reply was
+// stopped and no reply has started since), or nil.
+func (c *Chat) StopPending() *StopNotice {
+	if c.Stopped == nil || c.Reply != nil || c.LastReply == nil || c.LastReply.ID != c.Stopped.Reply {
+		return nil
+	}
+	return c.Stopped
+}
+
+// StopHeard is the notice of a stop of the chat's last reply, to be said at
+// its next reply, or nil.
+func (c *Chat) StopHeard() *StopNotice {
+	if c.Stopped == nil || c.Reply == nil || c.Reply.ID == c.Stopped.Reply {
+		return nil
+	}
+	return c.Stopped
+}
+
+// ReplyEnd is what `conch reply end` asks for.
+type ReplyEnd struct {
+	Outcome string
+	Text    string
+}
+
+// EndReply ends the acting chat's reply; its finished text is kept for
+// whoever waits on it.
+func (tx *Tx) EndReply(a Actor, in ReplyEnd) (*Chat, error) {
+	if a.Person() {
+		return nil, usagef("reply end acts as a chat: give --chat ID or set CONCH_CHAT")
+	}
+	if in.Outcome == "" {
+		in.Outcome = OutcomeFinished
+	}
+	if err := oneOf("outcome", in.Outcome, Outcomes); err != nil {
+		return nil, err
+	}
+	if err := validText("text", in.Text); err != nil {
+		return nil, err
+	}
+	c, err := tx.Chat(a.ID)
+	if err != nil {
+		return nil, err
+	}
+	if c.Reply == nil {
+		switch {
+		case c.StopPending() != nil && c.LastReply != nil:
+			// The harness ends the reply another chat stopped: keep its words.
+			if in.Text != "" {
+				c.LastReply.Text = in.Text
+			}
+		case in.Outcome == OutcomeNeedsYou && c.Status != StatusNeedsYou:
+			c.Status = StatusNeedsYou
+			c.LastActive = tx.Now()
+			tx.stoppedWorking(a, c)
+		default:
+			return c, nil
+		}
+		tx.saveChat(c, true)
+		return c, nil
+	}
+	tx.endReply(a, c, in.Outcome, in.Text)
+	tx.saveChat(c, true)
+	return c, nil
+}
+
+// endReply moves the running reply to LastReply, sets the status its
+// outcome gives, and tells whoever waits on or watches the chat.
+func (tx *Tx) endReply(a Actor, c *Chat, outcome, text string) {
+	r := c.Reply
+	now := tx.Now()
+	r.Ended, r.Outcome, r.Text = now, outcome, text
+	r.Said = nil
+	c.Reply, c.LastReply = nil, r
+	c.LastActive = now
+	switch outcome {
+	case OutcomeNeedsYou:
+		c.Status = StatusNeedsYou
+	case OutcomeStopped, OutcomeGone:
+		c.Status = StatusStopped
+	default:
+		c.Status = StatusIdle
+	}
+	tx.saveChat(c, true)
+	tx.replyEnded(a, c, r)
+	tx.stoppedWorking(a, c)
+}
