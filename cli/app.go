@@ -30,11 +30,28 @@ func (a *app) harnessPID(pid int) int {
 	return state.HarnessPID(a.env.PPID)
 }
 
-// showChat prints a chat as the actor may see it.
-func (a *app) showChat(tx *state.Tx, c *state.Chat) error {
-	shown, err := tx.Show(a.actor(), c)
+// showChat prints a chat a write made or changed, as the actor may see
+// it: its id, or with --json the record.
+func (a *app) showChat(c *state.Chat) error {
+	return a.view(func(tx *state.Tx) error {
+		shown, err := tx.Show(a.actor(), c)
+		if err != nil {
+			return err
+		}
+		return a.printer().Value(shown, c.ID+"\n")
+	})
+}
+
+// updateChat runs a write that changes one chat, then prints it.
+func (a *app) updateChat(fn func(tx *state.Tx) (*state.Chat, error)) error {
+	var c *state.Chat
+	err := a.update(func(tx *state.Tx) error {
+		var err error
+		c, err = fn(tx)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(shown, c.ID+"\n")
+	return a.showChat(c)
 }

@@ -18,13 +18,14 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 		Args:        exactArgs(1, "one chat id"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			return a.update(func(tx *state.Tx) error {
-				c, err := tx.DeleteChat(a.actor(), args[0])
-				if err != nil {
-					return err
-				}
-				return a.printer().Value(map[string]any{"id": c.ID, "deleted": true}, "deleted "+c.ID+"\n")
+			err := a.update(func(tx *state.Tx) error {
+				_, err := tx.DeleteChat(a.actor(), args[0])
+				return err
 			})
+			if err != nil {
+				return err
+			}
+			return a.printer().Value(map[string]any{"id": args[0], "deleted": true}, "deleted "+args[0]+"\n")
 		}),
 	}
 }

@@ -55,11 +55,7 @@ func (a *app) chatNew(o *chatNewOptions) error {
 	if err := checkArgs([]string{o.title}); err != nil {
 		return err
 	}
-	return a.update(func(tx *state.Tx) error {
-		c, err := tx.CreateChat(a.actor(), in)
-		if err != nil {
-			return err
-		}
-		return a.showChat(tx, c)
+	return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
+		return tx.CreateChat(a.actor(), in)
 	})
 }

@@ -78,12 +78,8 @@ Exit codes: 0 done, 2 bad value, 3 refused or no such chat.`,
 		if ch == (state.ChatChange{}) {
 			return usage("chat set: nothing to change; give at least one flag")
 		}
-		return a.update(func(tx *state.Tx) error {
-			c, err := tx.SetChat(a.actor(), id, ch)
-			if err != nil {
-				return err
-			}
-			return a.showChat(tx, c)
+		return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
+			return tx.SetChat(a.actor(), id, ch)
 		})
 	})
 	return cmd

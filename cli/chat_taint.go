@@ -29,12 +29,8 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 		if err != nil {
 			return err
 		}
-		return a.update(func(tx *state.Tx) error {
-			c, err := tx.AddTaint(a.actor(), id, outside, person)
-			if err != nil {
-				return err
-			}
-			return a.showChat(tx, c)
+		return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
+			return tx.AddTaint(a.actor(), id, outside, person)
 		})
 	})
 	return cmd

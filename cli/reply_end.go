@@ -28,17 +28,19 @@ Exit codes: 0 done, 2 usage or no chat acting, 3 no such chat.`,
 		if err != nil {
 			return err
 		}
-		return a.update(func(tx *state.Tx) error {
-			c, err := tx.EndReply(a.actor(), state.ReplyEnd{Outcome: outcome, Text: t})
-			if err != nil {
-				return err
-			}
-			r := c.LastReply
-			if r == nil {
-				return a.printer().Value(map[string]any{"id": c.ID, "reply": nil}, "no reply running\n")
-			}
-			return a.printer().Value(r, r.ID+" "+r.Outcome+"\n")
+		var c *state.Chat
+		err = a.update(func(tx *state.Tx) error {
+			var err error
+			c, err = tx.EndReply(a.actor(), state.ReplyEnd{Outcome: outcome, Text: t})
+			return err
 		})
+		if err != nil {
+			return err
+		}
+		if r := c.LastReply; r != nil {
+			return a.printer().Value(r, r.ID+" "+r.Outcome+"\n")
+		}
+		return a.printer().Value(map[string]any{"id": c.ID, "reply": nil}, "no reply ended\n")
 	})
 	return cmd
 }

@@ -43,13 +43,18 @@ Exit codes: 0 done, 2 usage or no chat acting, 3 no such chat.`,
 		if folder != "" {
 			in.Folder = a.absPath(folder)
 		}
-		return a.update(func(tx *state.Tx) error {
+		var r *state.Reply
+		err := a.update(func(tx *state.Tx) error {
 			c, err := tx.StartReply(a.actor(), in)
-			if err != nil {
-				return err
+			if err == nil {
+				r = c.Reply
 			}
-			return a.printer().Value(c.Reply, c.Reply.ID+"\n")
+			return err
 		})
+		if err != nil {
+			return err
+		}
+		return a.printer().Value(r, r.ID+"\n")
 	})
 	return cmd
 }

@@ -207,8 +207,13 @@ func (a *app) newRoot() *cobra.Command {
 	reply := group("reply", "A chat's reply begins and ends")
 	reply.AddCommand(a.newReplyStart(), a.newReplyEnd())
 
-	root.AddCommand(chat, chats, task, reply, a.newStep(),
+	root.AddCommand(chat, chats, task, reply, a.newStep(), a.newNotes(), a.newPrompt(),
 		a.newVersion(), a.newCompletion(root), a.newDoctor(), a.newDemo())
+	for _, more := range [](func(*cobra.Command) []*cobra.Command){
+		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,
+	} {
+		root.AddCommand(more(chat)...)
+	}
 	root.AddCommand(helpTopics()...)
 	return root
 }
@@ -229,9 +234,6 @@ func (a *app) prepare(cmd *cobra.Command) error {
 	}
 	if a.chat != "" && !state.ValidID(a.chat) {
 		return &runError{usage("--chat %q is not a chat id (c_N or t_N)", a.chat)}
-	}
-	for _, arg := range os.Args {
-		_ = arg
 	}
 	acc := cmd.Annotations["access"]
 	if acc == accessNone {

@@ -32,12 +32,8 @@ Exit codes: 0 done, 2 bad value or no chat acting.`,
 		if folder != "" {
 			in.Folder = a.absPath(folder)
 		}
-		return a.update(func(tx *state.Tx) error {
-			t, err := tx.CreateTask(a.actor(), in)
-			if err != nil {
-				return err
-			}
-			return a.showChat(tx, t)
+		return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
+			return tx.CreateTask(a.actor(), in)
 		})
 	})
 	return cmd

@@ -33,12 +33,8 @@ Exit codes: 0 done, 2 bad state, 3 no such task.`,
 			}
 			res = &r
 		}
-		return a.update(func(tx *state.Tx) error {
-			t, err := tx.SetTask(a.actor(), args[0], st, res)
-			if err != nil {
-				return err
-			}
-			return a.showChat(tx, t)
+		return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
+			return tx.SetTask(a.actor(), args[0], st, res)
 		})
 	})
 	return cmd

@@ -42,3 +42,12 @@ func (tx *Tx) StateVersion(id string) (int64, error) {
 	}
 	return h.StateVersion, nil
 }
+
+// Notice is a pending notice that a watched chat changed.
+type Notice struct {
+	Target string `json:"target"`
+	Since  int64  `json:"since"`
+}
+
+func (tx *Tx) pendingNotices(me *Chat) ([]Notice, error) { return []Notice{}, nil }
+func (tx *Tx) drainNotices(me *Chat, ns []Notice) error  { return nil }

@@ -120,7 +120,16 @@ func (h *Home) path(rel string) string { return filepath.Join(h.Dir, filepath.Fr
 
 // Update runs fn under the home's lock and writes what it changed. If fn
 // fails, nothing is written.
+//
+// fn may run twice: in a home that does not exist yet, it first runs on a
+// transaction that is thrown away, so that bad input creates nothing, not
+// even the home. It must change nothing but the transaction.
 func (h *Home) Update(fn func(tx *Tx) error) error {
+	if _, err := h.FS.Stat(h.Dir); errors.Is(err, fs.ErrNotExist) {
+		if err := fn(newTx(h, true)); err != nil {
+			return err
+		}
+	}
 	if err := h.FS.MkdirAll(h.Dir); err != nil {
 		return fmt.Errorf("home %s: %w", h.Dir, err)
 	}

@@ -1,0 +1,181 @@
+package state
+
+import (
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// MaxReaderLines is how many reader lines a reply hears at most.
+const MaxReaderLines = 4
+
+// Notes is what a chat must hear now (SPEC §4), in the order it is said.
+// Each capability adds one source: the reader (reader.go), messages
+// (messages.go), waits (waits.go) and notices (events.go).
+type Notes struct {
+	Stop     *StopNotice  `json:"stop"`     // its reply was stopped, or its last one
+	StopNow  bool         `json:"stop_now"` // the running reply was stopped: end it now
+	Reader   []ReaderLine `json:"reader"`
+	Messages []DueMessage `json:"messages"`
+	Waits    []EndedWait  `json:"waits"`
+	Notices  []Notice     `json:"notices"`
+}
+
+// Empty says whether there is nothing to say.
+func (n *Notes) Empty() bool {
+	return n.Stop == nil && len(n.Reader) == 0 && len(n.Messages) == 0 && len(n.Waits) == 0 && len(n.Notices) == 0
+}
+
+// ReaderLine is one line about another chat in the same place.
+type ReaderLine struct {
+	Kind  string `json:"kind"` // changing, running, shared
+	Key   string `json:"key"`  // what it says, for once per reply
+	Chat  string `json:"chat"`
+	Title string `json:"title"`
+	File  string `json:"file,omitempty"` // relative to the listener's folder when inside it
+}
+
+// Notes gathers what the acting chat must hear now. It changes nothing:
+// MarkNotes records what was said.
+func (tx *Tx) Notes(a Actor) (*Notes, error) {
+	if a.Person() {
+		return nil, usagef("notes acts as a chat: give --chat ID or set CONCH_CHAT")
+	}
+	me, err := tx.Chat(a.ID)
+	if err != nil {
+		return nil, err
+	}
+	n := &Notes{Reader: []ReaderLine{}, Messages: []DueMessage{}, Waits: []EndedWait{}, Notices: []Notice{}}
+	if s := me.StopPending(); s != nil {
+		// The reply was stopped: only this is said, and nothing is marked.
+		n.Stop, n.StopNow = s, true
+		return n, nil
+	}
+	n.Stop = me.StopHeard()
+	if n.Reader, err = tx.readerLines(me); err != nil {
+		return nil, err
+	}
+	if n.Messages, err = tx.dueMessages(me); err != nil {
+		return nil, err
+	}
+	if n.Waits, err = tx.endedWaits(me); err != nil {
+		return nil, err
+	}
+	if n.Notices, err = tx.pendingNotices(me); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// MarkNotes records that what n holds was said: reader lines once per
+// reply, messages read, ended waits told, notices drained. It rechecks each
+// under the lock and marks only what is still due.
+func (tx *Tx) MarkNotes(a Actor, n *Notes) error {
+	me, err := tx.Chat(a.ID)
+	if err != nil {
+		return err
+	}
+	if n.StopNow {
+		return nil
+	}
+	if n.Stop != nil && me.Stopped != nil {
+		me.Stopped = nil
+		tx.saveChat(me, true)
+	}
+	if me.Reply != nil && len(n.Reader) > 0 {
+		for _, l := range n.Reader {
+			if !slices.Contains(me.Reply.Said, l.Key) {
+				me.Reply.Said = append(me.Reply.Said, l.Key)
+			}
+		}
+		tx.saveChat(me, false)
+	}
+	if err := tx.markMessages(me, n.Messages); err != nil {
+		return err
+	}
+	if err := tx.markWaits(me, n.Waits); err != nil {
+		return err
+	}
+	return tx.drainNotices(me, n.Notices)
+}
+
+// readerLines are the lines about the person's other chats working in the
+// same place as this chat's reply: each chat and each shared file once per
+// reply, four lines a reply at most.
+func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
+	lines := []ReaderLine{}
+	if len(me.Taint.Person) > 0 {
+		return lines, nil // someone else's words are in it: it is told nothing
+	}
+	var said []string
+	place, computer, folder := "", me.Computer, me.Folder
+	var myFiles []string
+	if r := me.Reply; r != nil {
+		said, place, computer, folder, myFiles = r.Said, r.Place, r.Computer, r.Folder, r.Files
+	} else {
+		place = placeOf(me.Folder)
+	}
+	room := MaxReaderLines - len(said)
+	if room <= 0 {
+		return lines, nil
+	}
+	ix, err := tx.ReadIndex()
+	if err != nil {
+		return nil, err
+	}
+	worktrees := tx.Worktrees()
+	var others []*Summary
+	for _, s := range ix.Chats {
+		if s.ID == me.ID || s.Person || !(s.Yours() || s.IsTask()) {
+			continue
+		}
+		if s.ReplyStarted.IsZero() || !samePlace(computer, place, s.ReplyComputer, s.ReplyPlace, worktrees) {
+			continue
+		}
+		if !s.Working() {
+			continue
+		}
+		others = append(others, s)
+	}
+	sort.Slice(others, func(i, j int) bool { return others[i].ID < others[j].ID })
+	add := func(l ReaderLine) {
+		if len(lines) < room && !slices.Contains(said, l.Key) {
+			lines = append(lines, l)
+		}
+	}
+	for _, s := range others {
+		o, err := tx.Chat(s.ID)
+		if err != nil {
+			return nil, err
+		}
+		r := o.Reply
+		if r == nil {
+			continue
+		}
+		key := "chat " + o.ID
+		switch {
+		case len(r.Files) > 0 || r.Family == "edit":
+			add(ReaderLine{Kind: "changing", Key: key, Chat: o.ID, Title: o.Title, File: relTo(r.LastFile, folder)})
+		case r.Family == "run":
+			add(ReaderLine{Kind: "running", Key: key, Chat: o.ID, Title: o.Title})
+		}
+		for _, f := range myFiles {
+			if slices.Contains(r.Files, f) {
+				add(ReaderLine{Kind: "shared", Key: "file " + f, Chat: o.ID, Title: o.Title, File: relTo(f, folder)})
+			}
+		}
+	}
+	return lines, nil
+}
+
+// relTo is path p relative to dir when inside it, else p itself.
+func relTo(p, dir string) string {
+	if p == "" || dir == "" {
+		return p
+	}
+	if rel, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
+}
