@@ -388,20 +388,16 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 		tx.goalChanged(a, c)
 	}
 	if ch.Status != nil {
+		// A status set by hand ends the running reply, if any, and the
+		// waits on the chat: it is not working any more.
+		outcome := map[string]string{StatusIdle: OutcomeFinished, StatusNeedsYou: OutcomeNeedsYou, StatusStopped: OutcomeStopped}[*ch.Status]
+		if c.Reply != nil {
+			tx.endReply(a, c, outcome, "")
+		} else if *ch.Status != c.Status {
+			tx.stoppedWorking(a, c)
+		}
 		c.Status = *ch.Status
 		c.LastActive = now
-		if c.Status != StatusIdle || c.Reply != nil {
-			// A status set by hand ends the running reply, if any.
-			outcome := OutcomeStopped
-			if c.Status == StatusNeedsYou {
-				outcome = OutcomeNeedsYou
-			}
-			if c.Reply != nil {
-				tx.endReply(a, c, outcome, "")
-			} else {
-				tx.stoppedWorking(a, c)
-			}
-		}
 	}
 	tx.saveChat(c, true)
 	return c, nil
