@@ -405,6 +405,23 @@ keywords = ["x"]
 	}
 }
 
+// TestConcurrent: one Scrubber shared by goroutines
+// (run with -race).
+func TestConcurrent(t *testing.T) {
+	sc := New([]string{"shared-env-value"})
+	msg := message()
+	want := sc.Scrub(msg)
+	done := make(chan string)
+	for range 8 {
+		go func() { done <- sc.Scrub(msg) }()
+	}
+	for range 8 {
+		if got := <-done; got != want {
+			t.Error("concurrent Scrub gave a different result")
+		}
+	}
+}
+
 func TestReplaceMergesOverlaps(t *testing.T) {
 	text := "0123456789"
 	got := replace(text, []span{{5, 8}, {1, 3}, {2, 4}, {7, 9}, {9, 10}})
