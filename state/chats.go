@@ -127,6 +127,9 @@ func (tx *Tx) Chat(id string) (*Chat, error) {
 	if c == nil {
 		return nil, noChat(id)
 	}
+	if _, seen := tx.loaded[id]; !seen {
+		tx.loaded[id] = summarize(c)
+	}
 	return c, nil
 }
 
