@@ -140,9 +140,15 @@ func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
 	}
 	sort.Slice(others, func(i, j int) bool { return others[i].ID < others[j].ID })
 	add := func(l ReaderLine) {
-		if len(lines) < room && !slices.Contains(said, l.Key) {
-			lines = append(lines, l)
+		if len(lines) >= room || slices.Contains(said, l.Key) {
+			return
 		}
+		for _, had := range lines {
+			if had.Key == l.Key {
+				return // each chat and each shared file once
+			}
+		}
+		lines = append(lines, l)
 	}
 	for _, s := range others {
 		o, err := tx.Chat(s.ID)

@@ -131,9 +131,13 @@ type TaskStatus struct {
 // Tasks reads the capacity from the index and the actor's tasks from their
 // records.
 func (tx *Tx) Tasks(a Actor) (*TaskStatus, error) {
-	if _, err := tx.Acting(a); err != nil {
+	me, err := tx.Acting(a)
+	if err != nil {
 		return nil, err
 	}
+	// A chat with someone else's words in it learns nothing of the others,
+	// not even how many tasks they run.
+	closed := me != nil && len(me.Taint.Person) > 0
 	ix, err := tx.ReadIndex()
 	if err != nil {
 		return nil, err
@@ -141,7 +145,7 @@ func (tx *Tx) Tasks(a Actor) (*TaskStatus, error) {
 	st := &TaskStatus{Capacity: Capacity{MaxRunning: tx.h.Config.Tasks.MaxRunning}, Tasks: []TaskRow{}}
 	var ids []string
 	for _, s := range ix.Chats {
-		if !s.IsTask() {
+		if !s.IsTask() || closed && s.Parent != a.ID {
 			continue
 		}
 		switch s.TaskState {
