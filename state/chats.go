@@ -162,12 +162,18 @@ func (tx *Tx) Named(a Actor, id string) (*Chat, error) {
 	return c, nil
 }
 
+// canSee is the line of read access (SPEC §1): a chat that offers together
+// sees the person's chats that are yours; any chat sees its own tasks and
+// children. A chat with someone else's words in it, an outside agent's, a
+// routine's run or a task sees no other chat of the person's.
 func canSee(me, c *Chat) bool {
-	if len(me.Taint.Person) > 0 && c.ID != me.ID {
-		// Someone else's words are in the asking chat: it learns of no other.
+	if len(me.Taint.Person) > 0 {
 		return false
 	}
-	return c.Yours() || (c.Parent == me.ID && len(c.Taint.Person) == 0)
+	if c.Parent == me.ID && len(c.Taint.Person) == 0 {
+		return true
+	}
+	return me.OffersTogether() && c.Yours()
 }
 
 func (tx *Tx) saveChat(c *Chat, durable bool) {

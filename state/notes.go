@@ -105,8 +105,10 @@ func (tx *Tx) MarkNotes(a Actor, n *Notes) error {
 // reply, four lines a reply at most.
 func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
 	lines := []ReaderLine{}
-	if len(me.Taint.Person) > 0 {
-		return lines, nil // someone else's words are in it: it is told nothing
+	if len(me.Taint.Person) > 0 || !(me.Yours() || me.IsTask()) {
+		// Someone else's words are in it, or it is an outside agent's or
+		// another app's chat: it is told nothing of the person's chats.
+		return lines, nil
 	}
 	var said []string
 	place, computer, folder := "", me.Computer, me.Folder
