@@ -44,7 +44,7 @@ func RequestEndedLine(m state.DueMessage) string {
 	case state.ReqDenied:
 		return head + "the person denied it; nothing was stopped."
 	}
-	return head + "nothing was stopped: " + Clean(m.Why) + "."
+	return head + "nothing was stopped: " + m.Why + "."
 }
 
 // SendAnswer is `conch chat message`'s answer in words: the id, then what
@@ -130,7 +130,7 @@ func CardLine(c state.Card) string {
 		case state.ReqWaiting:
 			st = "waits for the person's OK"
 		case state.ReqEnded:
-			st = "ended, nothing stopped (" + Clean(c.Why) + ")"
+			st = "ended, nothing stopped (" + c.Why + ")"
 		}
 		reason := ": " + Clean(c.Reason)
 		switch c.Side {
@@ -141,7 +141,7 @@ func CardLine(c state.Card) string {
 		}
 		return fmt.Sprintf("%s  Stop of %s by %s · %s%s", c.ID, to, from, st, reason)
 	}
-	st := state.StateWords(c.State, Clean(c.Why))
+	st := state.StateWords(c.State, c.Why) // why is conch's own words
 	switch c.Side {
 	case "to":
 		return fmt.Sprintf("%s  To %s · %s", c.ID, to, st)

@@ -44,7 +44,7 @@ type Request struct {
 	Because     string    `json:"because,omitempty"` // why it did: ask-mode, outside, unwatched
 	State       string    `json:"state"`
 	Why         string    `json:"why,omitempty"` // ended: why nothing was stopped
-	Decided     time.Time `json:"decided,omitempty"`
+	Decided     time.Time `json:"decided,omitzero"`
 	Key         string    `json:"key,omitempty"`
 }
 
