@@ -62,7 +62,7 @@ type Message struct {
 	StartReply bool       `json:"start_reply"`
 	Woke       bool       `json:"woke"`              // a reply was started for it
 	Passed     bool       `json:"passed,omitempty"`  // the person passed it on: the chat's inbound no longer applies
-	Done       time.Time  `json:"done,omitzero"`    // when it was read, dismissed or found undeliverable
+	Done       time.Time  `json:"done,omitzero"`     // when it was read, dismissed or found undeliverable
 	Answer     SendAnswer `json:"answer"`            // what its send answered, for a retry with the same key
 	Key        string     `json:"key,omitempty"`     // the --key it was sent with
 	Watched    *bool      `json:"watched,omitempty"` // --watch: whether the sender now watches the receiver
