@@ -166,6 +166,9 @@ type Tx struct {
 	gone  map[string]bool
 	after []func()
 	index *Index
+	// loaded is each chat's summary as it was read, so a commit that left
+	// every summary alone (a step) need not read the index at all.
+	loaded map[string]*Summary
 	// warnings are what went wrong without failing the command (a log
 	// append that could not be written); the cli prints them.
 	warnings []string
@@ -173,7 +176,7 @@ type Tx struct {
 }
 
 func newTx(h *Home, write bool) *Tx {
-	return &Tx{h: h, write: write, cache: map[string]any{}, dirty: map[string]bool{}, gone: map[string]bool{}}
+	return &Tx{h: h, write: write, cache: map[string]any{}, dirty: map[string]bool{}, gone: map[string]bool{}, loaded: map[string]*Summary{}}
 }
 
 // Home is the home the transaction is over.

@@ -31,7 +31,7 @@ func (f faultyFS) WriteFile(name string, data []byte, durable bool) error {
 }
 
 // testHome is a home in a temporary folder whose clock is *now.
-func testHome(t testing.TB, fsys FS, now *time.Time) *Home {
+func logHome(t testing.TB, fsys FS, now *time.Time) *Home {
 	t.Helper()
 	h, err := Open(Options{Dir: filepath.Join(t.TempDir(), "home"), Now: func() time.Time { return *now }, Hostname: "test", FS: fsys})
 	if err != nil {
@@ -133,7 +133,7 @@ func TestCursorOwnEvents(t *testing.T) {
 func TestRecordingIsBestEffort(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	failing := true
-	h := testHome(t, faultyFS{fail: func(name string) bool {
+	h := logHome(t, faultyFS{fail: func(name string) bool {
 		return failing && strings.Contains(name, string(filepath.Separator)+"log"+string(filepath.Separator))
 	}}, &now)
 	ids := newChats(t, h, 1)
@@ -172,7 +172,7 @@ func TestRecordingIsBestEffort(t *testing.T) {
 func TestFailedEventKeepsHead(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	failing := false
-	h := testHome(t, faultyFS{fail: func(name string) bool {
+	h := logHome(t, faultyFS{fail: func(name string) bool {
 		return failing && strings.HasSuffix(name, "000000000002.json")
 	}}, &now)
 	ids := newChats(t, h, 1)
@@ -190,7 +190,7 @@ func TestFailedEventKeepsHead(t *testing.T) {
 
 func TestRecordEventRefusesUnknownWords(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	h := testHome(t, nil, &now)
+	h := logHome(t, nil, &now)
 	ids := newChats(t, h, 1)
 	var warns []string
 	mustUpdate(t, h, func(tx *Tx) error {
@@ -215,7 +215,7 @@ func TestRecordEventRefusesUnknownWords(t *testing.T) {
 
 func TestStatusTruncatesAt200(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	h := testHome(t, fastFS{}, &now)
+	h := logHome(t, fastFS{}, &now)
 	ids := newChats(t, h, 1)
 	recordN(t, h, ids[0], 250)
 	for _, tc := range []struct {
@@ -250,7 +250,7 @@ func TestStatusTruncatesAt200(t *testing.T) {
 // the new watermark and says there is a gap.
 func TestStatusRacingPrune(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	h := testHome(t, nil, &now)
+	h := logHome(t, nil, &now)
 	ids := newChats(t, h, 1)
 	recordN(t, h, ids[0], 5)
 	err := h.View(func(tx *Tx) error {
@@ -281,7 +281,7 @@ func TestStatusRacingPrune(t *testing.T) {
 // every head stays where it was.
 func TestCapPrunesOldestFirst(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	h := testHome(t, nil, &now)
+	h := logHome(t, nil, &now)
 	ids := newChats(t, h, 3)
 	// Interleave: a1 b1 c1 a2 b2 c2 ... a minute apart.
 	for i := 0; i < 4; i++ {
@@ -325,7 +325,7 @@ func TestCapPrunesOldestFirst(t *testing.T) {
 // the count would be off.
 func TestCap50000(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	h := testHome(t, nil, &now)
+	h := logHome(t, nil, &now)
 	ids := newChats(t, h, 10)
 	for i, id := range ids {
 		if err := BuildLog(h, id, 5010, 150, now.Add(time.Duration(i)*time.Hour), time.Millisecond); err != nil {
@@ -364,7 +364,7 @@ func TestCap50000(t *testing.T) {
 // commits; the first event of a home only starts the clock.
 func TestGCWhenDue(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	h := testHome(t, nil, &now)
+	h := logHome(t, nil, &now)
 	ids := newChats(t, h, 1)
 	afters := func() int {
 		n := 0
@@ -398,7 +398,7 @@ func TestGCWhenDue(t *testing.T) {
 // the next gc sweeps.
 func TestSweepBelowWatermark(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	h := testHome(t, nil, &now)
+	h := logHome(t, nil, &now)
 	ids := newChats(t, h, 1)
 	recordN(t, h, ids[0], 4)
 	mustUpdate(t, h, func(tx *Tx) error {
