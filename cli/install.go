@@ -315,15 +315,16 @@ func writeWhole(path string, data []byte) error {
 }
 
 // mergeHooks puts conch's handlers into a hooks file's JSON, or takes
-// them out, keeping everything else as it was (key order included). It
-// says whether anything changed.
+// them out, keeping everything else as it was: key order, and the very
+// bytes of every value conch did not touch. It says whether anything
+// changed.
 func mergeHooks(data []byte, specs []hookSpec, command, harness string, remove bool) ([]byte, bool, error) {
 	root, err := parseObject(data)
 	if err != nil {
 		return nil, false, err
 	}
 	hooks := &object{}
-	if raw, ok := root.get("hooks"); ok {
+	if raw, ok := root.raw("hooks"); ok {
 		if hooks, err = parseObject(raw); err != nil {
 			return nil, false, fmt.Errorf("its \"hooks\" is not an object")
 		}
@@ -331,12 +332,12 @@ func mergeHooks(data []byte, specs []hookSpec, command, harness string, remove b
 	changed := false
 	for _, s := range specs {
 		var groups []json.RawMessage
-		if raw, ok := hooks.get(s.event); ok {
+		if raw, ok := hooks.raw(s.event); ok {
 			if json.Unmarshal(raw, &groups) != nil {
 				return nil, false, fmt.Errorf("its hooks.%s is not a list", s.event)
 			}
 		}
-		groups, ch, err := mergeGroups(groups, s, command, harness, remove)
+		list, ch, err := mergeGroups(groups, s, command, harness, remove)
 		if err != nil {
 			return nil, false, fmt.Errorf("hooks.%s: %v", s.event, err)
 		}
@@ -344,15 +345,11 @@ func mergeHooks(data []byte, specs []hookSpec, command, harness string, remove b
 			continue
 		}
 		changed = true
-		if len(groups) == 0 {
+		if len(list) == 0 {
 			hooks.del(s.event)
-			continue
+		} else {
+			hooks.set(s.event, list)
 		}
-		raw, err := json.Marshal(groups)
-		if err != nil {
-			return nil, false, err
-		}
-		hooks.set(s.event, raw)
 	}
 	if !changed {
 		return data, false, nil
@@ -360,28 +357,25 @@ func mergeHooks(data []byte, specs []hookSpec, command, harness string, remove b
 	if len(hooks.keys) == 0 {
 		root.del("hooks")
 	} else {
-		raw, err := hooks.marshal()
-		if err != nil {
-			return nil, false, err
-		}
-		root.set("hooks", raw)
-	}
-	raw, err := root.marshal()
-	if err != nil {
-		return nil, false, err
+		root.set("hooks", hooks)
 	}
 	var out bytes.Buffer
-	if err := json.Indent(&out, raw, "", "  "); err != nil {
+	if err := pretty(&out, root, 0); err != nil {
 		return nil, false, err
 	}
 	out.WriteByte('\n')
+	if !json.Valid(out.Bytes()) {
+		return nil, false, errors.New("the merged file would not be JSON")
+	}
 	return out.Bytes(), true, nil
 }
 
-// mergeGroups does it for one event's list of matcher groups.
-func mergeGroups(groups []json.RawMessage, s hookSpec, command, harness string, remove bool) ([]json.RawMessage, bool, error) {
+// mergeGroups does it for one event's list of matcher groups. The groups
+// it leaves alone come back as they were (json.RawMessage); the ones it
+// changed or made, as fresh JSON.
+func mergeGroups(groups []json.RawMessage, s hookSpec, command, harness string, remove bool) ([]any, bool, error) {
 	changed, found := false, false
-	var out []json.RawMessage
+	var out []any
 	for _, g := range groups {
 		group, err := parseObject(g)
 		if err != nil {
@@ -389,17 +383,17 @@ func mergeGroups(groups []json.RawMessage, s hookSpec, command, harness string, 
 			continue
 		}
 		var handlers []json.RawMessage
-		if raw, ok := group.get("hooks"); ok && json.Unmarshal(raw, &handlers) != nil {
+		if raw, ok := group.raw("hooks"); ok && json.Unmarshal(raw, &handlers) != nil {
 			out = append(out, g)
 			continue
 		}
-		var keep []json.RawMessage
+		var keep []any
 		touched := false
 		for _, hr := range handlers {
 			h, err := parseObject(hr)
 			var cmd string
 			if err == nil {
-				if raw, ok := h.get("command"); ok {
+				if raw, ok := h.raw("command"); ok {
 					_ = json.Unmarshal(raw, &cmd)
 				}
 			}
@@ -416,11 +410,12 @@ func mergeGroups(groups []json.RawMessage, s hookSpec, command, harness string, 
 				found = true
 				if cmd != command {
 					c, _ := json.Marshal(command)
-					h.set("command", c)
-					hr, _ = h.marshal()
+					h.set("command", json.RawMessage(c))
+					keep = append(keep, h)
 					touched = true
+				} else {
+					keep = append(keep, hr)
 				}
-				keep = append(keep, hr)
 			}
 		}
 		if !touched {
@@ -431,41 +426,39 @@ func mergeGroups(groups []json.RawMessage, s hookSpec, command, harness string, 
 		if len(keep) == 0 {
 			continue // the group held only conch's handler: it goes with it
 		}
-		raw, _ := json.Marshal(keep)
-		group.set("hooks", raw)
-		g, _ = group.marshal()
-		out = append(out, g)
+		group.set("hooks", keep)
+		out = append(out, group)
 	}
 	if !remove && !found {
 		// Built in the order the harnesses' own documents write it.
 		handler, group := &object{}, &object{}
 		handler.set("type", json.RawMessage(`"command"`))
 		c, _ := json.Marshal(command)
-		handler.set("command", c)
+		handler.set("command", json.RawMessage(c))
 		handler.set("timeout", json.RawMessage(fmt.Sprint(hookTimeout)))
 		if s.matcher != "" {
 			m, _ := json.Marshal(s.matcher)
-			group.set("matcher", m)
+			group.set("matcher", json.RawMessage(m))
 		}
-		h, _ := handler.marshal()
-		group.set("hooks", append(append(json.RawMessage("["), h...), ']'))
-		raw, _ := group.marshal()
-		out = append(out, raw)
+		group.set("hooks", []any{handler})
+		out = append(out, group)
 		changed = true
 	}
 	return out, changed, nil
 }
 
-// object is a JSON object that keeps its keys in order, so a person's
-// file comes back as they wrote it, but for what conch changed.
+// object is a JSON object that keeps its keys in order. A value is the
+// bytes it was read as (json.RawMessage), a changed *object, or a changed
+// list ([]any of either), so a person's file comes back as they wrote it
+// but for what conch changed.
 type object struct {
 	keys []string
-	vals map[string]json.RawMessage
+	vals map[string]any
 }
 
 // parseObject reads a JSON object; an empty file is an empty object.
 func parseObject(data []byte) (*object, error) {
-	o := &object{vals: map[string]json.RawMessage{}}
+	o := &object{vals: map[string]any{}}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return o, nil
 	}
@@ -498,14 +491,15 @@ func parseObject(data []byte) (*object, error) {
 	return o, nil
 }
 
-func (o *object) get(k string) (json.RawMessage, bool) {
-	v, ok := o.vals[k]
+// raw is a value as it was read.
+func (o *object) raw(k string) (json.RawMessage, bool) {
+	v, ok := o.vals[k].(json.RawMessage)
 	return v, ok
 }
 
-func (o *object) set(k string, v json.RawMessage) {
+func (o *object) set(k string, v any) {
 	if o.vals == nil {
-		o.vals = map[string]json.RawMessage{}
+		o.vals = map[string]any{}
 	}
 	if _, ok := o.vals[k]; !ok {
 		o.keys = append(o.keys, k)
@@ -526,23 +520,57 @@ func (o *object) del(k string) {
 	}
 }
 
-func (o *object) marshal() (json.RawMessage, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range o.keys {
-		if i > 0 {
-			b.WriteByte(',')
+// pretty writes v indented two spaces a level, at depth; a value read
+// from the file is written as it was read.
+func pretty(b *bytes.Buffer, v any, depth int) error {
+	pad := func(d int) string { return strings.Repeat("  ", d) }
+	switch v := v.(type) {
+	case json.RawMessage:
+		b.Write(bytes.TrimSpace(v))
+	case *object:
+		if len(v.keys) == 0 {
+			b.WriteString("{}")
+			return nil
 		}
-		kb, err := json.Marshal(k)
-		if err != nil {
-			return nil, err
+		b.WriteString("{\n")
+		for i, k := range v.keys {
+			kb, err := json.Marshal(k)
+			if err != nil {
+				return err
+			}
+			b.WriteString(pad(depth + 1))
+			b.Write(kb)
+			b.WriteString(": ")
+			if err := pretty(b, v.vals[k], depth+1); err != nil {
+				return err
+			}
+			if i < len(v.keys)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
 		}
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(o.vals[k])
+		b.WriteString(pad(depth) + "}")
+	case []any:
+		if len(v) == 0 {
+			b.WriteString("[]")
+			return nil
+		}
+		b.WriteString("[\n")
+		for i, x := range v {
+			b.WriteString(pad(depth + 1))
+			if err := pretty(b, x, depth+1); err != nil {
+				return err
+			}
+			if i < len(v)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString(pad(depth) + "]")
+	default:
+		return fmt.Errorf("cannot write %T", v)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return nil
 }
 
 // installNotify makes conch Codex's notify program in config.toml (or
