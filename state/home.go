@@ -166,10 +166,13 @@ type Tx struct {
 	gone  map[string]bool
 	after []func()
 	index *Index
+	// loaded is each chat's summary as it was read, so a commit that left
+	// every summary alone (a step) need not read the index at all.
+	loaded map[string]*Summary
 }
 
 func newTx(h *Home, write bool) *Tx {
-	return &Tx{h: h, write: write, cache: map[string]any{}, dirty: map[string]bool{}, gone: map[string]bool{}}
+	return &Tx{h: h, write: write, cache: map[string]any{}, dirty: map[string]bool{}, gone: map[string]bool{}, loaded: map[string]*Summary{}}
 }
 
 // Home is the home the transaction is over.
