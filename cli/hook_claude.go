@@ -30,7 +30,13 @@ answers nothing.
 Exit codes: 0, always.`,
 		Args:        cobraAny,
 		Annotations: access(accessWrite),
+		// Whatever the harness passes is the hook's to judge, never a
+		// usage error: Codex's one argument is JSON, never a flag.
+		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asksHelp(args) {
+				return cmd.Help()
+			}
 			input, err := a.readHookInput()
 			return a.runHook(state.HarnessClaude, input, func(h *hook) error {
 				if err != nil {
@@ -40,6 +46,11 @@ Exit codes: 0, always.`,
 			})
 		},
 	}
+}
+
+// asksHelp says whether the words are a request for the command's help.
+func asksHelp(args []string) bool {
+	return len(args) == 1 && (args[0] == "-h" || args[0] == "--help")
 }
 
 // cobraAny takes any arguments: a hook refuses nothing the harness passes.

@@ -34,7 +34,13 @@ on standard error and answers nothing.
 Exit codes: 0, always.`,
 		Args:        cobraAny,
 		Annotations: access(accessWrite),
+		// Whatever the harness passes is the hook's to judge, never a
+		// usage error: Codex's one argument is JSON, never a flag.
+		DisableFlagParsing: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asksHelp(args) {
+				return cmd.Help()
+			}
 			if len(args) > 0 {
 				return a.runHook(state.HarnessCodex, []byte(args[len(args)-1]), func(h *hook) error {
 					return h.notify()

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,4 +95,54 @@ func TestHookPayloadsAreTheRecordedOnes(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no script carries a recorded payload")
 	}
+}
+
+// FuzzHook: whatever a harness hands a hook (on standard input, or as
+// notify's argument), it exits 0, says at most one warning line, and
+// answers nothing or one JSON object of the keys both harnesses accept.
+func FuzzHook(f *testing.F) {
+	for _, dir := range []string{"claude", "codex"} {
+		files, _ := filepath.Glob(filepath.Join("../testdata/hooks", dir, "*.json"))
+		for _, p := range files {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data, uint8(len(dir)))
+		}
+	}
+	home := filepath.Join(f.TempDir(), "home")
+	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
+		args := []string{"hook", "claude"}
+		switch which % 3 {
+		case 1:
+			args = []string{"hook", "codex"}
+		case 2:
+			if !isText(string(data)) {
+				return // an argument is never anything but text
+			}
+			args = []string{"hook", "codex", string(data)}
+		}
+		env, out, errs := hookEnv(t, home, string(data))
+		if code := Main(args, env); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		if n := strings.Count(errs.String(), "\n"); n > 1 {
+			t.Fatalf("%d lines on standard error: %q", n, errs)
+		}
+		if out.Len() == 0 {
+			return
+		}
+		var ans map[string]json.RawMessage
+		if strings.Count(out.String(), "\n") != 1 || json.Unmarshal(out.Bytes(), &ans) != nil {
+			t.Fatalf("answer is not one JSON object: %q", out)
+		}
+		for k := range ans {
+			switch k {
+			case "continue", "stopReason", "decision", "reason", "hookSpecificOutput":
+			default:
+				t.Fatalf("answer has key %q: %s", k, out)
+			}
+		}
+	})
 }

@@ -100,7 +100,7 @@ func scanLine(r state.ScanResult) string {
 		parts = append(parts, "nothing new")
 	}
 	if r.Echoes > 0 {
-		parts = append(parts, fmt.Sprintf("%s conch's own words come back", plural(r.Echoes, "row")))
+		parts = append(parts, fmt.Sprintf("%s known already (conch's own words, or prompts its hooks reported)", plural(r.Echoes, "row")))
 	}
 	if r.Read > 0 {
 		parts = append(parts, fmt.Sprintf("%d bytes read", r.Read))
