@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -163,7 +164,11 @@ func (h *hook) userPrompt() error {
 			return err
 		}
 		rs := state.ReplyStart{Person: true, Title: render.CutTitle(prompt, state.MaxTitle), PID: h.a.harnessPID(0)}
-		if f := h.folder(); f != c.Folder {
+		if f := h.folder(); !inside(f, c.Folder) {
+			// The session moved out of its chat's folder (another
+			// worktree): the reply works where the session is. A folder
+			// inside the chat's is the same place, and paths stay
+			// relative to the chat's folder.
 			rs.Folder = f
 		}
 		if c, err = tx.StartReply(state.Actor{ID: c.ID}, rs); err != nil {
@@ -499,4 +504,10 @@ func appendNew(list []string, s string) []string {
 func (h *hook) compacted() error {
 	in := h.sessionIn(false)
 	return h.a.update(func(tx *state.Tx) error { return tx.Compacted(in) })
+}
+
+// inside says whether path p is dir or a folder inside it.
+func inside(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
