@@ -236,7 +236,15 @@ func (h *hook) postTool() error {
 		}
 	}
 	source := outsideSource(tool, input)
+	// Most tool calls change nothing conch keeps (the step began at
+	// PreToolUse): look first without the lock, as conch notes does.
 	var c *state.Chat
+	if err := h.a.view(func(tx *state.Tx) (err error) { c, _, err = h.chat(tx, false); return err }); err != nil {
+		return err
+	}
+	if c != nil && c.Reply != nil && source == "" && (family != "edit" || hasAll(c.Reply.Files, files)) {
+		return h.withNotes(c, h.context, stopAnswer)
+	}
 	err := h.a.update(func(tx *state.Tx) (err error) {
 		if c, _, err = h.chat(tx, true); err != nil {
 			return err
@@ -510,4 +518,20 @@ func (h *hook) compacted() error {
 func inside(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+func hasAll(list, want []string) bool {
+	for _, w := range want {
+		found := false
+		for _, x := range list {
+			if x == filepath.Clean(w) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
