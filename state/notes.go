@@ -20,11 +20,15 @@ type Notes struct {
 	Messages []DueMessage `json:"messages"`
 	Waits    []EndedWait  `json:"waits"`
 	Notices  []Notice     `json:"notices"`
+
+	// recheck: something in the inbox can no longer be delivered as it
+	// stands; MarkNotes, under the lock, records why.
+	recheck bool
 }
 
 // Empty says whether there is nothing to say.
 func (n *Notes) Empty() bool {
-	return n.Stop == nil && len(n.Reader) == 0 && len(n.Messages) == 0 && len(n.Waits) == 0 && len(n.Notices) == 0
+	return n.Stop == nil && len(n.Reader) == 0 && len(n.Messages) == 0 && len(n.Waits) == 0 && len(n.Notices) == 0 && !n.recheck
 }
 
 // ReaderLine is one line about another chat in the same place.
@@ -56,7 +60,7 @@ func (tx *Tx) Notes(a Actor) (*Notes, error) {
 	if n.Reader, err = tx.readerLines(me); err != nil {
 		return nil, err
 	}
-	if n.Messages, err = tx.dueMessages(me); err != nil {
+	if n.Messages, n.recheck, err = tx.dueMessages(me); err != nil {
 		return nil, err
 	}
 	if n.Waits, err = tx.endedWaits(me); err != nil {
