@@ -284,6 +284,17 @@ func (h *hook) chat(tx *state.Tx, make bool) (*state.Chat, bool, error) {
 	return tx.HarnessChat(h.sessionIn(make))
 }
 
+// update runs fn under the home's lock, keeping what went wrong without
+// failing it (a log append) for the run's one warning line.
+func (h *hook) update(fn func(tx *state.Tx) error) error {
+	var last *state.Tx
+	err := h.a.home.Update(func(tx *state.Tx) error { last = tx; return fn(tx) })
+	if err == nil && last != nil {
+		h.warnings = append(h.warnings, last.Warnings()...)
+	}
+	return err
+}
+
 // withNotes answers with the chat's notes, when it has any (and with
 // what build adds around them): the notes are gathered without the lock,
 // and only when there are some is the lock taken to say them and mark
@@ -295,14 +306,13 @@ func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop f
 	if err := h.a.view(func(tx *state.Tx) (err error) { n, err = tx.Notes(actor); return err }); err != nil {
 		return err
 	}
-	room := contextCap - len(build("").contextText()) - 64
 	switch {
 	case n.StopNow:
 		return h.say(stop(render.StopLine(*n.Stop)))
-	case n.Empty() || room <= 0:
+	case n.Empty():
 		return h.say(build(""))
 	}
-	return h.a.update(func(tx *state.Tx) error {
+	return h.update(func(tx *state.Tx) error {
 		n, err := tx.Notes(actor)
 		if err != nil {
 			return err
@@ -310,19 +320,40 @@ func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop f
 		if n.StopNow {
 			return h.say(stop(render.StopLine(*n.Stop)))
 		}
-		text, shown := render.Notes(n, room)
-		if err := h.say(build(strings.TrimRight(text, "\n"))); err != nil {
-			return err
-		}
-		return tx.MarkNotes(actor, shown)
+		return h.sayNotes(tx, actor, build)
 	})
 }
 
-func (ans *answer) contextText() string {
-	if ans == nil || ans.HookSpecificOutput == nil {
-		return ""
+// sayNotes says the chat's notes, within what the harness's cap leaves
+// beside what build puts around them, and marks what was said; whatever
+// does not fit stays due. It runs under the lock.
+func (h *hook) sayNotes(tx *state.Tx, actor state.Actor, build func(notes string) *answer) error {
+	n, err := tx.Notes(actor)
+	if err != nil {
+		return err
 	}
-	return ans.HookSpecificOutput.AdditionalContext
+	room := contextCap - len(build("x").contextText()) - 64
+	text, shown := "", n
+	if room > 0 {
+		text, shown = render.Notes(n, room)
+	} else {
+		text, shown = render.Notes(&state.Notes{}, 0)
+	}
+	if err := h.say(build(strings.TrimRight(text, "\n"))); err != nil {
+		return err
+	}
+	return tx.MarkNotes(actor, shown)
+}
+
+// contextText is the text an answer puts before the model.
+func (ans *answer) contextText() string {
+	switch {
+	case ans == nil:
+		return ""
+	case ans.HookSpecificOutput != nil:
+		return ans.HookSpecificOutput.AdditionalContext
+	}
+	return ans.Reason
 }
 
 // joinText joins the parts that are not empty with a blank line.

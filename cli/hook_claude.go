@@ -94,7 +94,7 @@ func (h *hook) sessionStart() error {
 	var c *state.Chat
 	in := h.sessionIn(true)
 	in.Agent = "" // a session with --agent is still the main session
-	err := h.a.update(func(tx *state.Tx) (err error) {
+	err := h.update(func(tx *state.Tx) (err error) {
 		c, _, err = tx.HarnessChat(in)
 		if err != nil {
 			return err
@@ -159,7 +159,7 @@ func (h *hook) userPrompt() error {
 	prompt := h.p.str("prompt")
 	in := h.sessionIn(true)
 	in.Agent = ""
-	err := h.a.update(func(tx *state.Tx) (err error) {
+	err := h.update(func(tx *state.Tx) (err error) {
 		if c, made, err = tx.HarnessChat(in); err != nil {
 			return err
 		}
@@ -194,7 +194,7 @@ func (h *hook) preTool() error {
 	tool := h.p.str("tool_name")
 	family, files := h.toolStep(tool, h.p.obj("tool_input"))
 	var c *state.Chat
-	err := h.a.update(func(tx *state.Tx) (err error) {
+	err := h.update(func(tx *state.Tx) (err error) {
 		if c, _, err = h.chat(tx, true); err != nil {
 			return err
 		}
@@ -245,7 +245,7 @@ func (h *hook) postTool() error {
 	if c != nil && c.Reply != nil && source == "" && (family != "edit" || hasAll(c.Reply.Files, files)) {
 		return h.withNotes(c, h.context, stopAnswer)
 	}
-	err := h.a.update(func(tx *state.Tx) (err error) {
+	err := h.update(func(tx *state.Tx) (err error) {
 		if c, _, err = h.chat(tx, true); err != nil {
 			return err
 		}
@@ -302,7 +302,7 @@ func (h *hook) needsYou() error {
 	default:
 		return nil
 	}
-	return h.a.update(func(tx *state.Tx) error {
+	return h.update(func(tx *state.Tx) error {
 		c, _, err := h.chat(tx, false)
 		if err != nil || c == nil {
 			return err
@@ -314,7 +314,10 @@ func (h *hook) needsYou() error {
 }
 
 // Stop (and SubagentStop, for a subagent's child chat): the reply ends,
-// with the assistant's last words.
+// with the assistant's last words. A --start-reply message that waits for
+// the chat is delivered instead, as a block: the harness goes on with it
+// in a reply of the message's (once: not when it is going on because of a
+// block already, stop_hook_active).
 func (h *hook) stop() error {
 	text := h.p.str("last_assistant_message")
 	if text == "" && !h.p.has("last_assistant_message") {
@@ -326,22 +329,39 @@ func (h *hook) stop() error {
 		}
 		text = state.LastAssistantText(h.harness, path)
 	}
+	text = lastWords(strings.ReplaceAll(text, "\x00", " "))
 	in := h.sessionIn(false)
 	if h.event == "Stop" {
 		in.Agent = ""
 	}
-	turn := h.p.str("turn_id")
-	return h.a.update(func(tx *state.Tx) error {
+	turn, goOn := h.p.str("turn_id"), in.Agent == "" && !h.p.flag("stop_hook_active")
+	return h.update(func(tx *state.Tx) error {
 		c, _, err := tx.HarnessChat(in)
 		if err != nil || c == nil {
 			return err
 		}
+		actor := state.Actor{ID: c.ID}
 		if in.Agent == "" {
-			if seen, err := tx.EndTurn(h.harness, in.Session, turn); err != nil || seen {
+			if ended, err := tx.TurnEnded(h.harness, in.Session, turn); err != nil || ended {
 				return err // the notify program ended this turn already
 			}
 		}
-		actor := state.Actor{ID: c.ID}
+		if goOn {
+			going, err := tx.ContinueWithMessage(actor, text, h.a.harnessPID(0))
+			if err != nil {
+				return err
+			}
+			if going {
+				return h.sayNotes(tx, actor, func(notes string) *answer {
+					return &answer{Decision: "block", Reason: notes}
+				})
+			}
+		}
+		if in.Agent == "" {
+			if _, err := tx.EndTurn(h.harness, in.Session, turn); err != nil {
+				return err
+			}
+		}
 		if c.Reply == nil && c.StopPending() == nil && text != "" {
 			// The turn went on with no reply running (the person answered
 			// a prompt that ended the last one): its last words still end
@@ -350,7 +370,7 @@ func (h *hook) stop() error {
 				return err
 			}
 		}
-		_, err = tx.EndReply(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: lastWords(text)})
+		_, err = tx.EndReply(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: text})
 		return err
 	})
 }
@@ -361,7 +381,7 @@ func (h *hook) subagentStart() error {
 	if in.Agent == "" {
 		return fmt.Errorf("the event names no agent_id")
 	}
-	return h.a.update(func(tx *state.Tx) error {
+	return h.update(func(tx *state.Tx) error {
 		c, _, err := tx.HarnessChat(in)
 		if err != nil {
 			return err
@@ -376,7 +396,7 @@ func (h *hook) subagentStart() error {
 func (h *hook) sessionEnd() error {
 	in := h.sessionIn(false)
 	in.Agent = ""
-	return h.a.update(func(tx *state.Tx) error {
+	return h.update(func(tx *state.Tx) error {
 		c, _, err := tx.HarnessChat(in)
 		if err != nil || c == nil {
 			return err
@@ -511,7 +531,7 @@ func appendNew(list []string, s string) []string {
 // PreCompact: the session's history is compacted (log only).
 func (h *hook) compacted() error {
 	in := h.sessionIn(false)
-	return h.a.update(func(tx *state.Tx) error { return tx.Compacted(in) })
+	return h.update(func(tx *state.Tx) error { return tx.HarnessCompacted(in) })
 }
 
 // inside says whether path p is dir or a folder inside it.

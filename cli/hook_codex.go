@@ -79,7 +79,7 @@ func (h *hook) notify() error {
 		Harness: state.HarnessCodex, Session: thread, Folder: h.folderOf("cwd"),
 		Inherit: h.a.chat, Make: true,
 	}
-	return h.a.update(func(tx *state.Tx) error {
+	return h.update(func(tx *state.Tx) error {
 		var c *state.Chat
 		var err error
 		if thread == "" {

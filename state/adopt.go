@@ -97,9 +97,8 @@ func (tx *Tx) Adopt(a Actor, harness, file string) (*Adoption, error) {
 	}
 	ad = &Adoption{Chat: c.ID, Harness: harness, File: file, Offset: st.Size(), Adopted: tx.Now()}
 	tx.put(rel, ad, true)
-	if err := tx.recordEvent(c, "adopted", "agent", "adopted the "+harnessName(harness)+" session "+filepath.Base(file)); err != nil {
-		return nil, err
-	}
+	kind, chat := actorOf(a)
+	tx.RecordEvent(c, KindAdopted, kind, chat, "adopted the "+harnessName(harness)+" session "+filepath.Base(file), "")
 	return ad, nil
 }
 
@@ -283,7 +282,8 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 		if ad.Missed >= MissedLooks {
 			tx.remove(rel)
 			res.Dropped = true
-			return res, tx.recordEvent(c, "upstream_missing", "system", harnessName(ad.Harness)+" session "+filepath.Base(ad.File)+" is gone")
+			tx.RecordEvent(c, KindUpstreamMissing, ActorSystem, "", harnessName(ad.Harness)+" session "+filepath.Base(ad.File)+" is gone", "")
+			return res, nil
 		}
 		tx.put(rel, ad, true)
 		return res, nil
@@ -300,9 +300,7 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 			continue
 		}
 		res.Messages++
-		if err := tx.recordEvent(c, "human_direct_message", "human", "the person typed in the "+harnessName(ad.Harness)+" session directly"); err != nil {
-			return res, err
-		}
+		tx.RecordEvent(c, KindHuman, ActorHuman, "", "the person typed in the "+harnessName(ad.Harness)+" session directly", "")
 	}
 	res.Read = l.Next - l.From
 	if l.Restarted {
@@ -318,14 +316,30 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 // last messages it sent the chat) or were recorded already (the prompts
 // its hooks reported), normalized.
 func (tx *Tx) echoes(c *Chat, ad *Adoption) ([]string, error) {
-	sent, err := tx.sentTexts(c, echoWindow)
+	out := slices.Clone(ad.Hooked)
+	sent, err := tx.sentTo(c, echoWindow)
 	if err != nil {
 		return nil, err
 	}
-	out := slices.Clone(ad.Hooked)
-	for _, s := range sent {
-		if n := normalizeTyped(s); n != "" {
+	for _, m := range sent {
+		if n := normalizeTyped(m.Text); n != "" {
 			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// sentTo are the last n messages conch sent to the chat (its cards are
+// every message to or from it, oldest first).
+func (tx *Tx) sentTo(c *Chat, n int) ([]*Message, error) {
+	var out []*Message
+	for i := len(c.Cards) - 1; i >= 0 && len(out) < n; i-- {
+		m, err := tx.message(c.Cards[i])
+		if err != nil {
+			return nil, err
+		}
+		if m != nil && m.To == c.ID {
+			out = append(out, m)
 		}
 	}
 	return out, nil

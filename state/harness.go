@@ -274,13 +274,89 @@ func cutRunes(s string, n int) string {
 	return strings.TrimRight(string(r[:n]), " ")
 }
 
-// Compacted records that a harness compacted its session's history (a
-// compacted event, log only). It is nothing when the session has no chat.
-func (tx *Tx) Compacted(in SessionIn) error {
+// HarnessCompacted records that a harness compacted its session's
+// history (a compacted event, log only). It is nothing when the session
+// has no chat.
+func (tx *Tx) HarnessCompacted(in SessionIn) error {
 	in.Make = false
 	c, _, err := tx.HarnessChat(in)
 	if err != nil || c == nil {
 		return err
 	}
-	return tx.recordEvent(c, "compacted", "agent", harnessName(in.Harness)+" compacted the session's history")
+	_, err = tx.Compacted(Actor{ID: c.ID}, c.ID)
+	return err
+}
+
+// TurnEnded says whether the end of a session's turn was reported already.
+func (tx *Tx) TurnEnded(harness, session, turn string) (bool, error) {
+	if turn == "" {
+		return false, nil
+	}
+	link, err := tx.SessionLinkOf(harness, session)
+	if err != nil || link == nil {
+		return false, err
+	}
+	return link.LastTurn == turn, nil
+}
+
+// ContinueWithMessage is a harness's turn ending (Claude Code's Stop) while
+// a --start-reply message waits for the chat, unread: the reply ends with
+// its last words, and the reply the message starts begins at once, in the
+// same session, so the harness can go on with the message instead of
+// stopping. That reply is the message's, as if conch had woken the chat:
+// it joins the message's chain, counts toward its bound of replies started
+// by messages, and runs unwatched. It says whether it did; a reply another
+// chat stopped, or a message past its chain's bound, goes on nowhere.
+func (tx *Tx) ContinueWithMessage(a Actor, text string, pid int) (bool, error) {
+	c, err := tx.Chat(a.ID)
+	if err != nil {
+		return false, err
+	}
+	if c.Reply == nil || c.StopPending() != nil || c.Wake != nil {
+		return false, nil
+	}
+	var m *Message
+	var ch *Chain
+	for _, e := range slices.Concat(c.Inbox, c.InboxStart) {
+		if !ValidMessageID(e) {
+			continue
+		}
+		x, err := tx.message(e)
+		if err != nil {
+			return false, err
+		}
+		if x == nil || !x.StartReply || x.State != MsgWaiting {
+			continue
+		}
+		if s, _ := takes(c, x); s != "" {
+			continue
+		}
+		if ch, err = tx.chain(x.Chain); err != nil {
+			return false, err
+		}
+		if ch.Started < ChainStarted {
+			m = x
+			break
+		}
+	}
+	if m == nil {
+		return false, nil
+	}
+	if err := validText("text", text); err != nil {
+		return false, err
+	}
+	now := tx.Now()
+	ch.Started++
+	ch.Updated = now
+	tx.put(chainRel(ch.ID), ch, true)
+	m.Woke = true
+	tx.put(messageRel(m.ID), m, true)
+	// Recorded before the reply ends, so that the end does not wake the
+	// chat's wake_cmd for the same message: the harness is still here.
+	c.Wake = &Wake{Reason: WakeMessage, Message: m.ID, Chain: m.Chain, At: now}
+	tx.endReply(a, c, OutcomeFinished, text)
+	if _, err := tx.StartReply(a, ReplyStart{PID: pid}); err != nil {
+		return false, err
+	}
+	return true, nil
 }
