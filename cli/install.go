@@ -211,13 +211,60 @@ func hookCommand(conch, harness string) string {
 // harness: conch's own entries are known by their command, whatever path
 // it names the program by.
 func isConchHook(command, harness string) bool {
-	f := strings.Fields(command)
+	f := shellWords(command)
 	if len(f) != 3 || f[1] != "hook" || f[2] != harness {
 		return false
 	}
-	prog := strings.Trim(f[0], `'"`)
-	base := filepath.Base(prog)
+	base := filepath.Base(f[0])
 	return base == "conch" || base == "conch.exe"
+}
+
+// shellWords splits a command line as a POSIX shell would split words
+// (quotes and backslashes), enough to read back what hookCommand wrote.
+func shellWords(s string) []string {
+	var words []string
+	var w strings.Builder
+	in, quote := false, rune(0)
+	for i := 0; i < len(s); i++ {
+		c := rune(s[i])
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			} else {
+				w.WriteRune(c)
+			}
+		case quote == '"':
+			switch {
+			case c == '"':
+				quote = 0
+			case c == '\\' && i+1 < len(s):
+				i++
+				w.WriteByte(s[i])
+			default:
+				w.WriteRune(c)
+			}
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == '\\' && i+1 < len(s):
+			i++
+			w.WriteByte(s[i])
+			in = true
+		case c == ' ' || c == '\t' || c == '\n':
+			if in {
+				words = append(words, w.String())
+				w.Reset()
+				in = false
+			}
+		default:
+			w.WriteRune(c)
+			in = true
+		}
+	}
+	if in {
+		words = append(words, w.String())
+	}
+	return words
 }
 
 // installHookFile merges conch's hooks into (or takes them out of) a JSON
@@ -648,7 +695,8 @@ func isConchNotify(v any) bool {
 		}
 		words = append(words, s)
 	}
-	return isConchHook(strings.Join(words[:3], " "), state.HarnessCodex) && len(words) == 3
+	base := filepath.Base(words[0])
+	return len(words) == 3 && (base == "conch" || base == "conch.exe") && words[1] == "hook" && words[2] == state.HarnessCodex
 }
 
 // dropNotify takes the top-level notify assignment out of a TOML file:
