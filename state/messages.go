@@ -18,7 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/conch-sh/conch/scrub"
+	"github.com/conch-sh/conch/state/scrub"
 )
 
 // A message's states, as its cards say them.
