@@ -403,6 +403,9 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 			}
 		}
 	}
+	if ch.Status != nil || ch.Recovery != nil {
+		tx.mayStopWorking(a, c)
+	}
 	tx.saveChat(c, true)
 	return c, nil
 }
