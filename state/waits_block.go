@@ -106,4 +106,3 @@ func (h *Home) awaitCheck(a Actor, target string) (*WaitView, error) {
 	v, _, err = look()
 	return v, err
 }
-
