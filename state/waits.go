@@ -32,10 +32,11 @@ const PersonWaiter = "person"
 // reads, from its end.
 const ReplyTail = 800
 
-// keepTail is how much of the target's text, secrets already out, an ended
-// wait keeps until it is told: enough that taking secrets out again when it
-// is told, and only then cutting to ReplyTail, never cuts a secret in two.
-const keepTail = 8 * ReplyTail
+// keepTail is how much of the target's text an ended wait keeps until it
+// is told: far more than ReplyTail, so that taking the key shapes out when
+// it is told, and only then cutting to ReplyTail, never meets a secret cut
+// in two (a private key block is a few thousand characters).
+const keepTail = 20 * ReplyTail
 
 // Wait kinds.
 const (
@@ -201,16 +202,46 @@ func visibleTo(waiter string, c *Chat) bool {
 	return c.Yours() || c.Parent == waiter
 }
 
-// scrubber takes out the values of the [scrub] env variables, as this
-// process sees them, and anything shaped like a key.
-func (tx *Tx) scrubber() *scrub.Scrubber {
+// secretValues are the values of the [scrub] env variables, as this
+// process sees them.
+func (tx *Tx) secretValues() []string {
 	var vals []string
 	for _, name := range tx.h.Config.Scrub.Env {
 		if v := tx.h.Getenv(name); v != "" {
 			vals = append(vals, v)
 		}
 	}
-	return scrub.New(vals)
+	return vals
+}
+
+// scrubber takes out the values of the [scrub] env variables, as this
+// process sees them, and anything shaped like a key.
+func (tx *Tx) scrubber() *scrub.Scrubber { return scrub.New(tx.secretValues()) }
+
+// minSecret is the shortest [scrub] env value taken out, as package scrub
+// has it: shorter ones would eat ordinary words.
+const minSecret = 4
+
+// takeOutValues takes the secret values (and their trimmed forms) out of
+// text, longest first. It is the cheap half of scrubbing, for the command
+// that ends a wait: that process may know values the waiter's does not,
+// while the key shapes, the same wherever they are looked for, are taken
+// out when the wait is told, so the command that ends a reply never pays
+// to compile them.
+func takeOutValues(text string, vals []string) string {
+	var vs []string
+	for _, v := range vals {
+		for _, w := range []string{v, strings.TrimSpace(v)} {
+			if len(w) >= minSecret && !slices.Contains(vs, w) {
+				vs = append(vs, w)
+			}
+		}
+	}
+	slices.SortStableFunc(vs, func(a, b string) int { return len(b) - len(a) })
+	for _, v := range vs {
+		text = strings.ReplaceAll(text, v, scrub.Removed)
+	}
+	return text
 }
 
 // tail is the last n characters of s.
@@ -226,8 +257,9 @@ func tail(s string, n int) string {
 	return s[i:]
 }
 
-// endingOf is how c ended, now that it has stopped working: secrets are
-// taken out of its words before they are cut.
+// endingOf is how c ended, now that it has stopped working: the secret
+// values this process knows are taken out of its words before they are cut
+// (the rest when the wait is told: see takeOutValues).
 func (tx *Tx) endingOf(c *Chat) Ending {
 	e := Ending{At: tx.Now()}
 	text := ""
@@ -254,7 +286,7 @@ func (tx *Tx) endingOf(c *Chat) Ending {
 		e.Reply, text = c.LastReply.ID, c.LastReply.Text
 	}
 	if text != "" {
-		e.Text = tail(tx.scrubber().Scrub(text), keepTail)
+		e.Text = tail(takeOutValues(text, tx.secretValues()), keepTail)
 	}
 	return e
 }

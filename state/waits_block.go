@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/conch-sh/conch/scrub"
 )
 
 // pollEvery is the backstop look of a blocking wait: it catches what no
@@ -31,6 +33,9 @@ func (h *Home) Await(ctx context.Context, a Actor, target string, ready func()) 
 		_ = w.Add(filepath.Dir(h.path(chatRel(target))))
 		events, errs = w.Events, w.Errors
 	}
+	// What the wait will say has its secrets taken out: compile the rules
+	// for it while blocking, not after the wake.
+	go func() { _ = scrub.Check() }()
 	if ready != nil {
 		ready()
 	}
