@@ -121,10 +121,10 @@ func (a *app) waitFor(kind, id string, block bool, timeout time.Duration) error 
 	}
 	ended, err := a.home.Await(ctx, a.actor(), id, ready)
 	if errors.Is(err, context.DeadlineExceeded) {
-		// Give up the block under the lock: a wait that ended meanwhile is
-		// said; else it stays registered, as if detached.
-		err = a.update(func(tx *state.Tx) (err error) {
-			ended, err = tx.StopBlocking(a.actor(), id, blocker)
+		// A wait that ended meanwhile is said; else it stays registered, as
+		// if detached.
+		err = a.view(func(tx *state.Tx) (err error) {
+			ended, err = tx.WaitOf(a.actor(), id)
 			return err
 		})
 		if err != nil {

@@ -480,9 +480,6 @@ func (tx *Tx) StartWait(a Actor, kind, id string, blocker int) (*WaitView, error
 	if err != nil {
 		return nil, err
 	}
-	if kind == WaitTask && me != nil && t.Parent != me.ID {
-		return nil, noChat(id) // another chat's task is no task of this one
-	}
 	waiter := WaiterOf(a)
 	ws, err := tx.waitsOf(waiter)
 	if err != nil {
@@ -630,10 +627,11 @@ func (tx *Tx) WaitTold(a Actor, target string, ended time.Time) error {
 	return nil
 }
 
-// StopBlocking is a blocking wait giving up at its timeout: the wait stays
-// registered, as if detached, so it wakes the chat when it ends. If it
-// ended meanwhile, it answers that instead.
-func (tx *Tx) StopBlocking(a Actor, target string, blocker int) (*WaitView, error) {
+// WaitOf is the actor's wait on target as it is now, or nil. A blocking
+// wait that gives up at its timeout asks it: one that ended meanwhile is
+// said; else it stays registered, as if detached (its blocker gone, the
+// chat is woken when it ends).
+func (tx *Tx) WaitOf(a Actor, target string) (*WaitView, error) {
 	me, err := tx.Acting(a)
 	if err != nil {
 		return nil, err
@@ -647,15 +645,7 @@ func (tx *Tx) StopBlocking(a Actor, target string, blocker int) (*WaitView, erro
 	if w == nil {
 		return nil, nil
 	}
-	if w.Ended != nil {
-		return tx.view(me, waiter, w), nil
-	}
-	if w.Blocker != nil && w.Blocker.PID == blocker {
-		w.Blocker = nil
-		tx.saveWaits(ws)
-	}
-	v := tx.view(me, waiter, w)
-	return v, nil
+	return tx.view(me, waiter, w), nil
 }
 
 // CancelWait is `conch wait cancel ID`: the actor's wait on the target goes,

@@ -1,7 +1,10 @@
 package state
 
 import (
+	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -199,5 +202,117 @@ func TestCorruptWaitsRecordFailsTheEnd(t *testing.T) {
 		return nil
 	}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// twoChats makes c_1 and c_2, with c_2's reply run by the process pid.
+func twoChats(t *testing.T, h *Home, pid int) {
+	t.Helper()
+	mustUpdate(t, h, func(tx *Tx) error {
+		for _, title := range []string{"Release notes", "Fix the login"} {
+			if _, err := tx.CreateChat(Actor{}, NewChat{Title: title, Folder: "/tmp", WakeCmd: "true"}); err != nil {
+				return err
+			}
+		}
+		_, err := tx.StartReply(Actor{ID: "c_2"}, ReplyStart{PID: pid})
+		return err
+	})
+}
+
+// await runs Await in the background once the wait is registered as
+// blocking, and returns what it answers once ready has been called.
+func await(t *testing.T, h *Home, a Actor, target string) (answer chan *WaitView, errs chan error) {
+	t.Helper()
+	mustUpdate(t, h, func(tx *Tx) error {
+		_, err := tx.StartWait(a, WaitChat, target, os.Getpid())
+		return err
+	})
+	ready := make(chan struct{})
+	answer, errs = make(chan *WaitView, 1), make(chan error, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	go func() {
+		v, err := h.Await(ctx, a, target, func() { close(ready) })
+		answer <- v
+		errs <- err
+	}()
+	<-ready
+	return answer, errs
+}
+
+// A blocking wait is woken by the reply end, and while it blocks nobody
+// else tells the chat of the ending, nor wakes it.
+func TestAwaitWokenByReplyEnd(t *testing.T) {
+	h := testHome(t)
+	twoChats(t, h, os.Getpid())
+	c1 := Actor{ID: "c_1"}
+	answer, errs := await(t, h, c1, "c_2")
+	// The wait ends while its blocker lives (the blocker is this process,
+	// so it stays alive after Await returns): notes says nothing of it.
+	mustUpdate(t, h, func(tx *Tx) error {
+		_, err := tx.EndReply(Actor{ID: "c_2"}, ReplyEnd{Text: "Fixed."})
+		return err
+	})
+	v, err := <-answer, <-errs
+	if err != nil || v == nil || v.Ending == nil || v.Ending.Text != "Fixed." {
+		t.Fatalf("Await = %+v, %v", v, err)
+	}
+	if err := h.View(func(tx *Tx) error {
+		me, err := tx.Chat("c_1")
+		if err != nil {
+			return err
+		}
+		if me.Wake != nil {
+			t.Errorf("a chat blocking on its wait was woken: %+v", me.Wake)
+		}
+		ended, err := tx.endedWaits(me)
+		if len(ended) != 0 {
+			t.Errorf("notes would tell a wait its blocker tells: %+v", ended)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A blocking wait notices, by its poll, a target whose reply's process went
+// away with nothing written, and records that reply as not finished.
+func TestAwaitNoticesAGoneProcess(t *testing.T) {
+	harness := exec.Command("sleep", "60")
+	if err := harness.Start(); err != nil {
+		t.Skip("no sleep to stand in for a harness:", err)
+	}
+	h := testHome(t)
+	twoChats(t, h, harness.Process.Pid)
+	answer, errs := await(t, h, Actor{ID: "c_1"}, "c_2")
+	_ = harness.Process.Kill()
+	_ = harness.Wait()
+	v, err := <-answer, <-errs
+	if err != nil || v == nil || v.Ending == nil || v.Ending.How != EndedStopped {
+		t.Fatalf("Await = %+v, %v", v, err)
+	}
+	if err := h.View(func(tx *Tx) error {
+		c, err := tx.Chat("c_2")
+		if err == nil && (c.Reply != nil || c.LastReply == nil || c.LastReply.Outcome != OutcomeGone) {
+			t.Errorf("the gone reply was not recorded: reply %+v, last %+v", c.Reply, c.LastReply)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A blocking wait cancelled from elsewhere returns, refused.
+func TestAwaitCancelled(t *testing.T) {
+	h := testHome(t)
+	twoChats(t, h, os.Getpid())
+	c1 := Actor{ID: "c_1"}
+	answer, errs := await(t, h, c1, "c_2")
+	mustUpdate(t, h, func(tx *Tx) error {
+		_, err := tx.CancelWait(c1, "c_2")
+		return err
+	})
+	if v, err := <-answer, <-errs; v != nil || !errors.Is(err, ErrRefused) {
+		t.Fatalf("Await after cancel = %+v, %v", v, err)
 	}
 }
