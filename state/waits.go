@@ -297,6 +297,11 @@ func (tx *Tx) endingOf(c *Chat) Ending {
 func (tx *Tx) tell(waiter *Chat, w *Wait) *EndedWait {
 	e := w.Ended
 	ew := &EndedWait{Target: w.Target, Kind: w.Kind, Title: w.Title, How: e.How, Ended: e.At}
+	if e.How == EndedGone {
+		// Nothing about a chat that is not (or no longer) one of yours.
+		ew.Title = ""
+		return ew
+	}
 	if waiter != nil && len(waiter.Taint.Person) > 0 {
 		ew.Bare = true
 		return ew
@@ -370,8 +375,7 @@ func (tx *Tx) endWait(a Actor, waiter string, target *Chat, e Ending) error {
 	if e.How != EndedGone {
 		tx.carryTaint(target, me)
 	}
-	blocked := w.Blocker != nil && alive(w.Blocker.PID, w.Blocker.Start)
-	if !blocked && !me.Working() {
+	if !w.blocked() && !me.Working() {
 		e.Woke = tx.wake(me, WakeWait, "", w.Chain)
 	}
 	w.Ended = &e
@@ -606,9 +610,7 @@ func (tx *Tx) view(me *Chat, waiter string, w *Wait) *WaitView {
 	}
 	if w.Ended != nil {
 		v.State, v.Ending, v.Recorded = WaitEnded, tx.tell(me, w), true
-		if v.Ending.How == EndedGone {
-			v.Title = ""
-		}
+		v.Title = v.Ending.Title
 	}
 	return v
 }
@@ -802,9 +804,6 @@ func (tx *Tx) endedWaits(me *Chat) ([]EndedWait, error) {
 		if e := tx.endingNow(me.ID, id); e != nil {
 			cp := *w
 			cp.Ended = e
-			if e.How == EndedGone {
-				cp.Title = ""
-			}
 			out = append(out, *tx.tell(me, &cp))
 		}
 	}
