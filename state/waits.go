@@ -22,7 +22,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/conch-sh/conch/scrub"
+	"github.com/conch-sh/conch/state/scrub"
 )
 
 // PersonWaiter is the waiter key of the person (no chat acting).
@@ -213,10 +213,6 @@ func (tx *Tx) secretValues() []string {
 	}
 	return vals
 }
-
-// scrubber takes out the values of the [scrub] env variables, as this
-// process sees them, and anything shaped like a key.
-func (tx *Tx) scrubber() *scrub.Scrubber { return scrub.New(tx.secretValues()) }
 
 // minSecret is the shortest [scrub] env value taken out, as package scrub
 // has it: shorter ones would eat ordinary words.

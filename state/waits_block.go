@@ -7,7 +7,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/conch-sh/conch/scrub"
+	"github.com/conch-sh/conch/state/scrub"
 )
 
 // pollEvery is the backstop look of a blocking wait: it catches what no

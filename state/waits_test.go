@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/conch-sh/conch/scrub"
+	"github.com/conch-sh/conch/state/scrub"
 )
 
 func TestStillWorking(t *testing.T) {
@@ -64,17 +64,6 @@ func TestTakeOutValues(t *testing.T) {
 	if got := takeOutValues("a padded-value.", []string{" padded-value "}); got != "a "+scrub.Removed+"." {
 		t.Errorf("trimmed value left in: %q", got)
 	}
-}
-
-// testHome is a home in a temporary folder, its clock pinned.
-func testHome(t *testing.T) *Home {
-	t.Helper()
-	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	h, err := Open(Options{Dir: t.TempDir(), Now: func() time.Time { return now }, Hostname: "test", Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h
 }
 
 func mustUpdate(t *testing.T, h *Home, fn func(tx *Tx) error) {
