@@ -86,11 +86,6 @@ func BenchmarkWaitWake(b *testing.B) {
 	}
 	b.StopTimer()
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	if os.Getenv("WAKE_TAIL") != "" {
-		s := slices.Clone(wake)
-		slices.Sort(s)
-		b.Logf("slowest: %v", s[max(0, len(s)-8):])
-	}
 	b.ReportMetric(ms(percentile(wake, 50)), "wake-median-ms")
 	b.ReportMetric(ms(percentile(wake, 99)), "wake-p99-ms")
 	b.ReportMetric(ms(percentile(after, 50)), "after-median-ms")
