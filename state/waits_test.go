@@ -66,13 +66,6 @@ func TestTakeOutValues(t *testing.T) {
 	}
 }
 
-func mustUpdate(t *testing.T, h *Home, fn func(tx *Tx) error) {
-	t.Helper()
-	if err := h.Update(fn); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // A start-reply message on its way in keeps a chat working for whoever
 // waits on it; once that reply runs and ends, the wait ends.
 func TestWaitOnChatWithMessageOnItsWay(t *testing.T) {
