@@ -9,6 +9,7 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -205,6 +206,10 @@ func load[T any](tx *Tx, rel string) (*T, error) {
 	v := new(T)
 	if err := json.Unmarshal(data, v); err != nil {
 		return nil, &CorruptError{Path: p, Err: err}
+	}
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		// Unmarshal takes null for "leave it as it is": a record is never null.
+		return nil, &CorruptError{Path: p, Err: errors.New("it holds null, not a record")}
 	}
 	tx.cache[rel] = v
 	return v, nil
