@@ -59,6 +59,10 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 			}
 			base := d.Name()
 			switch {
+			case rel == commitMark:
+				if h.Now().Sub(info.ModTime()) > staleAfter {
+					found = append(found, Finding{Path: p, Problem: "a commit was cut short (a writer stopped half way): the index may not sum up the records"})
+				}
 			case strings.HasPrefix(base, ".") && !strings.HasSuffix(base, ".lock"):
 				if h.Now().Sub(info.ModTime()) > staleAfter {
 					found = append(found, Finding{Path: p, Problem: "temporary file left over by a writer that stopped"})
@@ -93,6 +97,10 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 				if err := chmod(f.Path, mode); err == nil {
 					f.Repaired = fmt.Sprintf("mode set to %o", mode)
 				}
+			case strings.HasPrefix(f.Problem, "a commit"):
+				// Update finished it before this ran: no commit mark is
+				// left once the lock is had.
+				f.Repaired = "finished: the index rebuilt from the records"
 			case strings.HasPrefix(f.Problem, "temporary"):
 				if err := h.FS.Remove(f.Path); err == nil {
 					f.Repaired = "removed"

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"syscall"
@@ -275,14 +276,58 @@ func TestFaultEveryCall(t *testing.T) {
 					} else {
 						checkFaultError(t, what, err, dir)
 					}
+					delete(now, commitMark)
 					checkIntact(t, what, before, after, now)
-					// What is left can be read, and mended by running again.
+					// What is left can be read, and the next command mends
+					// what a commit cut short left across records.
 					if findings, derr := openAt(t, dir, nil).Doctor(false); derr != nil || torn(findings) {
 						t.Errorf("%s: doctor afterwards: %v %v", what, findings, derr)
 					}
+					if err := openAt(t, dir, nil).Update(func(tx *Tx) error { return nil }); err != nil {
+						t.Errorf("%s: the next command: %v", what, err)
+					}
+					checkIndex(t, what, dir)
 				}
 			}
 		})
+	}
+}
+
+// checkIndex: no commit is left half done, and the index sums up exactly
+// the chat and task records there are.
+func checkIndex(t *testing.T, what, dir string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, commitMark)); err == nil {
+		t.Errorf("%s: the next command left %s", what, commitMark)
+	}
+	h := openAt(t, dir, nil)
+	err := h.View(func(tx *Tx) error {
+		ix, err := tx.ReadIndex()
+		if err != nil {
+			return err
+		}
+		n := 0
+		for _, sub := range []string{"chats", "tasks"} {
+			entries, _ := os.ReadDir(filepath.Join(dir, sub))
+			for _, e := range entries {
+				id := strings.TrimSuffix(e.Name(), ".json")
+				c, err := tx.Chat(id)
+				if err != nil {
+					return err
+				}
+				n++
+				if s := ix.Chats[id]; s == nil || !reflect.DeepEqual(s, summarize(c)) {
+					t.Errorf("%s: the index does not sum up %s as its record is", what, id)
+				}
+			}
+		}
+		if len(ix.Chats) != n {
+			t.Errorf("%s: the index has %d chats; there are %d records", what, len(ix.Chats), n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Errorf("%s: %v", what, err)
 	}
 }
 

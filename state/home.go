@@ -139,6 +139,9 @@ func (h *Home) Update(fn func(tx *Tx) error) error {
 		return err
 	}
 	defer unlock()
+	if err := h.finishCutCommit(); err != nil {
+		return err
+	}
 	tx := newTx(h, true)
 	if err := fn(tx); err != nil {
 		return err
@@ -256,6 +259,34 @@ func commitRank(rel string) int {
 	return 3
 }
 
+// commitMark is written before a commit that changes more than one file
+// and removed after it. Each record is whole whatever happens, but what
+// spans records (the index sums up the chat records) is not: a command
+// killed half way through a commit leaves the mark, and the next command,
+// under the lock, rebuilds the index from the records before anything else.
+const commitMark = "commit.pending"
+
+// finishCutCommit mends what a commit cut short left, if one did.
+func (h *Home) finishCutCommit() error {
+	mark := h.path(commitMark)
+	if _, err := h.FS.Stat(mark); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("stat %s: %w", mark, err)
+	}
+	tx := newTx(h, true)
+	if _, err := tx.rebuildIndex(); err != nil {
+		return err
+	}
+	if err := tx.commit(); err != nil {
+		return err
+	}
+	if err := h.FS.Remove(mark); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", mark, err)
+	}
+	return nil
+}
+
 func (tx *Tx) commit() error {
 	if err := tx.updateIndex(); err != nil {
 		return err
@@ -271,6 +302,13 @@ func (tx *Tx) commit() error {
 		}
 		return paths[i] < paths[j]
 	})
+	mark := tx.h.path(commitMark)
+	several := len(paths)+len(tx.gone) > 1
+	if several {
+		if err := tx.h.FS.WriteFile(mark, []byte(strings.Join(paths, "\n")+"\n"), true); err != nil {
+			return fmt.Errorf("write %s: %w", mark, err)
+		}
+	}
 	for _, rel := range paths {
 		data, err := json.MarshalIndent(tx.cache[rel], "", " ")
 		if err != nil {
@@ -290,6 +328,11 @@ func (tx *Tx) commit() error {
 		p := tx.h.path(rel)
 		if err := tx.h.FS.RemoveAll(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", p, err)
+		}
+	}
+	if several {
+		if err := tx.h.FS.Remove(mark); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", mark, err)
 		}
 	}
 	return nil
