@@ -18,6 +18,10 @@ type Finding struct {
 	Repaired string `json:"repaired,omitempty"`
 }
 
+// gone is what repair says of a finding whose file is no longer there (a
+// writer, or the repair itself, removed it since it was found).
+const gone = "gone since it was found"
+
 // staleAfter is how old a temporary file must be before doctor calls it
 // left over: younger ones may belong to a command writing now.
 const staleAfter = time.Minute
@@ -29,9 +33,9 @@ const staleAfter = time.Minute
 // the chat records. It reads the files itself, independently of the code
 // that writes them.
 func (h *Home) Doctor(repair bool) ([]Finding, error) {
-	var found []Finding
+	found := []Finding{}
 	if _, err := h.FS.Stat(h.Dir); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return found, nil
 	}
 	check := func() error {
 		return filepath.WalkDir(h.Dir, func(p string, d fs.DirEntry, err error) error {
@@ -96,6 +100,8 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 				}
 				if err := chmod(f.Path, mode); err == nil {
 					f.Repaired = fmt.Sprintf("mode set to %o", mode)
+				} else if errors.Is(err, fs.ErrNotExist) {
+					f.Repaired = gone
 				}
 			case strings.HasPrefix(f.Problem, "a commit"):
 				// Update finished it before this ran: no commit mark is
@@ -104,6 +110,8 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 			case strings.HasPrefix(f.Problem, "temporary"):
 				if err := h.FS.Remove(f.Path); err == nil {
 					f.Repaired = "removed"
+				} else if errors.Is(err, fs.ErrNotExist) {
+					f.Repaired = gone
 				}
 			case strings.HasPrefix(f.Problem, "record"):
 				rel, _ := filepath.Rel(h.Dir, f.Path)
@@ -111,8 +119,11 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 				if err := h.FS.MkdirAll(filepath.Dir(to)); err != nil {
 					return err
 				}
-				if err := h.FS.Rename(f.Path, to); err != nil {
-					return err
+				if err := h.FS.Rename(f.Path, to); errors.Is(err, fs.ErrNotExist) {
+					f.Repaired = gone
+					continue
+				} else if err != nil {
+					return fmt.Errorf("quarantine %s: %w", f.Path, err)
 				}
 				f.Repaired = "quarantined to " + to
 			}
