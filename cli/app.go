@@ -6,8 +6,19 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-// update runs fn in a transaction under the home's lock.
-func (a *app) update(fn func(tx *state.Tx) error) error { return a.home.Update(fn) }
+// update runs fn in a transaction under the home's lock, then says on
+// standard error what went wrong without failing it (a log append that
+// could not be written).
+func (a *app) update(fn func(tx *state.Tx) error) error {
+	var last *state.Tx
+	err := a.home.Update(func(tx *state.Tx) error { last = tx; return fn(tx) })
+	if err == nil && last != nil {
+		for _, w := range last.Warnings() {
+			a.printer().Warn("%s", w)
+		}
+	}
+	return err
+}
 
 // view runs fn over the records as they are, with no lock.
 func (a *app) view(fn func(tx *state.Tx) error) error { return a.home.View(fn) }

@@ -2,6 +2,9 @@ package cli
 
 import "github.com/spf13/cobra"
 
-// logCommands adds the log capability's commands: subcommands of chat to
-// chat, and returns the top-level ones.
-func (a *app) logCommands(chat *cobra.Command) []*cobra.Command { return nil }
+// logCommands adds the log capability's commands: chat compacted and chat
+// reset under chat; status, watch, unwatch and gc at the top.
+func (a *app) logCommands(chat *cobra.Command) []*cobra.Command {
+	chat.AddCommand(a.newChatCompacted(), a.newChatReset())
+	return []*cobra.Command{a.newStatus(), a.newWatch(), a.newUnwatch(), a.newGC()}
+}

@@ -2,6 +2,10 @@ package cli
 
 import "github.com/spf13/cobra"
 
-// messagesCommands adds the messages capability's commands: subcommands of chat to
-// chat, and returns the top-level ones.
-func (a *app) messagesCommands(chat *cobra.Command) []*cobra.Command { return nil }
+// messagesCommands adds the messages capability's commands: chat message
+// and chat stop under chat; messages, message pass|dismiss, requests,
+// confirm and deny at the top.
+func (a *app) messagesCommands(chat *cobra.Command) []*cobra.Command {
+	chat.AddCommand(a.newChatMessage(), a.newChatStop())
+	return []*cobra.Command{a.newMessages(), a.newMessageGroup(), a.newRequests(), a.newConfirm(), a.newDeny()}
+}

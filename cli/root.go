@@ -207,7 +207,7 @@ func (a *app) newRoot() *cobra.Command {
 	reply := group("reply", "A chat's reply begins and ends")
 	reply.AddCommand(a.newReplyStart(), a.newReplyEnd())
 
-	root.AddCommand(chat, chats, task, reply, a.newStep(), a.newNotes(), a.newPrompt(),
+	root.AddCommand(chat, chats, task, reply, a.newStep(), a.newNotes(), a.newPrompt(), a.newTasks(),
 		a.newVersion(), a.newCompletion(root), a.newDoctor(), a.newDemo())
 	for _, more := range [](func(*cobra.Command) []*cobra.Command){
 		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,

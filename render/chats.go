@@ -104,11 +104,11 @@ func ChatList(l *state.ChatList, now time.Time, home string) string {
 	for _, c := range l.Chats {
 		parts := []string{c.State}
 		if c.State == state.StatusWorking && c.Doing != "" {
-			doing := FamilyWords[c.Doing]
+			// While working, what it does says it: "editing files for 2m".
+			parts[0] = FamilyWords[c.Doing]
 			if c.DoingSince != nil {
-				doing += " for " + Span(now.Sub(*c.DoingSince))
+				parts[0] += " for " + Span(now.Sub(*c.DoingSince))
 			}
-			parts = append(parts, doing)
 		}
 		if c.State == state.StatusWorking && c.SameFolder {
 			if ch := Changing(c.Files, c.LastFile); ch != "" {

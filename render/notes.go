@@ -60,7 +60,7 @@ func Notes(n *state.Notes, max int) (text string, shown *state.Notes) {
 		fits(StopLine(*n.Stop))
 	}
 	if n.StopNow {
-		return strings.Join(blocks, "\n"), shown
+		return strings.Join(blocks, "\n") + "\n", shown
 	}
 	for _, l := range n.Reader {
 		if fits(ReaderLine(l)) {

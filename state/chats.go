@@ -132,6 +132,9 @@ func (tx *Tx) Chat(id string) (*Chat, error) {
 		// A record under another's name would be written back under its own.
 		return nil, &CorruptError{Path: tx.h.path(chatRel(id)), Err: fmt.Errorf("it holds %s %q", kindOf(c), c.ID)}
 	}
+	if _, seen := tx.loaded[id]; !seen {
+		tx.loaded[id] = summarize(c)
+	}
 	return c, nil
 }
 
@@ -171,12 +174,18 @@ func (tx *Tx) Named(a Actor, id string) (*Chat, error) {
 	return c, nil
 }
 
+// canSee is the line of read access (SPEC §1): a chat that offers together
+// sees the person's chats that are yours; any chat sees its own tasks and
+// children. A chat with someone else's words in it, an outside agent's, a
+// routine's run or a task sees no other chat of the person's.
 func canSee(me, c *Chat) bool {
-	if len(me.Taint.Person) > 0 && c.ID != me.ID {
-		// Someone else's words are in the asking chat: it learns of no other.
+	if len(me.Taint.Person) > 0 {
 		return false
 	}
-	return c.Yours() || (c.Parent == me.ID && len(c.Taint.Person) == 0)
+	if c.Parent == me.ID && len(c.Taint.Person) == 0 {
+		return true
+	}
+	return me.OffersTogether() && c.Yours()
 }
 
 func (tx *Tx) saveChat(c *Chat, durable bool) {
@@ -400,20 +409,16 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 		tx.goalChanged(a, c)
 	}
 	if ch.Status != nil {
+		// A status set by hand ends the running reply, if any, and the
+		// waits on the chat: it is not working any more.
+		outcome := map[string]string{StatusIdle: OutcomeFinished, StatusNeedsYou: OutcomeNeedsYou, StatusStopped: OutcomeStopped}[*ch.Status]
+		if c.Reply != nil {
+			tx.endReply(a, c, outcome, "")
+		} else if *ch.Status != c.Status {
+			tx.stoppedWorking(a, c)
+		}
 		c.Status = *ch.Status
 		c.LastActive = now
-		if c.Status != StatusIdle || c.Reply != nil {
-			// A status set by hand ends the running reply, if any.
-			outcome := OutcomeStopped
-			if c.Status == StatusNeedsYou {
-				outcome = OutcomeNeedsYou
-			}
-			if c.Reply != nil {
-				tx.endReply(a, c, outcome, "")
-			} else {
-				tx.stoppedWorking(a, c)
-			}
-		}
 	}
 	tx.saveChat(c, true)
 	return c, nil

@@ -1,15 +1,72 @@
 package state
 
-import "time"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
 
-// The signal log (SPEC §7). Owner: the signal-log capability.
+// The signal log (SPEC §7). Every chat and task has a durable log of typed
+// state changes under CONCH_HOME/log/ID/: one file per event, named by its
+// zero-padded sequence, and a head (head.json) with the largest sequence
+// ever recorded and the pruned watermark. Appending writes one event and the
+// head; reading `--since N` opens the head and the events it returns, never
+// the whole log.
 
-func (tx *Tx) logSpawn(a Actor, parent, child *Chat)  {}
-func (tx *Tx) logGoal(a Actor, c *Chat)               {}
-func (tx *Tx) logHuman(c *Chat)                       {}
-func (tx *Tx) logReplyEnd(a Actor, c *Chat, r *Reply) {}
-func (tx *Tx) logTaskEnd(a Actor, t *Chat)            {}
-func (tx *Tx) logOnDelete(c *Chat) error              { return nil }
+// The kinds of event, and whether each notifies watchers.
+const (
+	KindHuman           = "human_direct_message"
+	KindUpstreamMissing = "upstream_missing"
+	KindGoal            = "goal_changed"
+	KindSpawned         = "child_spawned"
+	KindCompleted       = "run_completed"
+	KindFailed          = "run_failed"
+	KindCompacted       = "compacted"
+	KindAdopted         = "adopted"
+)
+
+// notifies says which kinds notify watchers; the others are log only (a
+// child_spawned seeds its parent's cursor instead).
+var notifies = map[string]bool{
+	KindHuman: true, KindUpstreamMissing: true, KindGoal: true,
+	KindSpawned: false, KindCompleted: false, KindFailed: false, KindCompacted: false, KindAdopted: false,
+}
+
+// Who caused an event.
+const (
+	ActorHuman  = "human"  // the person's own message, or a command with no chat acting
+	ActorAgent  = "agent"  // a command a chat ran (actor_chat is that chat)
+	ActorSystem = "system" // conch's own work
+)
+
+// How a run that failed ended.
+const (
+	RunCancelled = "cancelled"
+	RunTimeout   = "timeout"
+	RunError     = "error"
+)
+
+// MaxSummary is the longest event summary, in characters.
+const MaxSummary = 200
+
+// Event is one state change in a chat's log. Its summary is a short
+// description, never a message body.
+type Event struct {
+	Sequence  int64     `json:"sequence"`
+	Kind      string    `json:"kind"`
+	Actor     string    `json:"actor"`
+	ActorChat string    `json:"actor_chat"` // the chat that caused it; "" for the person or conch
+	At        time.Time `json:"at"`
+	Summary   string    `json:"summary"`
+	Outcome   string    `json:"outcome"` // run_failed: cancelled, timeout or error; else ""
+}
 
 // Head is a chat's log head, CONCH_HOME/log/ID/head.json: the largest
 // sequence ever recorded (its state_version, which never goes back) and
@@ -20,7 +77,61 @@ type Head struct {
 	Touched      time.Time `json:"touched"`
 }
 
+func logDir(id string) string  { return "log/" + id }
 func headRel(id string) string { return "log/" + id + "/head.json" }
+func eventRel(id string, seq int64) string {
+	return fmt.Sprintf("log/%s/%012d.json", id, seq)
+}
+
+// logTx is what a transaction knows of the log beyond its records: the
+// chats whose append could not be written (their heads stay as they were,
+// so sequences never skip), and whether it looked at the retention clock.
+type logTx struct {
+	failed    map[string]bool
+	gcChecked bool
+}
+
+// logOf says which chat's log a record path is in, and whether it is the head.
+func logOf(rel string) (id string, head, ok bool) {
+	rest, found := strings.CutPrefix(rel, "log/")
+	if !found {
+		return "", false, false
+	}
+	id, file, found := strings.Cut(rest, "/")
+	if !found || !ValidID(id) {
+		return "", false, false
+	}
+	return id, file == "head.json", true
+}
+
+// logSkipped says whether commit must leave a record unwritten: the head of
+// a log whose event could not be written.
+func (tx *Tx) logSkipped(rel string) bool {
+	id, head, ok := logOf(rel)
+	return ok && head && tx.logs.failed[id]
+}
+
+// logFailed is commit's word that writing rel failed. A log record (event,
+// head, the retention clock) is best-effort: the failure is said as a
+// warning and the command goes on; anything else fails the command.
+func (tx *Tx) logFailed(rel string, err error) bool {
+	if rel == gcRel {
+		tx.warn("could not stamp the retention clock: %v", err)
+		return true
+	}
+	id, head, ok := logOf(rel)
+	if !ok {
+		return false
+	}
+	if !head {
+		if tx.logs.failed == nil {
+			tx.logs.failed = map[string]bool{}
+		}
+		tx.logs.failed[id] = true
+	}
+	tx.warn("an event in the log of chat %s was not recorded: %v", id, err)
+	return true
+}
 
 // head reads a chat's log head (a zero head if it has no log yet).
 func (tx *Tx) head(id string) (*Head, error) {
@@ -43,11 +154,370 @@ func (tx *Tx) StateVersion(id string) (int64, error) {
 	return h.StateVersion, nil
 }
 
+// actorOf is who an Actor is in the log.
+func actorOf(a Actor) (kind, chat string) {
+	if a.Person() {
+		return ActorHuman, ""
+	}
+	return ActorAgent, a.ID
+}
+
+// RecordEvent appends an event to c's log and tells its watchers. Other
+// capabilities (adopted sessions, scans) call it. Recording is best-effort:
+// what goes wrong is a warning on the transaction, never a failure.
+func (tx *Tx) RecordEvent(c *Chat, kind, actorKind, actorChat, summary, outcome string) {
+	if _, known := notifies[kind]; !known {
+		tx.warn("event kind %q is not one conch knows; not recorded", kind)
+		return
+	}
+	if !slices.Contains([]string{ActorHuman, ActorAgent, ActorSystem}, actorKind) {
+		tx.warn("event actor %q is not human, agent or system; not recorded", actorKind)
+		return
+	}
+	if !slices.Contains([]string{"", RunCancelled, RunTimeout, RunError}, outcome) {
+		tx.warn("event outcome %q is not cancelled, timeout or error; not recorded", outcome)
+		return
+	}
+	tx.record(c, kind, actorKind, actorChat, summary, outcome)
+}
+
+// record appends an event to c's log, tells c's watchers when the kind
+// notifies, and starts the retention work when it is due. It returns the
+// event, or nil when it could not be recorded (said as a warning).
+func (tx *Tx) record(c *Chat, kind, actor, actorChat, summary, outcome string) *Event {
+	h, err := tx.head(c.ID)
+	if err != nil {
+		tx.warn("an event in the log of chat %s was not recorded: %v", c.ID, err)
+		return nil
+	}
+	now := tx.Now()
+	ev := &Event{
+		Sequence: h.StateVersion + 1, Kind: kind, Actor: actor, ActorChat: actorChat,
+		At: now, Summary: cleanSummary(summary), Outcome: outcome,
+	}
+	tx.put(eventRel(c.ID, ev.Sequence), ev, true)
+	h.StateVersion, h.Touched = ev.Sequence, now
+	tx.put(headRel(c.ID), h, true)
+	if notifies[kind] {
+		tx.notify(c, ev)
+	}
+	tx.gcIfDue()
+	return ev
+}
+
+// cleanSummary keeps a summary to one short line: control characters become
+// spaces, white space folds, and it is cut to MaxSummary characters.
+func cleanSummary(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
+	if utf8.RuneCountInString(s) > MaxSummary {
+		s = string([]rune(s)[:MaxSummary-1]) + "…"
+	}
+	return s
+}
+
+// logSpawn: a chat was made with a parent, or a task started. The event
+// goes in the child's own log, and the parent's cursor on the child is
+// seeded at the child's spawn version.
+func (tx *Tx) logSpawn(a Actor, parent, child *Chat) {
+	kind, chat := actorOf(a)
+	summary := "chat spawned by chat " + parent.ID
+	if child.IsTask() {
+		summary = "task started by chat " + parent.ID
+	}
+	tx.record(child, KindSpawned, kind, chat, summary, "")
+	tx.watch(parent, child)
+}
+
+// logGoal: the goal was set, changed or removed. The goal's words stay out
+// of the log: a watcher reads them with chat show.
+func (tx *Tx) logGoal(a Actor, c *Chat) {
+	kind, chat := actorOf(a)
+	summary := "goal set"
+	if c.Goal == "" {
+		summary = "goal removed"
+	}
+	tx.record(c, KindGoal, kind, chat, summary, "")
+}
+
+// logHuman: the person's own message started a reply of c.
+func (tx *Tx) logHuman(c *Chat) {
+	summary := "the person wrote to it directly"
+	if isApp(c.Origin) {
+		summary += ", via " + strings.TrimPrefix(c.Origin, "app:")
+	}
+	tx.record(c, KindHuman, ActorHuman, "", summary, "")
+}
+
+// logReplyEnd: a reply of c ended. Only a child's reply is a run worth
+// logging (a task's run is the task, logged when it ends).
+func (tx *Tx) logReplyEnd(a Actor, c *Chat, r *Reply) {
+	if c.IsTask() || c.Parent == "" {
+		return
+	}
+	kind, chat := actorOf(a)
+	ev, outcome, summary := KindCompleted, "", "reply finished"
+	switch r.Outcome {
+	case OutcomeNeedsYou:
+		summary = "reply ended: it needs the person"
+	case OutcomeStopped:
+		ev, outcome, summary = KindFailed, RunCancelled, "reply stopped"
+	case OutcomeFailed:
+		ev, outcome, summary = KindFailed, RunError, "reply failed"
+	case OutcomeGone:
+		ev, outcome, summary = KindFailed, RunError, "reply did not finish: its process is gone"
+		kind, chat = ActorSystem, ""
+	}
+	tx.record(c, ev, kind, chat, summary, outcome)
+}
+
+// logTaskEnd: a task reached an ended state.
+func (tx *Tx) logTaskEnd(a Actor, t *Chat) {
+	kind, chat := actorOf(a)
+	ev, outcome := KindCompleted, ""
+	switch t.Task.State {
+	case TaskFailed, TaskInterrupted:
+		ev, outcome = KindFailed, RunError
+	case TaskStopped:
+		ev, outcome = KindFailed, RunCancelled
+	}
+	tx.record(t, ev, kind, chat, "task "+t.Task.State, outcome)
+}
+
+// logOnDelete: c is being deleted. Its cursors go both ways (the ones it
+// keeps on others, the ones others keep on it), and its log with it.
+func (tx *Tx) logOnDelete(c *Chat) error {
+	if _, err := tx.dropCursorsOf(c.ID); err != nil {
+		return err
+	}
+	for _, w := range c.Watchers {
+		cs, err := tx.cursors(w)
+		if err != nil {
+			return err
+		}
+		if _, there := cs.Targets[c.ID]; there {
+			delete(cs.Targets, c.ID)
+			tx.saveCursors(cs)
+		}
+	}
+	c.Watchers = nil
+	tx.remove(logDir(c.ID))
+	return nil
+}
+
+// Compacted records that a chat's history was compacted (conch chat
+// compacted): the chat itself, or the person (its harness), may say so. It
+// returns the event, or nil when it could not be recorded.
+func (tx *Tx) Compacted(a Actor, id string) (*Event, error) {
+	c, err := tx.Named(a, id)
+	if err != nil {
+		return nil, err
+	}
+	if !a.Person() && a.ID != c.ID {
+		return nil, refusedf("chat %s cannot say chat %s was compacted: only the chat itself, or its harness", a.ID, c.ID)
+	}
+	kind, chat := actorOf(a)
+	return tx.record(c, KindCompacted, kind, chat, "history compacted", ""), nil
+}
+
 // Notice is a pending notice that a watched chat changed.
 type Notice struct {
 	Target string `json:"target"`
 	Since  int64  `json:"since"`
 }
 
-func (tx *Tx) pendingNotices(me *Chat) ([]Notice, error) { return []Notice{}, nil }
-func (tx *Tx) drainNotices(me *Chat, ns []Notice) error  { return nil }
+// pendingNotices are the watcher's pending notices, one per watched chat,
+// in the order of the chats' ids. It reads only the watcher's cursor file.
+func (tx *Tx) pendingNotices(me *Chat) ([]Notice, error) {
+	ns := []Notice{}
+	cs, err := tx.cursors(me.ID)
+	if err != nil {
+		return nil, err
+	}
+	now := tx.Now()
+	for _, t := range cs.targets() {
+		cur := cs.Targets[t]
+		if cur.Pending() && !cur.Expired(now) {
+			ns = append(ns, Notice{Target: t, Since: cur.LastSeen})
+		}
+	}
+	return ns, nil
+}
+
+// drainNotices acknowledges the notices that were said: each cursor's
+// last_seen moves to its notified mark, and where more came in since the
+// notice opened, exactly one fresh notice opens for the rest. A notice that
+// changed since it was read (another notes drained it) is left alone.
+func (tx *Tx) drainNotices(me *Chat, ns []Notice) error {
+	if len(ns) == 0 {
+		return nil
+	}
+	cs, err := tx.cursors(me.ID)
+	if err != nil {
+		return err
+	}
+	now, changed := tx.Now(), false
+	for _, n := range ns {
+		cur := cs.Targets[n.Target]
+		if cur == nil || !cur.Pending() || cur.LastSeen != n.Since {
+			continue
+		}
+		cur.Drain()
+		cur.Touched = now
+		changed = true
+	}
+	if changed {
+		tx.saveCursors(cs)
+	}
+	return nil
+}
+
+// Status is what `conch status ID [--since N]` answers.
+type Status struct {
+	Chat         ChatState `json:"chat"`
+	StateVersion int64     `json:"state_version"`
+	Since        *int64    `json:"-"`
+	Events       []Event   `json:"-"`
+	Truncated    bool      `json:"truncated"`
+	HistoryGap   bool      `json:"history_gap"`
+	// EarliestAvailable is the earliest sequence the log still holds (or
+	// will hold): every event from it on is there.
+	EarliestAvailable int64 `json:"earliest_available_sequence"`
+}
+
+// ChatState is the chat's state as status gives it.
+type ChatState struct {
+	ID        string    `json:"id"`
+	Kind      string    `json:"kind"` // chat or task
+	Title     string    `json:"title"`
+	State     string    `json:"state"`
+	Goal      string    `json:"goal"`
+	Parent    string    `json:"parent"`
+	Folder    string    `json:"folder"`
+	Active    time.Time `json:"active"`
+	TaskState string    `json:"task_state"`
+	Result    string    `json:"result"`
+}
+
+// MaxStatusEvents is how many events one status answers at most.
+const MaxStatusEvents = 200
+
+// Status is a chat's state version and, with since, the events after it,
+// ascending, at most MaxStatusEvents. It moves no cursor. history_gap comes
+// from the chat's pruned watermark, never from sequence arithmetic.
+func (tx *Tx) Status(a Actor, id string, since *int64) (*Status, error) {
+	if since != nil && *since < 0 {
+		return nil, usagef("--since %d: want 0 or more", *since)
+	}
+	c, err := tx.Named(a, id)
+	if err != nil {
+		return nil, err
+	}
+	st := &Status{Chat: chatState(c), Since: since}
+	h, err := tx.head(c.ID)
+	if err != nil {
+		return nil, err
+	}
+	if since == nil {
+		st.StateVersion, st.EarliestAvailable = h.StateVersion, h.Pruned+1
+		return st, nil
+	}
+	// Read lock-free, a gc may prune under our feet: it stamps the
+	// watermark before it removes, so a missing event means read the head
+	// again and start over from there.
+	for range 3 {
+		st.StateVersion, st.EarliestAvailable = h.StateVersion, h.Pruned+1
+		st.HistoryGap = *since < h.Pruned
+		st.Events = []Event{}
+		from := max(*since, h.Pruned) + 1
+		to := min(h.StateVersion, from+MaxStatusEvents-1)
+		st.Truncated = to < h.StateVersion
+		missing := false
+		for seq := from; seq <= to; seq++ {
+			ev, err := tx.readEvent(c.ID, seq)
+			if err != nil {
+				return nil, err
+			}
+			if ev == nil {
+				missing = true
+				break
+			}
+			st.Events = append(st.Events, *ev)
+		}
+		if !missing {
+			return st, nil
+		}
+		fresh, err := tx.freshHead(c.ID)
+		if err != nil {
+			return nil, err
+		}
+		if fresh.Pruned <= h.Pruned {
+			break
+		}
+		h = fresh
+	}
+	return nil, fmt.Errorf("the log of chat %s is missing events its head says it holds (conch doctor checks the home)", c.ID)
+}
+
+func chatState(c *Chat) ChatState {
+	s := ChatState{
+		ID: c.ID, Kind: "chat", Title: c.Title, State: c.State(), Goal: c.Goal,
+		Parent: c.Parent, Folder: c.Folder, Active: c.Active(),
+	}
+	if c.IsTask() {
+		s.Kind, s.TaskState, s.Result = "task", c.Task.State, c.Task.Result
+	}
+	return s
+}
+
+// readEvent reads one event straight from its file (nil when it is not
+// there), bypassing the transaction's cache so a retry sees the disk.
+func (tx *Tx) readEvent(id string, seq int64) (*Event, error) {
+	p := tx.h.path(eventRel(id, seq))
+	data, err := tx.h.FS.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	ev := new(Event)
+	if err := json.Unmarshal(data, ev); err != nil {
+		return nil, &CorruptError{Path: p, Err: err}
+	}
+	return ev, nil
+}
+
+// freshHead reads a chat's head from the disk, not the transaction's cache.
+func (tx *Tx) freshHead(id string) (*Head, error) {
+	p := tx.h.path(headRel(id))
+	data, err := tx.h.FS.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Head{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	h := new(Head)
+	if err := json.Unmarshal(data, h); err != nil {
+		return nil, &CorruptError{Path: p, Err: err}
+	}
+	return h, nil
+}
+
+// seqOf is the sequence an event file's name holds (false for the head and
+// anything else).
+func seqOf(name string) (int64, bool) {
+	base, ok := strings.CutSuffix(path.Base(name), ".json")
+	if !ok || base == "" {
+		return 0, false
+	}
+	var n int64
+	for _, r := range base {
+		if r < '0' || r > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(r-'0')
+	}
+	return n, n > 0
+}

@@ -170,10 +170,17 @@ type Tx struct {
 	gone  map[string]bool
 	after []func()
 	index *Index
+	// loaded is each chat's summary as it was read, so a commit that left
+	// every summary alone (a step) need not read the index at all.
+	loaded map[string]*Summary
+	// warnings are what went wrong without failing the command (a log
+	// append that could not be written); the cli prints them.
+	warnings []string
+	logs     logTx
 }
 
 func newTx(h *Home, write bool) *Tx {
-	return &Tx{h: h, write: write, cache: map[string]any{}, dirty: map[string]bool{}, gone: map[string]bool{}}
+	return &Tx{h: h, write: write, cache: map[string]any{}, dirty: map[string]bool{}, gone: map[string]bool{}, loaded: map[string]*Summary{}}
 }
 
 // Home is the home the transaction is over.
@@ -181,6 +188,14 @@ func (tx *Tx) Home() *Home { return tx.h }
 
 // Now is the transaction's clock.
 func (tx *Tx) Now() time.Time { return tx.h.Now().UTC() }
+
+// warn records something that went wrong without failing the command.
+func (tx *Tx) warn(format string, args ...any) {
+	tx.warnings = append(tx.warnings, fmt.Sprintf(format, args...))
+}
+
+// Warnings are what went wrong in the transaction without failing it.
+func (tx *Tx) Warnings() []string { return tx.warnings }
 
 // After runs f once the transaction's changes are written (wake commands,
 // stop commands: nothing that must happen if the change does not).
@@ -310,12 +325,18 @@ func (tx *Tx) commit() error {
 		}
 	}
 	for _, rel := range paths {
+		if tx.logSkipped(rel) {
+			continue
+		}
 		data, err := json.MarshalIndent(tx.cache[rel], "", " ")
 		if err != nil {
 			return err
 		}
 		p := tx.h.path(rel)
 		if err := tx.h.FS.WriteFile(p, append(data, '\n'), tx.dirty[rel]); err != nil {
+			if tx.logFailed(rel, err) {
+				continue // recording is best-effort: said, never fatal
+			}
 			return fmt.Errorf("write %s: %w", p, err)
 		}
 	}

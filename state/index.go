@@ -119,13 +119,16 @@ func (tx *Tx) updateIndex() error {
 		if !ok {
 			continue
 		}
+		s := summarize(c)
+		if was := tx.loaded[c.ID]; was != nil && reflect.DeepEqual(was, s) {
+			continue // its summary is as it was read: the index has it
+		}
 		if ix == nil {
 			var err error
 			if ix, err = tx.ReadIndex(); err != nil {
 				return err
 			}
 		}
-		s := summarize(c)
 		if old := ix.Chats[c.ID]; old == nil || !reflect.DeepEqual(old, s) {
 			ix.Chats[c.ID] = s
 			changed = true

@@ -20,11 +20,15 @@ type Notes struct {
 	Messages []DueMessage `json:"messages"`
 	Waits    []EndedWait  `json:"waits"`
 	Notices  []Notice     `json:"notices"`
+
+	// recheck: something in the inbox can no longer be delivered as it
+	// stands; MarkNotes, under the lock, records why.
+	recheck bool
 }
 
 // Empty says whether there is nothing to say.
 func (n *Notes) Empty() bool {
-	return n.Stop == nil && len(n.Reader) == 0 && len(n.Messages) == 0 && len(n.Waits) == 0 && len(n.Notices) == 0
+	return n.Stop == nil && len(n.Reader) == 0 && len(n.Messages) == 0 && len(n.Waits) == 0 && len(n.Notices) == 0 && !n.recheck
 }
 
 // ReaderLine is one line about another chat in the same place.
@@ -56,7 +60,7 @@ func (tx *Tx) Notes(a Actor) (*Notes, error) {
 	if n.Reader, err = tx.readerLines(me); err != nil {
 		return nil, err
 	}
-	if n.Messages, err = tx.dueMessages(me); err != nil {
+	if n.Messages, n.recheck, err = tx.dueMessages(me); err != nil {
 		return nil, err
 	}
 	if n.Waits, err = tx.endedWaits(me); err != nil {
@@ -105,8 +109,10 @@ func (tx *Tx) MarkNotes(a Actor, n *Notes) error {
 // reply, four lines a reply at most.
 func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
 	lines := []ReaderLine{}
-	if len(me.Taint.Person) > 0 {
-		return lines, nil // someone else's words are in it: it is told nothing
+	if len(me.Taint.Person) > 0 || !(me.Yours() || me.IsTask()) {
+		// Someone else's words are in it, or it is an outside agent's or
+		// another app's chat: it is told nothing of the person's chats.
+		return lines, nil
 	}
 	var said []string
 	place, computer, folder := "", me.Computer, me.Folder
@@ -140,9 +146,15 @@ func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
 	}
 	sort.Slice(others, func(i, j int) bool { return others[i].ID < others[j].ID })
 	add := func(l ReaderLine) {
-		if len(lines) < room && !slices.Contains(said, l.Key) {
-			lines = append(lines, l)
+		if len(lines) >= room || slices.Contains(said, l.Key) {
+			return
 		}
+		for _, had := range lines {
+			if had.Key == l.Key {
+				return // each chat and each shared file once
+			}
+		}
+		lines = append(lines, l)
 	}
 	for _, s := range others {
 		o, err := tx.Chat(s.ID)

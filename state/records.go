@@ -81,8 +81,20 @@ type Chat struct {
 	// Stopped says who stopped the running or last reply, until it is heard.
 	Stopped *StopNotice `json:"stopped,omitempty"`
 
-	Inbox []string `json:"inbox,omitempty"` // messages due to this chat, oldest first
-	Cards []string `json:"cards,omitempty"` // every message to or from it, oldest first
+	// Inbox is what this chat's next notes says from the messages
+	// capability, oldest first: "m_N" a message due at any notes, "r_N" how
+	// a stop this chat asked for ended, "gone m_N" the chat that m_N went
+	// to was deleted. InboxStart holds the messages due only at a reply's
+	// start (their sender had read from outside); Held, those that wait on
+	// their card for the person. Kept on the record so that a notes with
+	// nothing due reads no message file and takes no lock.
+	Inbox      []string `json:"inbox,omitempty"`
+	InboxStart []string `json:"inbox_start,omitempty"`
+	Held       []string `json:"held,omitempty"`
+	Cards      []string `json:"cards,omitempty"` // every message (m_N) and stop (r_N) to or from it, oldest first
+	// Recent is what it sent in the last 10 minutes, for the bound on the
+	// same words to the same chat.
+	Recent []RecentSend `json:"recent,omitempty"`
 
 	Watchers []string `json:"watchers,omitempty"` // chats that watch this one
 	Waiters  []string `json:"waiters,omitempty"`  // chats (or "person") that wait on this one
@@ -121,6 +133,7 @@ type Reply struct {
 	PID       int       `json:"pid"`
 	PIDStart  uint64    `json:"pid_start,omitempty"`
 	Said      []string  `json:"said,omitempty"` // reader lines already said this reply
+	Steps     int       `json:"steps"`          // steps taken; 0: the reply is at its start
 
 	Ended   time.Time `json:"ended,omitempty"`
 	Outcome string    `json:"outcome,omitempty"`
@@ -143,6 +156,14 @@ type StopNotice struct {
 	At      time.Time `json:"at"`
 	Reply   string    `json:"reply"` // the reply that was stopped
 	Heard   bool      `json:"heard"` // the exit-5 notice was given
+}
+
+// RecentSend is one message a chat sent lately: to whom, a digest of the
+// words (never the words), and when.
+type RecentSend struct {
+	To  string    `json:"to"`
+	Sum string    `json:"sum"`
+	At  time.Time `json:"at"`
 }
 
 // Counters allocates ids in order, CONCH_HOME/counters.json.

@@ -126,6 +126,7 @@ func (tx *Tx) Step(a Actor, in StepIn) (*Chat, error) {
 	}
 	r := c.Reply
 	r.Family, r.Tool, r.StepSince = in.Family, in.Tool, tx.Now()
+	r.Steps++
 	if in.Family == "edit" {
 		for _, f := range in.Files {
 			f = filepath.Clean(f)

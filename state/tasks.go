@@ -1,6 +1,9 @@
 package state
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // NewTask is what `conch task new` asks for. Folder is absolute, or "" for
 // the chat's own.
@@ -99,3 +102,80 @@ func (tx *Tx) SetTask(a Actor, id, state string, result *string) (*Chat, error) 
 
 // TaskGoingState says whether a task state is one still going.
 func TaskGoingState(s string) bool { return slices.Contains(TaskGoing, s) }
+
+// Capacity is how many tasks may run at once and how many run and wait now,
+// across every chat.
+type Capacity struct {
+	MaxRunning  *int `json:"max_running"` // [tasks] max_running; null: no limit
+	Running     int  `json:"running"`
+	WaitingRoom int  `json:"waiting_room"` // waiting for room to run
+	WaitingOK   int  `json:"waiting_ok"`   // waiting for the person's OK
+}
+
+// TaskRow is one task as `conch tasks` lists it.
+type TaskRow struct {
+	ID     string `json:"id"`
+	Title  string `json:"title"`
+	Parent string `json:"parent"`
+	State  string `json:"state"`
+	Result string `json:"result"`
+}
+
+// TaskStatus is `conch tasks`: capacity, and the tasks the actor may see
+// (a chat's own; every task for the person).
+type TaskStatus struct {
+	Capacity Capacity  `json:"capacity"`
+	Tasks    []TaskRow `json:"tasks"`
+}
+
+// Tasks reads the capacity from the index and the actor's tasks from their
+// records.
+func (tx *Tx) Tasks(a Actor) (*TaskStatus, error) {
+	me, err := tx.Acting(a)
+	if err != nil {
+		return nil, err
+	}
+	// A chat with someone else's words in it learns nothing of the others,
+	// not even how many tasks they run.
+	closed := me != nil && len(me.Taint.Person) > 0
+	ix, err := tx.ReadIndex()
+	if err != nil {
+		return nil, err
+	}
+	st := &TaskStatus{Capacity: Capacity{MaxRunning: tx.h.Config.Tasks.MaxRunning}, Tasks: []TaskRow{}}
+	var ids []string
+	for _, s := range ix.Chats {
+		if !s.IsTask() || closed && s.Parent != a.ID {
+			continue
+		}
+		switch s.TaskState {
+		case TaskRunning:
+			st.Capacity.Running++
+		case TaskWaitingRoom:
+			st.Capacity.WaitingRoom++
+		case TaskWaitingOK:
+			st.Capacity.WaitingOK++
+		}
+		if a.Person() || s.Parent == a.ID {
+			ids = append(ids, s.ID)
+		}
+	}
+	slices.SortFunc(ids, func(x, y string) int { return idNumber(x) - idNumber(y) })
+	for _, id := range ids {
+		t, err := tx.Chat(id)
+		if err != nil {
+			return nil, err
+		}
+		st.Tasks = append(st.Tasks, TaskRow{ID: t.ID, Title: t.Title, Parent: t.Parent, State: t.Task.State, Result: t.Task.Result})
+	}
+	return st, nil
+}
+
+// idNumber is N of c_N or t_N, for ordering ids as they were allocated.
+func idNumber(id string) int {
+	n := 0
+	for _, r := range id[strings.IndexByte(id, '_')+1:] {
+		n = n*10 + int(r-'0')
+	}
+	return n
+}

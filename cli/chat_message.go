@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/render"
+	"github.com/conch-sh/conch/state"
+)
+
+type chatMessageOptions struct {
+	text, textFile, key string
+	startReply, watch   bool
+}
+
+func (a *app) newChatMessage() *cobra.Command {
+	var o chatMessageOptions
+	cmd := &cobra.Command{
+		Use:   "message ID [TEXT | --text-file F] [--start-reply] [--watch] [--key K]",
+		Short: "As a chat: send another of the person's chats a message",
+		Long: `As a chat: send a message to another of the person's chats, or to a task this
+chat started, and print its id (m_1, m_2, …). Only a chat the person is in
+(not a routine's run, a task, or a chat with someone else's words in it)
+may send, and not in plan mode. Any other receiver is no chat at all.
+
+The words (at most 4,000 characters, from TEXT or --text-file, - for
+standard input) have secrets taken out as they are sent. A receiver that is
+working reads the message at its next step; one that is not, when its next
+reply starts. A message from a chat that read something from outside waits
+for the next reply's start, never a step, and that outside taint goes into
+the receiver with it.
+
+--start-reply starts that reply now: an idle receiver with a wake command is
+woken; a busy one's next reply starts with it if this reply ends before a
+step reads it. --watch: the sender watches the receiver (the answer says
+watched: true or false). --key K: the same key from the same chat is the
+same send, with the same answer, however often it is retried.
+
+A receiver that holds messages keeps it for the person (exit 0, held);
+one that refuses them turns it away (exit 3, its card says refused).
+
+Bounds, in one chain (a reply the person's own message started begins
+one): 8 messages, 4 replies started by messages, 3 from one chat to
+another; for any chat, 5 messages waiting at once; the same words to the
+same chat once in 10 minutes. A message past a bound is refused (exit 3),
+the bound named.
+
+Exit codes: 0 sent (or held), 2 usage or bad words, 3 refused (no such
+chat, not offered, plan mode, a bound, or the receiver turns messages
+away).`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			return rangeArgs(cmd, args, 1, 2, "a chat id and the words")
+		},
+		Annotations: access(accessWrite),
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.textFile, "text-file", "", "read the words from a file (- for standard input)")
+	f.BoolVar(&o.startReply, "start-reply", false, "start the receiver's reply now")
+	f.BoolVar(&o.watch, "watch", false, "watch the receiver once sent")
+	f.StringVar(&o.key, "key", "", "an idempotency key: the same key is the same send")
+	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
+		if len(args) == 2 {
+			o.text = args[1]
+		}
+		return a.chatMessage(args[0], len(args) == 2, &o)
+	})
+	return cmd
+}
+
+func (a *app) chatMessage(to string, textSet bool, o *chatMessageOptions) error {
+	if !textSet && o.textFile == "" {
+		return usage("give the words: TEXT, or --text-file F")
+	}
+	text, err := a.readText(o.text, o.textFile, textSet, "the message")
+	if err != nil {
+		return err
+	}
+	if err := checkArgs([]string{o.key}); err != nil {
+		return err
+	}
+	in := state.SendIn{To: to, Text: text, StartReply: o.startReply, Watch: o.watch, Key: o.key}
+	var m *state.Message
+	err = a.update(func(tx *state.Tx) (err error) {
+		m, err = tx.SendMessage(a.actor(), in)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if m.Answer.State == state.MsgRefused {
+		if a.json {
+			if err := a.printer().WriteJSON(m); err != nil {
+				return err
+			}
+		}
+		return &state.Error{Kind: state.ErrRefused, Msg: render.Refused(m)}
+	}
+	return a.printer().Value(m, render.SendAnswer(m))
+}
+
+// rangeArgs checks that a command has between min and max arguments.
+func rangeArgs(cmd *cobra.Command, args []string, min, max int, names string) error {
+	if len(args) < min || len(args) > max {
+		return &runError{usage("%s takes %s (got %d arguments)", cmd.CommandPath(), names, len(args))}
+	}
+	return nil
+}

@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/render"
+)
+
+func (a *app) newGC() *cobra.Command {
+	return &cobra.Command{
+		Use:   "gc",
+		Short: "Prune the log to 30 days and 50,000 events; expire old watches",
+		Long: `Retention: events older than 30 days go, then the oldest of all while more
+than 50,000 remain; watches untouched for 30 days expire; the logs and
+watches of deleted chats go. Each chat's pruned watermark is stamped before
+its events are removed, and its state_version never goes back.
+
+A writing command starts it, detached, when the last run is an hour old;
+running it by hand is safe at any time. It works in batches, so the lock is
+never held for long.
+
+Exit codes: 0 done, 1 a record could not be read or written.`,
+		Args:        exactArgs(0, "no arguments"),
+		Annotations: access(accessWrite),
+		RunE: run(func(cmd *cobra.Command, args []string) error {
+			res, err := a.home.GC()
+			if err != nil {
+				return err
+			}
+			return a.printer().Value(res, render.GCWords(res))
+		}),
+	}
+}

@@ -1,0 +1,137 @@
+package state
+
+// Chains and the bounds that stop loops (SPEC §5). A reply the person's own
+// message started begins a chain; any other reply joins the chain that led
+// to it (a message's, a wake's, else the one the chat was in), so a chain's
+// count carries through every reply it leads to and a loop of any length
+// (two chats, three, more) is bounded. CONCH_HOME/chains/ch_N.json.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"time"
+)
+
+// The bounds on chats talking to each other (SPEC §5), fixed rather than
+// settings.
+const (
+	MaxMessageChars = 4000             // the words of one message
+	ChainMessages   = 8                // messages in one chain, all told
+	ChainStarted    = 4                // replies started by messages in one chain
+	ChainPair       = 3                // messages from one chat to another in one chain
+	MaxWaiting      = 5                // messages waiting (or held) for one chat at once
+	RepeatWindow    = 10 * time.Minute // the same words to the same chat once in this long
+)
+
+// Chain is one chain of messages, CONCH_HOME/chains/ch_N.json: what the
+// replies it led to have sent, for the bounds.
+type Chain struct {
+	ID       string         `json:"id"`
+	Messages int            `json:"messages"`
+	Started  int            `json:"started"`
+	Pairs    map[string]int `json:"pairs"` // "c_1>c_2": messages from c_1 to c_2
+	Updated  time.Time      `json:"updated"`
+}
+
+func chainRel(id string) string { return "chains/" + id + ".json" }
+
+func (tx *Tx) chain(id string) (*Chain, error) {
+	ch, err := load[Chain](tx, chainRel(id))
+	if err != nil {
+		return nil, err
+	}
+	if ch == nil {
+		ch = &Chain{ID: id}
+	}
+	if ch.Pairs == nil {
+		ch.Pairs = map[string]int{}
+	}
+	return ch, nil
+}
+
+// currentChain is the chain the chat is in now: its running reply's, else
+// the one it was last in. A chat that was never in one (no reply, no
+// message read) begins one, so that what it sends is bounded too.
+func (tx *Tx) currentChain(c *Chat) (string, error) {
+	if c.Reply != nil && c.Reply.Chain != "" {
+		return c.Reply.Chain, nil
+	}
+	if c.Chain != "" {
+		return c.Chain, nil
+	}
+	id, err := tx.nextID("ch")
+	if err != nil {
+		return "", err
+	}
+	c.Chain = id
+	if c.Reply != nil {
+		c.Reply.Chain = id
+	}
+	return id, nil
+}
+
+// joinChain: a reply that reads a message joins the message's chain,
+// unless the person's own message started it (the person's word begins a
+// chain afresh). A loop of any length so carries one count all the way
+// round.
+func joinChain(c *Chat, chain string) {
+	if chain == "" {
+		return
+	}
+	if c.Reply != nil {
+		if c.Reply.Person {
+			return
+		}
+		c.Reply.Chain = chain
+	}
+	c.Chain = chain
+}
+
+// checkBounds refuses a message past one of the bounds, naming it.
+func checkBounds(me, to *Chat, ch *Chain, sum string, now time.Time, starts bool) error {
+	switch {
+	case ch.Messages >= ChainMessages:
+		return refusedf("message refused: bound reached: %d messages in one chain (a message of the person's starts a new one)", ChainMessages)
+	case starts && ch.Started >= ChainStarted:
+		return refusedf("message refused: bound reached: %d replies started by messages in one chain", ChainStarted)
+	case ch.Pairs[me.ID+">"+to.ID] >= ChainPair:
+		return refusedf("message refused: bound reached: %d messages from chat %s to chat %s in one chain", ChainPair, me.ID, to.ID)
+	case waitingFor(to) >= MaxWaiting:
+		return refusedf("message refused: bound reached: %d messages already wait for chat %s", MaxWaiting, to.ID)
+	}
+	for _, r := range recentSince(me.Recent, now) {
+		if r.To == to.ID && r.Sum == sum {
+			return refusedf("message refused: bound reached: the same words to chat %s once in %d minutes", to.ID, int(RepeatWindow/time.Minute))
+		}
+	}
+	return nil
+}
+
+// waitingFor counts the messages that wait for c: due, or held.
+func waitingFor(c *Chat) int {
+	n := len(c.InboxStart) + len(c.Held)
+	for _, e := range c.Inbox {
+		if ValidMessageID(e) {
+			n++
+		}
+	}
+	return n
+}
+
+func recentSince(rs []RecentSend, now time.Time) []RecentSend {
+	var keep []RecentSend
+	for _, r := range rs {
+		if now.Sub(r.At) < RepeatWindow {
+			keep = append(keep, r)
+		}
+	}
+	return keep
+}
+
+// wordsSum is a digest of a message's words, white space folded, for the
+// bound on the same words; the words themselves are not kept for it.
+func wordsSum(text string) string {
+	sum := sha256.Sum256([]byte(strings.Join(strings.Fields(text), " ")))
+	return hex.EncodeToString(sum[:12])
+}

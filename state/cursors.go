@@ -1,0 +1,216 @@
+package state
+
+import (
+	"errors"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Watchers keep a cursor per watched chat (SPEC §7). A watcher's cursors
+// are one file, CONCH_HOME/watch/WATCHER.json, so that `conch notes` reads
+// only that file to find its notices; the watched chat keeps the reverse
+// list (Chat.Watchers), so an event finds its watchers without a scan.
+
+// CursorTTL is how long a cursor lives untouched.
+const CursorTTL = 30 * 24 * time.Hour
+
+// NoticeWakeEvery is how often at most a notice wakes one watcher.
+const NoticeWakeEvery = time.Minute
+
+// Cursor is one watcher's place in one watched chat's log. A notice is
+// pending while Notified is past LastSeen; the notice says --since LastSeen,
+// so its words stay the same while it is pending. Material is the latest
+// notifying event, which may run past Notified (the frozen watermark).
+type Cursor struct {
+	LastSeen int64     `json:"last_seen"`
+	Notified int64     `json:"notified"`
+	Material int64     `json:"material"`
+	Touched  time.Time `json:"touched"`
+}
+
+// Pending says whether a notice waits on the cursor.
+func (c *Cursor) Pending() bool { return c.Notified > c.LastSeen }
+
+// Expired says whether the cursor has gone untouched too long.
+func (c *Cursor) Expired(now time.Time) bool { return now.Sub(c.Touched) > CursorTTL }
+
+// Land moves the cursor for a notifying event at sequence s that the
+// watcher did not cause: a notice opens only when none is pending (its mark
+// is then frozen at s), and Material always moves. It says whether a
+// notice opened.
+func (c *Cursor) Land(s int64) (opened bool) {
+	opened = c.Notified == c.LastSeen
+	if opened {
+		c.Notified = s
+	}
+	c.Material = s
+	return opened
+}
+
+// Own moves the cursor past an event the watcher caused itself: it never
+// hears of it. With a notice pending, the notice stays as it is.
+func (c *Cursor) Own(s int64) {
+	if !c.Pending() && s > c.LastSeen {
+		c.LastSeen, c.Notified, c.Material = s, s, s
+	}
+}
+
+// Drain acknowledges the pending notice: LastSeen moves to the notified
+// mark, and if more came in since it opened, exactly one fresh notice opens
+// for the rest. It says whether one reopened.
+func (c *Cursor) Drain() (reopened bool) {
+	old := c.Notified
+	c.LastSeen = old
+	if c.Material > old {
+		c.Notified = c.Material
+		return true
+	}
+	return false
+}
+
+// Cursors are one watcher's cursors, CONCH_HOME/watch/WATCHER.json.
+type Cursors struct {
+	Watcher string             `json:"watcher"`
+	Woke    time.Time          `json:"woke,omitzero"` // when a notice last woke the watcher
+	Targets map[string]*Cursor `json:"targets"`
+}
+
+func cursorsRel(watcher string) string { return "watch/" + watcher + ".json" }
+
+// cursors reads a watcher's cursors (empty when it has none).
+func (tx *Tx) cursors(watcher string) (*Cursors, error) {
+	cs, err := load[Cursors](tx, cursorsRel(watcher))
+	if err != nil {
+		return nil, err
+	}
+	if cs == nil {
+		cs = &Cursors{Watcher: watcher}
+	}
+	if cs.Targets == nil {
+		cs.Targets = map[string]*Cursor{}
+	}
+	return cs, nil
+}
+
+// saveCursors writes a watcher's cursors, or removes the file when none are left.
+func (tx *Tx) saveCursors(cs *Cursors) {
+	if len(cs.Targets) == 0 {
+		tx.remove(cursorsRel(cs.Watcher))
+		return
+	}
+	tx.put(cursorsRel(cs.Watcher), cs, true)
+}
+
+// targets are the watched chats' ids in order (c_2 before c_10).
+func (cs *Cursors) targets() []string {
+	ids := make([]string, 0, len(cs.Targets))
+	for id := range cs.Targets {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return idLess(ids[i], ids[j]) })
+	return ids
+}
+
+// idLess orders ids by kind, then number: c_2 before c_10, chats before tasks.
+func idLess(a, b string) bool {
+	pa, na, _ := strings.Cut(a, "_")
+	pb, nb, _ := strings.Cut(b, "_")
+	if pa != pb {
+		return pa < pb
+	}
+	ia, _ := strconv.Atoi(na)
+	ib, _ := strconv.Atoi(nb)
+	if ia != ib {
+		return ia < ib
+	}
+	return a < b
+}
+
+// notify tells c's watchers of a notifying event: each cursor lands the
+// event (or passes it, for the watcher that caused it); a notice that opens
+// wakes a main watcher that is idle and has a wake_cmd, at most once a
+// minute. Cursors found expired, or whose watcher is gone, are dropped.
+func (tx *Tx) notify(c *Chat, ev *Event) {
+	now := tx.Now()
+	keep := c.Watchers[:0:0]
+	for _, w := range c.Watchers {
+		cs, err := tx.cursors(w)
+		if err != nil {
+			tx.warn("watcher %s of chat %s was not told of event %d: %v", w, c.ID, ev.Sequence, err)
+			keep = append(keep, w)
+			continue
+		}
+		cur := cs.Targets[c.ID]
+		if cur == nil {
+			continue // the reverse list ran ahead of the cursor: mend it
+		}
+		if cur.Expired(now) {
+			delete(cs.Targets, c.ID)
+			tx.saveCursors(cs)
+			continue
+		}
+		wc, err := tx.Chat(w)
+		if errors.Is(err, ErrNoChat) {
+			delete(cs.Targets, c.ID)
+			tx.saveCursors(cs)
+			continue
+		}
+		keep = append(keep, w)
+		if err != nil {
+			tx.warn("watcher %s of chat %s was not told of event %d: %v", w, c.ID, ev.Sequence, err)
+			continue
+		}
+		if w == ev.ActorChat {
+			cur.Own(ev.Sequence)
+			cur.Touched = now
+			tx.saveCursors(cs)
+			continue
+		}
+		if !canSee(wc, c) {
+			continue // it may no longer see c: it hears nothing of it
+		}
+		opened := cur.Land(ev.Sequence)
+		cur.Touched = now
+		if opened && wc.Parent == "" && !wc.IsTask() && wc.WakeCmd != "" && wc.Wake == nil &&
+			wc.State() == StatusIdle && now.Sub(cs.Woke) >= NoticeWakeEvery {
+			if tx.wake(wc, WakeNotice, "", wc.Chain) {
+				cs.Woke = now
+			}
+		}
+		tx.saveCursors(cs)
+	}
+	if !slices.Equal(keep, c.Watchers) {
+		c.Watchers = keep
+		tx.saveChat(c, true)
+	}
+}
+
+// dropCursorsOf removes every cursor the watcher keeps, and the watcher from
+// each watched chat's reverse list. It returns the chats it watched.
+func (tx *Tx) dropCursorsOf(watcher string) ([]string, error) {
+	cs, err := tx.cursors(watcher)
+	if err != nil {
+		return nil, err
+	}
+	targets := cs.targets()
+	for _, t := range targets {
+		tc, err := tx.Chat(t)
+		if errors.Is(err, ErrNoChat) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if i := slices.Index(tc.Watchers, watcher); i >= 0 {
+			tc.Watchers = slices.Delete(tc.Watchers, i, i+1)
+			tx.saveChat(tc, true)
+		}
+	}
+	if len(targets) > 0 {
+		tx.remove(cursorsRel(watcher))
+	}
+	return targets, nil
+}

@@ -1,0 +1,369 @@
+package state
+
+import (
+	"container/heap"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"syscall"
+	"time"
+)
+
+// Retention (SPEC §7): the log keeps 30 days and 50,000 events in all.
+// Pruning stamps each chat's pruned watermark before it removes events, so
+// a reader never mistakes pruned history for none; heads never go back. It
+// runs in `conch gc`, which a writing command starts detached when the last
+// run is an hour old: never inside a hot command (step, notes, a hook).
+
+// Limits are what retention keeps.
+type Limits struct {
+	Age    time.Duration // events older than this go
+	Events int           // at most this many events in all
+	Batch  int           // events removed per transaction, so the lock is never held long
+}
+
+// DefaultLimits are SPEC §7's.
+var DefaultLimits = Limits{Age: 30 * 24 * time.Hour, Events: 50_000, Batch: 2_000}
+
+// GCEvery is how often at most a writing command starts a gc.
+const GCEvery = time.Hour
+
+// gcRel is the retention clock: when pruning last ran or was started.
+const gcRel = "log/gc.json"
+
+type gcClock struct {
+	Last time.Time `json:"last"`
+}
+
+// GCResult is what a gc did.
+type GCResult struct {
+	Pruned  int `json:"pruned"`          // events removed by age or by the cap
+	Expired int `json:"cursors_expired"` // watches untouched for 30 days, or on chats gone
+	Orphans int `json:"logs_removed"`    // logs of chats that are gone
+}
+
+// gcIfDue starts a detached `conch gc` once the transaction is written, when
+// the last one is an hour old. A home's first event starts the clock.
+func (tx *Tx) gcIfDue() {
+	if tx.logs.gcChecked {
+		return
+	}
+	tx.logs.gcChecked = true
+	clock, err := load[gcClock](tx, gcRel)
+	if err != nil {
+		tx.warn("the retention clock cannot be read: %v", err)
+		return
+	}
+	now := tx.Now()
+	if clock != nil && now.Sub(clock.Last) < GCEvery {
+		return
+	}
+	start := clock != nil
+	tx.put(gcRel, &gcClock{Last: now}, true)
+	if start {
+		tx.After(func() { tx.startGC() })
+	}
+}
+
+// stampGC moves the retention clock to now; it never goes back.
+func (tx *Tx) stampGC() error {
+	clock, err := load[gcClock](tx, gcRel)
+	if err != nil {
+		return err
+	}
+	if clock == nil || clock.Last.Before(tx.Now()) {
+		tx.put(gcRel, &gcClock{Last: tx.Now()}, true)
+	}
+	return nil
+}
+
+// startGC runs `conch gc` detached, in its own session, with the home and
+// the clock this command had.
+func (tx *Tx) startGC() {
+	if tx.h.Exe == "" {
+		return
+	}
+	cmd := exec.Command(tx.h.Exe, "gc")
+	cmd.Env = append(os.Environ(), "CONCH_HOME="+tx.h.Dir, "CONCH_CHAT=")
+	if now := tx.h.Getenv("CONCH_NOW"); now != "" {
+		cmd.Env = append(cmd.Env, "CONCH_NOW="+now)
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		tx.warn("could not start conch gc: %v", err)
+		return
+	}
+	_ = cmd.Process.Release()
+}
+
+// GC prunes the log to DefaultLimits and expires watches (conch gc).
+func (h *Home) GC() (*GCResult, error) { return h.gc(DefaultLimits) }
+
+func (h *Home) gc(l Limits) (*GCResult, error) {
+	res := &GCResult{}
+	if _, err := h.FS.Stat(h.Dir); errors.Is(err, fs.ErrNotExist) {
+		return res, nil // no home: nothing to keep, and gc makes none
+	}
+	err := h.Update(func(tx *Tx) error {
+		if err := tx.stampGC(); err != nil {
+			return err
+		}
+		n, err := tx.sweepLogs()
+		res.Orphans = n
+		if err != nil {
+			return err
+		}
+		res.Expired, err = tx.expireCursors()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for {
+		n := 0
+		err := h.Update(func(tx *Tx) (err error) {
+			n, err = tx.pruneBatch(l)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		res.Pruned += n
+		if n < l.Batch {
+			return res, nil
+		}
+	}
+}
+
+// logIDs are the chats that have a log folder.
+func (tx *Tx) logIDs() ([]string, error) {
+	entries, err := tx.h.FS.ReadDir(tx.h.path("log"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, e := range entries {
+		if e.IsDir() && ValidID(e.Name()) {
+			ids = append(ids, e.Name())
+		}
+	}
+	return ids, nil
+}
+
+// sweepLogs removes the logs of chats that are gone, and events left below
+// a watermark by a gc that stopped between stamping and removing.
+func (tx *Tx) sweepLogs() (orphans int, err error) {
+	ids, err := tx.logIDs()
+	if err != nil {
+		return 0, err
+	}
+	for _, id := range ids {
+		if _, err := tx.Chat(id); errors.Is(err, ErrNoChat) {
+			tx.remove(logDir(id))
+			orphans++
+			continue
+		} else if err != nil {
+			return orphans, err
+		}
+		h, err := tx.head(id)
+		if err != nil {
+			return orphans, err
+		}
+		entries, err := tx.h.FS.ReadDir(tx.h.path(logDir(id)))
+		if err != nil {
+			return orphans, err
+		}
+		for _, e := range entries {
+			if seq, ok := seqOf(e.Name()); ok && seq <= h.Pruned {
+				tx.remove(path.Join(logDir(id), e.Name()))
+			}
+		}
+	}
+	return orphans, nil
+}
+
+// expireCursors drops watches untouched for CursorTTL, and watches of or on
+// chats that are gone, with their places in the reverse lists.
+func (tx *Tx) expireCursors() (int, error) {
+	entries, err := tx.h.FS.ReadDir(tx.h.path("watch"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	now, expired := tx.Now(), 0
+	for _, e := range entries {
+		id, ok := chatIDOf("chats/" + e.Name())
+		if !ok || !ValidID(id) {
+			continue
+		}
+		cs, err := tx.cursors(id)
+		if err != nil {
+			return expired, err
+		}
+		_, err = tx.Chat(id)
+		watcherGone := errors.Is(err, ErrNoChat)
+		if err != nil && !watcherGone {
+			return expired, err
+		}
+		changed := false
+		for _, t := range cs.targets() {
+			tc, err := tx.Chat(t)
+			targetGone := errors.Is(err, ErrNoChat)
+			if err != nil && !targetGone {
+				return expired, err
+			}
+			if !watcherGone && !targetGone && !cs.Targets[t].Expired(now) {
+				continue
+			}
+			delete(cs.Targets, t)
+			expired++
+			changed = true
+			if tc != nil {
+				tc.Watchers = without(tc.Watchers, id)
+				tx.saveChat(tc, true)
+			}
+		}
+		if changed || watcherGone {
+			tx.saveCursors(cs)
+		}
+	}
+	return expired, nil
+}
+
+func without(list []string, s string) []string {
+	out := list[:0:0]
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// pruneBatch removes at most l.Batch events: first those older than l.Age
+// (a prefix of each log), then the oldest in all while more than l.Events
+// remain. Each chat's watermark is stamped (its head, written first at
+// commit) before its events are removed.
+func (tx *Tx) pruneBatch(l Limits) (int, error) {
+	ids, err := tx.logIDs()
+	if err != nil {
+		return 0, err
+	}
+	cutoff := tx.Now().Add(-l.Age)
+	budget := l.Batch
+	logs := make([]*pruning, 0, len(ids))
+	total := 0
+	for _, id := range ids {
+		h, err := tx.head(id)
+		if err != nil {
+			return 0, err
+		}
+		p := &pruning{id: id, head: h, to: h.Pruned}
+		logs = append(logs, p)
+		// By age: each log's old events are a prefix of it.
+		for budget > 0 && p.to < h.StateVersion {
+			ev, err := p.next(tx)
+			if err != nil {
+				return 0, err
+			}
+			if ev != nil && !ev.At.Before(cutoff) {
+				break
+			}
+			p.take()
+			budget--
+		}
+		total += int(h.StateVersion - p.to)
+	}
+	// By the cap: the oldest event of all goes, one at a time.
+	q := &oldest{}
+	for _, p := range logs {
+		if p.to < p.head.StateVersion {
+			if _, err := p.next(tx); err != nil {
+				return 0, err
+			}
+			heap.Push(q, p)
+		}
+	}
+	for budget > 0 && total > l.Events && q.Len() > 0 {
+		p := heap.Pop(q).(*pruning)
+		p.take()
+		budget--
+		total--
+		if p.to < p.head.StateVersion {
+			if _, err := p.next(tx); err != nil {
+				return 0, err
+			}
+			heap.Push(q, p)
+		}
+	}
+	n := 0
+	for _, p := range logs {
+		if p.to == p.head.Pruned {
+			continue
+		}
+		for seq := p.head.Pruned + 1; seq <= p.to; seq++ {
+			tx.remove(eventRel(p.id, seq))
+			n++
+		}
+		p.head.Pruned = p.to
+		tx.put(headRel(p.id), p.head, true)
+	}
+	return n, nil
+}
+
+// pruning is one log's place in a prune: events up to `to` go.
+type pruning struct {
+	id   string
+	head *Head
+	to   int64
+	ev   *Event // the event at to+1, once read (nil when its file is missing)
+	read bool
+}
+
+func (p *pruning) next(tx *Tx) (*Event, error) {
+	if !p.read {
+		ev, err := tx.readEvent(p.id, p.to+1)
+		if err != nil {
+			return nil, err
+		}
+		p.ev, p.read = ev, true
+	}
+	return p.ev, nil
+}
+
+func (p *pruning) take() { p.to++; p.ev, p.read = nil, false }
+
+// at is when the next event was recorded; a missing one sorts first, so
+// the gap it leaves is closed.
+func (p *pruning) at() time.Time {
+	if p.ev == nil {
+		return time.Time{}
+	}
+	return p.ev.At
+}
+
+// oldest is a heap of logs by their next event's time.
+type oldest []*pruning
+
+func (q oldest) Len() int { return len(q) }
+func (q oldest) Less(i, j int) bool {
+	if !q[i].at().Equal(q[j].at()) {
+		return q[i].at().Before(q[j].at())
+	}
+	return idLess(q[i].id, q[j].id)
+}
+func (q oldest) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *oldest) Push(x any)   { *q = append(*q, x.(*pruning)) }
+func (q *oldest) Pop() any {
+	old := *q
+	p := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return p
+}

@@ -1,0 +1,74 @@
+package state
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestSamePlace(t *testing.T) {
+	wt := "/home/u/.conch/worktrees"
+	cases := []struct {
+		name               string
+		compA, a, compB, b string
+		want               bool
+	}{
+		{"same folder", "laptop", "/src/app", "laptop", "/src/app", true},
+		{"inside", "laptop", "/src/app/sub", "laptop", "/src/app", true},
+		{"outside", "laptop", "/src/app", "laptop", "/src/app/sub", true},
+		{"sibling with common prefix", "laptop", "/src/app", "laptop", "/src/apple", false},
+		{"other computer", "laptop", "/src/app", "server", "/src/app", false},
+		{"worktree same", "l", wt + "/t_1", "l", wt + "/t_1", true},
+		{"worktree inside", "l", wt + "/t_1/sub", "l", wt + "/t_1", false},
+		{"worktree and home", "l", wt + "/t_1", "l", "/home/u", false},
+		{"empty", "l", "", "l", "/src", false},
+	}
+	for _, c := range cases {
+		if got := samePlace(c.compA, c.a, c.compB, c.b, wt); got != c.want {
+			t.Errorf("%s: samePlace = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestPlaceOfFollowsLinks(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "Real")
+	if err := os.Mkdir(real, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if placeOf(link) != placeOf(real) {
+		t.Errorf("placeOf(%s) = %s, want %s", link, placeOf(link), placeOf(real))
+	}
+}
+
+// TestCaseInsensitiveAsksTheDisk: the answer comes from the file system, not
+// the operating system's name. On a case-sensitive disk a folder named
+// "Real" and one named "REAL" are two folders.
+func TestCaseInsensitiveAsksTheDisk(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "Real")
+	if err := os.Mkdir(a, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	err := os.Mkdir(filepath.Join(dir, "rEAL"), 0o700)
+	sensitive := err == nil
+	if got := caseInsensitive(a); got == sensitive {
+		t.Errorf("caseInsensitive = %v, but the disk is case-sensitive = %v", got, sensitive)
+	}
+	if sensitive && placeOf(a) != a {
+		t.Errorf("on a case-sensitive disk placeOf keeps case: got %s", placeOf(a))
+	}
+}
+
+func TestRelTo(t *testing.T) {
+	if got := relTo("/src/app/a/b.go", "/src/app"); got != "a/b.go" {
+		t.Errorf("relTo inside = %s", got)
+	}
+	if got := relTo("/src/other/b.go", "/src/app"); got != "/src/other/b.go" {
+		t.Errorf("relTo outside = %s", got)
+	}
+}

@@ -1,0 +1,234 @@
+package state
+
+// Stops one chat asks of another, and the requests among them that wait
+// for the person's OK (SPEC §5): CONCH_HOME/requests/r_N.json. Every stop
+// is a record, so that both chats' cards can say who stopped whom and why;
+// a request is one that had to ask the person first (asked_person).
+
+import (
+	"errors"
+	"io/fs"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// A stop's states.
+const (
+	ReqWaiting = "waiting" // for the person's OK
+	ReqStopped = "stopped" // the target's reply was stopped
+	ReqEnded   = "ended"   // nothing was stopped: the reply ended first, or a chat was deleted
+	ReqDenied  = "denied"  // the person said no
+)
+
+// Why a stop asks the person first.
+const (
+	BecauseAsk       = "ask-mode"  // the asking chat is in Ask mode
+	BecauseOutside   = "outside"   // it read something from outside
+	BecauseUnwatched = "unwatched" // its reply runs with nobody watching (a message started it)
+)
+
+// Request is one stop a chat asked for, CONCH_HOME/requests/r_N.json.
+type Request struct {
+	ID          string    `json:"id"`
+	Kind        string    `json:"kind"` // stop
+	By          string    `json:"by"`
+	ByTitle     string    `json:"by_title"`
+	Target      string    `json:"target"`
+	TargetTitle string    `json:"target_title"`
+	Reply       string    `json:"reply"` // the target's reply it stops
+	Reason      string    `json:"reason"`
+	Asked       time.Time `json:"asked"`
+	AskedPerson bool      `json:"asked_person"`      // it waited for the person's OK
+	Because     string    `json:"because,omitempty"` // why it did: ask-mode, outside, unwatched
+	State       string    `json:"state"`
+	Why         string    `json:"why,omitempty"` // ended: why nothing was stopped
+	Decided     time.Time `json:"decided,omitzero"`
+	Key         string    `json:"key,omitempty"`
+}
+
+func requestRel(id string) string { return "requests/" + id + ".json" }
+
+// ValidRequestID says whether id has the shape of a request id.
+func ValidRequestID(id string) bool { return validSerial(id, "r_") }
+
+func (tx *Tx) request(id string) (*Request, error) {
+	if !ValidRequestID(id) {
+		return nil, nil
+	}
+	return load[Request](tx, requestRel(id))
+}
+
+// Request reads one stop, as the actor may see it: the person every one,
+// a chat those it asked for or that were asked of it.
+func (tx *Tx) Request(a Actor, id string) (*Request, error) {
+	r, err := tx.request(id)
+	if err != nil {
+		return nil, err
+	}
+	if r == nil || (!a.Person() && a.ID != r.By && a.ID != r.Target) {
+		return nil, refusedf("no request %s", id)
+	}
+	return r, nil
+}
+
+// allRequests reads every stop record, oldest first.
+func (tx *Tx) allRequests() ([]*Request, error) {
+	entries, err := tx.h.FS.ReadDir(tx.h.path("requests"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rs []*Request
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || !ValidRequestID(id) {
+			continue
+		}
+		r, err := tx.request(id)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			rs = append(rs, r)
+		}
+	}
+	sort.Slice(rs, func(i, j int) bool { return serial(rs[i].ID) < serial(rs[j].ID) })
+	return rs, nil
+}
+
+// Requests are the stops that wait for the person (no chat acting), or
+// every stop the acting chat asked for.
+func (tx *Tx) Requests(a Actor) ([]*Request, error) {
+	out := []*Request{}
+	if a.Person() {
+		rs, err := tx.allRequests()
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			if r.State == ReqWaiting {
+				out = append(out, r)
+			}
+		}
+		return out, nil
+	}
+	me, err := tx.Chat(a.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range me.Cards {
+		r, err := tx.request(id)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil && r.By == me.ID {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// ConfirmRequest carries out a stop that waited for the person (their
+// press). If the reply it would stop has ended since, nothing is stopped.
+// Either way the asking chat hears how its request ended.
+func (tx *Tx) ConfirmRequest(a Actor, id string) (*Request, error) {
+	r, err := tx.waitingRequest(a, id, "confirming a request")
+	if err != nil {
+		return nil, err
+	}
+	now := tx.Now()
+	target, err := load[Chat](tx, chatRel(r.Target))
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case target == nil:
+		r.State, r.Why = ReqEnded, "the chat was deleted"
+	case target.Reply == nil || target.Reply.ID != r.Reply || !target.Working():
+		r.State, r.Why = ReqEnded, "its reply had ended"
+	default:
+		tx.stopNow(a, r, target)
+	}
+	r.Decided = now
+	tx.put(requestRel(r.ID), r, true)
+	return r, tx.tellAsker(r)
+}
+
+// DenyRequest turns a waiting stop down (the person's press).
+func (tx *Tx) DenyRequest(a Actor, id string) (*Request, error) {
+	r, err := tx.waitingRequest(a, id, "denying a request")
+	if err != nil {
+		return nil, err
+	}
+	r.State, r.Decided = ReqDenied, tx.Now()
+	tx.put(requestRel(r.ID), r, true)
+	return r, tx.tellAsker(r)
+}
+
+func (tx *Tx) waitingRequest(a Actor, id, what string) (*Request, error) {
+	if !a.Press() {
+		return nil, refusedf("%s is the person's press: run it at a terminal, with no chat acting", what)
+	}
+	r, err := tx.Request(a, id)
+	if err != nil {
+		return nil, err
+	}
+	if r.State != ReqWaiting {
+		return nil, refusedf("request %s is not waiting: it %s", id, RequestWords(r))
+	}
+	return r, nil
+}
+
+// RequestWords says how a stop ended, after "it": was stopped, was denied…
+func RequestWords(r *Request) string {
+	switch r.State {
+	case ReqWaiting:
+		return "waits for the person"
+	case ReqStopped:
+		return "stopped the reply"
+	case ReqDenied:
+		return "was denied"
+	}
+	return "ended with nothing stopped (" + r.Why + ")"
+}
+
+// tellAsker puts the request in the asking chat's inbox: its next notes
+// says how the request ended.
+func (tx *Tx) tellAsker(r *Request) error {
+	asker, err := load[Chat](tx, chatRel(r.By))
+	if err != nil || asker == nil {
+		return err
+	}
+	if !slices.Contains(asker.Inbox, r.ID) {
+		asker.Inbox = append(asker.Inbox, r.ID)
+		tx.saveChat(asker, true)
+	}
+	return nil
+}
+
+// requestsOnDelete: a chat is being deleted. Stops that wait for the
+// person and that it asked for, or that were asked of it, end; a chat
+// whose request so ended hears it.
+func (tx *Tx) requestsOnDelete(c *Chat) error {
+	rs, err := tx.allRequests()
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if r.State != ReqWaiting || (r.By != c.ID && r.Target != c.ID) {
+			continue
+		}
+		r.State, r.Why, r.Decided = ReqEnded, "the chat was deleted", tx.Now()
+		tx.put(requestRel(r.ID), r, true)
+		if r.By != c.ID {
+			if err := tx.tellAsker(r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
