@@ -132,7 +132,9 @@ func (tx *Tx) Chat(id string) (*Chat, error) {
 		// A record under another's name would be written back under its own.
 		return nil, &CorruptError{Path: tx.h.path(chatRel(id)), Err: fmt.Errorf("it holds %s %q", kindOf(c), c.ID)}
 	}
-	if _, seen := tx.loaded[id]; !seen {
+	if _, seen := tx.loaded[id]; !seen && !tx.dirty[chatRel(id)] {
+		// As read from the file, which the index sums up; a record this
+		// transaction made or changed is not in the index as it is here.
 		tx.loaded[id] = summarize(c)
 	}
 	return c, nil
