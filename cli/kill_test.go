@@ -56,7 +56,15 @@ var killWrites = []killWrite{
 	{"task new --key", 2, func(w, k int, pid string) []string {
 		return []string{"task", "new", "--title", fmt.Sprintf("task %d of worker %d", k, w), "--key", fmt.Sprintf("k%d", k), "--json"}
 	}},
+	{"chat message", 3, func(w, k int, pid string) []string {
+		// To the next worker round: every chat hears from one other.
+		return []string{"chat", "message", fmt.Sprintf("c_%d", w%killWorkers+1), fmt.Sprintf("message %d of worker %d", k, w), "--json"}
+	}},
+	{"notes", 3, func(w, k int, pid string) []string { return []string{"notes", "--json"} }},
 }
+
+// killWorkers is how many workers the kill test runs at once (set by its scale).
+var killWorkers int
 
 // killed is a command run with a kill that may come before it ends.
 func runKilled(bin, home, chat string, args []string, after time.Duration, kill bool) (*obs, time.Duration) {
@@ -116,11 +124,12 @@ func TestKill(t *testing.T) {
 	sc := scaleFor(stressScale{procs: 8, ops: 16, seeds: 1}, stressScale{procs: 16, ops: 100, seeds: 3}, stressScale{procs: 4, ops: 6, seeds: 1})
 	bin := conchBin(t)
 	total := newFigures()
+	killWorkers = sc.procs
 	for seed := int64(1); seed <= int64(sc.seeds); seed++ {
 		t.Run("seed"+strconv.FormatInt(seed, 10), func(t *testing.T) {
 			f := newFigures()
 			home := newStressHome(t, sc.procs)
-			r := &stressRun{bin: bin, home: home, pid: strconv.Itoa(os.Getpid()), f: f, ledger: map[string]map[string]int{}}
+			r := newRun(bin, home, f)
 			weights := 0
 			for _, kw := range killWrites {
 				weights += kw.weight
@@ -188,12 +197,29 @@ func judgeKilled(r *stressRun, m *killModel, name string, o *obs) {
 	if o.code == -1 {
 		r.f.add("commands", 1)
 		r.f.add("killed", 1)
-		if name == "chat set --goal" {
+		switch name {
+		case "chat set --goal":
 			m.goals = append(m.goals, o.args[3])
+		case "chat message":
+			// It may have gone: its words may be shown.
+			r.mayHave[m.id+"\x00"+o.args[3]] = true
+		case "notes":
+			// A notes killed once it had printed may have marked what it
+			// printed, too: what it printed counts apart.
+			var n notesOut
+			if json.Unmarshal([]byte(o.out), &n) == nil {
+				for _, d := range n.Messages {
+					r.shownKilled[d.ID] = true
+				}
+			}
 		}
 		return
 	}
-	if !common(r, o) {
+	refused := func(*obs) bool { return false }
+	if name == "chat message" {
+		refused = boundReached
+	}
+	if !judged(r, o, refused) || o.code != 0 {
 		return
 	}
 	r.f.add("acknowledged", 1)
@@ -209,6 +235,10 @@ func judgeKilled(r *stressRun, m *killModel, name string, o *obs) {
 			m.replies = max(m.replies, n)
 			r.once("chain", rep.Chain, o.String())
 		}
+	case "chat message":
+		judgeSend(r, &model{id: m.id}, o)
+	case "notes":
+		judgeNotes(r, &model{id: m.id, seen: map[string]int64{}}, o)
 	case "task new --key":
 		if c, ok := decode[shown](r, o); ok {
 			key := o.args[5]
@@ -283,6 +313,18 @@ func killAfterChecks(t *testing.T, r *stressRun, models []*killModel) {
 		common(r, runConch(r.bin, r.home, m.id, "step", "run", "--pid", r.pid))
 	}
 	indexAgrees(t, r)
+	// Each chat begins a reply and hears its notes until nothing is due:
+	// every message acknowledged is shown once.
+	for _, m := range models {
+		common(r, runConch(r.bin, r.home, m.id, "reply", "start", "--pid", r.pid))
+		for i := 0; i < 3; i++ {
+			o := runConch(r.bin, r.home, m.id, "notes", "--json")
+			if common(r, o) {
+				judgeNotes(r, &model{id: m.id, seen: map[string]int64{}}, o)
+			}
+		}
+	}
+	messagesOnce(t, r)
 }
 
 // doctorTorn runs conch doctor and counts the records it finds torn. Young
@@ -334,7 +376,7 @@ func TestKillWhileHoldingTheLock(t *testing.T) {
 	home := newStressHome(t, 2)
 	lockPath := filepath.Join(home, "conch.lock")
 	f := newFigures()
-	r := &stressRun{bin: bin, home: home, pid: strconv.Itoa(os.Getpid()), f: f, ledger: map[string]map[string]int{}}
+	r := newRun(bin, home, f)
 	goals := []string{""}
 	for attempt := 0; f.n["killed holding the lock"] < want; attempt++ {
 		if attempt == 2000 {

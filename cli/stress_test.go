@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -128,7 +129,7 @@ type figures struct {
 // The kinds of trouble; each must stay at zero.
 var troubles = []string{
 	"unexpected exits", "lock timeouts", "unparsed records", "torn records",
-	"lost", "duplicated", "regressions", "mismatches",
+	"lost", "duplicated", "unexpected messages", "regressions", "mismatches",
 }
 
 func newFigures() *figures {
@@ -184,6 +185,23 @@ type stressRun struct {
 	f         *figures
 	mu        sync.Mutex
 	ledger    map[string]map[string]int // kind → id → how many times
+	// Messages: each acknowledged send (its receiver), each one shown by a
+	// notes that exited 0 (to whom), and each send that was killed (and so
+	// may or may not have gone).
+	sent      map[string]string
+	shown     map[string][]string
+	shownText map[string]string // id → from and words, as shown
+	mayHave   map[string]bool   // from and words of a send that was killed
+	// shownKilled: shown by a notes that was killed once it had printed.
+	shownKilled map[string]bool
+}
+
+func newRun(bin, home string, f *figures) *stressRun {
+	return &stressRun{
+		bin: bin, home: home, pid: strconv.Itoa(os.Getpid()), f: f,
+		ledger: map[string]map[string]int{}, sent: map[string]string{}, shown: map[string][]string{},
+		shownText: map[string]string{}, mayHave: map[string]bool{}, shownKilled: map[string]bool{},
+	}
 }
 
 // once records that id of kind was handed out; a second time is a duplicate.
@@ -228,6 +246,9 @@ type stressOp struct {
 	args func(r *stressRun, w, k int, rnd *rand.Rand) []string
 	// judge checks the answer against the worker's model and moves it on.
 	judge func(r *stressRun, m *model, o *obs)
+	// refused says whether a nonzero exit is an answer the command may
+	// give (a bound reached); nil: only 0 is.
+	refused func(o *obs) bool
 }
 
 // shown is a chat as chat show, chat set and reply start print it.
@@ -273,13 +294,7 @@ var stressOps = []stressOp{
 			}
 		}},
 	{name: "notes", weight: 20,
-		args: func(r *stressRun, w, k int, rnd *rand.Rand) []string { return []string{"notes", "--json"} },
-		judge: func(r *stressRun, m *model, o *obs) {
-			decode[struct {
-				Reader   []string           `json:"reader"`
-				Messages []state.DueMessage `json:"messages"`
-			}](r, o)
-		}},
+		args: func(r *stressRun, w, k int, rnd *rand.Rand) []string { return []string{"notes", "--json"} }, judge: judgeNotes},
 	{name: "chats list", weight: 10,
 		args: func(r *stressRun, w, k int, rnd *rand.Rand) []string { return []string{"chats", "list", "--json"} },
 		judge: func(r *stressRun, m *model, o *obs) {
@@ -358,6 +373,135 @@ var stressOps = []stressOp{
 			m.monotone(r, "replies of "+c.ID, int64(c.Replies), o)
 			m.monotone(r, "state_version of "+c.ID, c.StateVersion, o)
 		}},
+	{name: "chat message", weight: 10,
+		args: func(r *stressRun, w, k int, rnd *rand.Rand) []string {
+			to := 1 + rnd.Intn(len(r.workers)-1)
+			if to >= w {
+				to++
+			}
+			args := []string{"chat", "message", fmt.Sprintf("c_%d", to), fmt.Sprintf("message %d of worker %d", k, w), "--json"}
+			if rnd.Intn(4) == 0 {
+				args = append(args, "--start-reply")
+			}
+			return args
+		},
+		judge: judgeSend, refused: boundReached},
+	{name: "status --since", weight: 6,
+		args: func(r *stressRun, w, k int, rnd *rand.Rand) []string {
+			return []string{"status", fmt.Sprintf("c_%d", 1+rnd.Intn(len(r.workers))), "--since", "0", "--json"}
+		},
+		judge: judgeStatus},
+	{name: "watch", weight: 3,
+		args: func(r *stressRun, w, k int, rnd *rand.Rand) []string {
+			to := 1 + rnd.Intn(len(r.workers)-1)
+			if to >= w {
+				to++
+			}
+			return []string{"watch", fmt.Sprintf("c_%d", to), "--json"}
+		},
+		judge: func(r *stressRun, m *model, o *obs) { decode[map[string]any](r, o) }},
+}
+
+// boundReached: a message past a bound is refused (exit 3), the bound named.
+func boundReached(o *obs) bool {
+	return o.code == 3 && strings.Contains(o.err, "bound reached")
+}
+
+// judgeSend: an acknowledged message has a fresh id and the receiver asked.
+func judgeSend(r *stressRun, m *model, o *obs) {
+	if o.code != 0 {
+		return
+	}
+	msg, ok := decode[state.Message](r, o)
+	if !ok {
+		return
+	}
+	r.once("message", msg.ID, o.String())
+	if msg.To != o.args[2] || msg.From != m.id || msg.Answer.State != state.MsgWaiting {
+		r.f.bad("mismatches", "message %s from %s to %s, %s: %s", msg.ID, msg.From, msg.To, msg.Answer.State, o)
+	}
+	r.mu.Lock()
+	r.sent[msg.ID] = msg.To
+	r.mu.Unlock()
+}
+
+// notesOut is what notes --json prints.
+type notesOut struct {
+	Reader   []string           `json:"reader"`
+	Messages []state.DueMessage `json:"messages"`
+	Notices  []string           `json:"notices"`
+}
+
+// noticeSince reads a notice line: its target and the sequence it asks to
+// reconcile from (the watcher's cursor).
+var noticeSince = regexp.MustCompile(`conch status (\S+) --since (\d+)$`)
+
+// judgeNotes: each message shown is counted for its receiver; a watcher's
+// cursor, as its notices say it, never goes back.
+func judgeNotes(r *stressRun, m *model, o *obs) {
+	n, ok := decode[notesOut](r, o)
+	if !ok {
+		return
+	}
+	r.mu.Lock()
+	for _, d := range n.Messages {
+		if d.Kind == state.DueMessageKind {
+			r.shown[d.ID] = append(r.shown[d.ID], m.id)
+			r.shownText[d.ID] = d.From + "\x00" + d.Text
+		}
+	}
+	r.mu.Unlock()
+	for _, line := range n.Notices {
+		x := noticeSince.FindStringSubmatch(line)
+		if x == nil {
+			r.f.bad("unparsed records", "notice %q: %s", line, o)
+			continue
+		}
+		since, _ := strconv.ParseInt(x[2], 10, 64)
+		m.monotone(r, "cursor on "+x[1], since, o)
+	}
+}
+
+// judgeStatus: a chat's log, read from the start, has every sequence once,
+// in order, up to its state version, which never goes back.
+func judgeStatus(r *stressRun, m *model, o *obs) {
+	st, ok := decode[struct {
+		Chat struct {
+			ID string `json:"id"`
+		} `json:"chat"`
+		StateVersion int64         `json:"state_version"`
+		Events       []state.Event `json:"events"`
+		Truncated    bool          `json:"truncated"`
+		HistoryGap   bool          `json:"history_gap"`
+		Earliest     int64         `json:"earliest_available_sequence"`
+	}](r, o)
+	if !ok {
+		return
+	}
+	next := int64(1)
+	if st.HistoryGap {
+		next = st.Earliest
+	}
+	for _, ev := range st.Events {
+		if ev.Sequence != next {
+			r.f.bad("regressions", "%s's log: sequence %d where %d was due: %s", st.Chat.ID, ev.Sequence, next, o)
+			break
+		}
+		next++
+	}
+	if !st.Truncated && next-1 != st.StateVersion {
+		r.f.bad("regressions", "%s's log ends at %d; its state version is %d: %s", st.Chat.ID, next-1, st.StateVersion, o)
+	}
+	m.monotone(r, "state_version of "+st.Chat.ID, st.StateVersion, o)
+}
+
+func opNamed(name string) *stressOp {
+	for i := range stressOps {
+		if stressOps[i].name == name {
+			return &stressOps[i]
+		}
+	}
+	panic("no stress op " + name)
 }
 
 // stressCheck is a check over the home once every worker is done.
@@ -381,6 +525,39 @@ var stressChecks = []stressCheck{
 		}
 	}},
 	{name: "the index agrees with the records", end: indexAgrees},
+	{name: "every message is shown once", end: messagesOnce},
+}
+
+// messagesOnce: every acknowledged message was shown once, by a notes of
+// its receiver that exited 0; none was shown that nobody sent.
+func messagesOnce(t *testing.T, r *stressRun) {
+	ids := make([]string, 0, len(r.sent))
+	for id := range r.sent {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		to := r.sent[id]
+		switch got := r.shown[id]; {
+		case len(got) == 0 && r.shownKilled[id]:
+			// Printed whole by a notes killed after it marked the message
+			// read, before it could exit: the harness had the words, the
+			// exit code never came.
+			r.f.add("shown only by a notes killed after it marked", 1)
+		case len(got) == 0:
+			r.f.bad("lost", "message %s to %s was never shown", id, to)
+		case len(got) > 1:
+			r.f.bad("duplicated", "message %s was shown %d times (to %v)", id, len(got), got)
+		case got[0] != to:
+			r.f.bad("mismatches", "message %s to %s was shown to %s", id, to, got[0])
+		}
+	}
+	for id, got := range r.shown {
+		if _, ok := r.sent[id]; !ok && !r.mayHave[r.shownText[id]] {
+			r.f.bad("unexpected messages", "message %s, which nobody sent, was shown to %v", id, got)
+		}
+	}
+	r.f.add("messages sent", len(r.sent))
 }
 
 // doctorClean runs conch doctor: no torn record, no finding at all.
@@ -494,13 +671,19 @@ func plan(r *stressRun, w, n int, rnd *rand.Rand) ([][]string, []*stressOp) {
 
 // common judges what every command answers: its exit code, and the words
 // that say a lock was not had or a record could not be read.
-func common(r *stressRun, o *obs) bool {
+func common(r *stressRun, o *obs) bool { return judged(r, o, nil) }
+
+// judged is common for a command that may also be refused.
+func judged(r *stressRun, o *obs, refused func(*obs) bool) bool {
 	r.f.add("commands", 1)
 	switch {
 	case strings.Contains(o.err, "not had in"):
 		r.f.bad("lock timeouts", "%s", o)
 	case strings.Contains(o.err, "cannot be read"):
 		r.f.bad("unparsed records", "%s", o)
+	case o.code != 0 && refused != nil && refused(o):
+		r.f.add("refused by a bound", 1)
+		return true
 	case o.code != 0:
 		r.f.bad("unexpected exits", "%s", o)
 	default:
@@ -516,7 +699,7 @@ func TestStress(t *testing.T) {
 	for seed := int64(1); seed <= int64(sc.seeds); seed++ {
 		t.Run("seed"+strconv.FormatInt(seed, 10), func(t *testing.T) {
 			sf := newFigures()
-			r := &stressRun{bin: bin, home: newStressHome(t, sc.procs), pid: strconv.Itoa(os.Getpid()), f: sf, ledger: map[string]map[string]int{}}
+			r := newRun(bin, newStressHome(t, sc.procs), sf)
 			plans := make([][][]string, sc.procs)
 			ops := make([][]*stressOp, sc.procs)
 			for w := 0; w < sc.procs; w++ {
@@ -539,10 +722,25 @@ func TestStress(t *testing.T) {
 				}(w)
 			}
 			wg.Wait()
+			// Then each worker begins a reply and hears its notes until
+			// nothing is due, so that every message sent is shown.
+			for w := range seen {
+				for _, name := range []string{"reply start", "notes", "notes", "notes"} {
+					op := opNamed(name)
+					args := []string{"reply", "start", "--pid", r.pid, "--json"}
+					if name == "notes" {
+						args = op.args(r, w+1, 0, nil)
+					}
+					o := runConch(bin, r.home, r.workers[w].id, args...)
+					o.worker = w + 1
+					seen[w] = append(seen[w], o)
+					ops[w] = append(ops[w], op)
+				}
+			}
 			// What each process saw, worker by worker, in its order.
 			for w := range seen {
 				for i, o := range seen[w] {
-					if common(r, o) {
+					if judged(r, o, ops[w][i].refused) {
 						ops[w][i].judge(r, r.workers[w], o)
 					}
 				}
