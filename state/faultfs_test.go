@@ -147,7 +147,28 @@ func faultBase(t testing.TB, dir string) {
 		if _, err := tx.CreateTask(c2, NewTask{Title: "Run the tests"}); err != nil {
 			return err
 		}
-		_, err := tx.CreateChat(c2, NewChat{Title: "A helper", Folder: work, Parent: "c_2"})
+		if _, err := tx.CreateChat(c2, NewChat{Title: "A helper", Folder: work, Parent: "c_2"}); err != nil {
+			return err
+		}
+		// Messages, a watch and a request: c_1 (auto) has written to c_2
+		// (m_1, due at c_2's next step); c_2 to c_3, which holds it (m_2);
+		// c_2 watches c_1; c_3 asked the person to stop c_2 (r_1).
+		if _, err := tx.SetChat(person, "c_1", ChatChange{Mode: ptr(ModeAuto)}); err != nil {
+			return err
+		}
+		if _, err := tx.SetChat(person, "c_3", ChatChange{Inbound: ptr(InboundHold)}); err != nil {
+			return err
+		}
+		if _, err := tx.SendMessage(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "hello from one"}); err != nil {
+			return err
+		}
+		if _, err := tx.SendMessage(c2, SendIn{To: "c_3", Text: "hello, helper"}); err != nil {
+			return err
+		}
+		if _, err := tx.Watch(c2, "c_1"); err != nil {
+			return err
+		}
+		_, err := tx.StopChat(Actor{ID: "c_3"}, StopIn{Target: "c_2", Reason: "enough"})
 		return err
 	})
 	if err != nil {
@@ -216,6 +237,64 @@ var faultOps = []faultOp{
 	}},
 	{name: "DeleteChat", run: func(tx *Tx) error {
 		_, err := tx.DeleteChat(Actor{}, "c_3")
+		return err
+	}},
+	{name: "DeleteChat that wrote and was written to", run: func(tx *Tx) error {
+		_, err := tx.DeleteChat(Actor{}, "c_1")
+		return err
+	}},
+	{name: "SendMessage, keyed and watched", run: func(tx *Tx) error {
+		_, err := tx.SendMessage(Actor{ID: "c_2"}, SendIn{To: "c_1", Text: "and back", Watch: true, Key: "k"})
+		return err
+	}},
+	{name: "SendMessage that starts a reply", run: func(tx *Tx) error {
+		_, err := tx.SendMessage(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "start now", StartReply: true})
+		return err
+	}},
+	{name: "MarkNotes reads a message", run: func(tx *Tx) error {
+		n, err := tx.Notes(Actor{ID: "c_2"})
+		if err != nil {
+			return err
+		}
+		if len(n.Messages) == 0 {
+			return errors.New("the base has no message due to c_2")
+		}
+		return tx.MarkNotes(Actor{ID: "c_2"}, n)
+	}},
+	{name: "PassMessage", run: func(tx *Tx) error {
+		_, err := tx.PassMessage(Actor{Terminal: true}, "m_2")
+		return err
+	}},
+	{name: "DismissMessage", run: func(tx *Tx) error {
+		_, err := tx.DismissMessage(Actor{Terminal: true}, "m_2")
+		return err
+	}},
+	{name: "StopChat now", run: func(tx *Tx) error {
+		_, err := tx.StopChat(Actor{ID: "c_1"}, StopIn{Target: "c_2", Reason: "clash", Key: "s"})
+		return err
+	}},
+	{name: "ConfirmRequest", run: func(tx *Tx) error {
+		_, err := tx.ConfirmRequest(Actor{Terminal: true}, "r_1")
+		return err
+	}},
+	{name: "DenyRequest", run: func(tx *Tx) error {
+		_, err := tx.DenyRequest(Actor{Terminal: true}, "r_1")
+		return err
+	}},
+	{name: "Watch", run: func(tx *Tx) error {
+		_, err := tx.Watch(Actor{ID: "c_1"}, "c_2")
+		return err
+	}},
+	{name: "Unwatch", run: func(tx *Tx) error {
+		_, err := tx.Unwatch(Actor{ID: "c_2"}, "c_1")
+		return err
+	}},
+	{name: "ResetChat", run: func(tx *Tx) error {
+		_, err := tx.ResetChat(Actor{}, "c_2")
+		return err
+	}},
+	{name: "Compacted", run: func(tx *Tx) error {
+		_, err := tx.Compacted(Actor{}, "c_1")
 		return err
 	}},
 }
