@@ -1,6 +1,7 @@
 package state
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -127,10 +128,23 @@ func (tx *Tx) Chat(id string) (*Chat, error) {
 	if c == nil {
 		return nil, noChat(id)
 	}
-	if _, seen := tx.loaded[id]; !seen {
+	if c.ID != id || c.IsTask() != strings.HasPrefix(id, "t_") {
+		// A record under another's name would be written back under its own.
+		return nil, &CorruptError{Path: tx.h.path(chatRel(id)), Err: fmt.Errorf("it holds %s %q", kindOf(c), c.ID)}
+	}
+	if _, seen := tx.loaded[id]; !seen && !tx.dirty[chatRel(id)] {
+		// As read from the file, which the index sums up; a record this
+		// transaction made or changed is not in the index as it is here.
 		tx.loaded[id] = summarize(c)
 	}
 	return c, nil
+}
+
+func kindOf(c *Chat) string {
+	if c.IsTask() {
+		return "task"
+	}
+	return "chat"
 }
 
 // Acting is the chat the actor is, or nil for the person.

@@ -9,6 +9,7 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -142,6 +143,9 @@ func (h *Home) Update(fn func(tx *Tx) error) error {
 		return err
 	}
 	defer unlock()
+	if err := h.finishCutCommit(); err != nil {
+		return err
+	}
 	tx := newTx(h, true)
 	if err := fn(tx); err != nil {
 		return err
@@ -238,6 +242,10 @@ func load[T any](tx *Tx, rel string) (*T, error) {
 	if err := json.Unmarshal(data, v); err != nil {
 		return nil, &CorruptError{Path: p, Err: err}
 	}
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		// Unmarshal takes null for "leave it as it is": a record is never null.
+		return nil, &CorruptError{Path: p, Err: errors.New("it holds null, not a record")}
+	}
 	tx.cache[rel] = v
 	return v, nil
 }
@@ -283,6 +291,34 @@ func commitRank(rel string) int {
 	return 3
 }
 
+// commitMark is written before a commit that changes more than one file
+// and removed after it. Each record is whole whatever happens, but what
+// spans records (the index sums up the chat records) is not: a command
+// killed half way through a commit leaves the mark, and the next command,
+// under the lock, rebuilds the index from the records before anything else.
+const commitMark = "commit.pending"
+
+// finishCutCommit mends what a commit cut short left, if one did.
+func (h *Home) finishCutCommit() error {
+	mark := h.path(commitMark)
+	if _, err := h.FS.Stat(mark); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("stat %s: %w", mark, err)
+	}
+	tx := newTx(h, true)
+	if _, err := tx.rebuildIndex(); err != nil {
+		return err
+	}
+	if err := tx.commit(); err != nil {
+		return err
+	}
+	if err := h.FS.Remove(mark); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", mark, err)
+	}
+	return nil
+}
+
 func (tx *Tx) commit() error {
 	if err := tx.updateIndex(); err != nil {
 		return err
@@ -298,6 +334,13 @@ func (tx *Tx) commit() error {
 		}
 		return paths[i] < paths[j]
 	})
+	mark := tx.h.path(commitMark)
+	several := len(paths)+len(tx.gone) > 1
+	if several {
+		if err := tx.h.FS.WriteFile(mark, []byte(strings.Join(paths, "\n")+"\n"), true); err != nil {
+			return fmt.Errorf("write %s: %w", mark, err)
+		}
+	}
 	for _, rel := range paths {
 		if tx.logSkipped(rel) {
 			continue
@@ -323,6 +366,11 @@ func (tx *Tx) commit() error {
 		p := tx.h.path(rel)
 		if err := tx.h.FS.RemoveAll(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", p, err)
+		}
+	}
+	if several {
+		if err := tx.h.FS.Remove(mark); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", mark, err)
 		}
 	}
 	return nil
