@@ -22,6 +22,9 @@ type demo struct {
 	err    error
 	// terminal says the next commands are the person's presses, at a terminal.
 	terminal bool
+	// stdin is the next commands' standard input (a hook's event), and
+	// label what the demo says it is.
+	stdin, label string
 }
 
 func (a *app) demo(keep bool) error {
@@ -60,6 +63,8 @@ func (d *demo) scenes() []func() {
 		d.sceneHeld,
 		d.sceneLoop,
 		d.sceneWatch,
+		d.sceneWait,
+		d.sceneHooks,
 	}
 }
 
@@ -81,10 +86,13 @@ func (d *demo) run(chat string, args ...string) (string, int) {
 		shown = "CONCH_CHAT=" + chat + " " + shown
 	}
 	shown = strings.ReplaceAll(strings.ReplaceAll(shown, d.folder, "~/app"), "--pid "+d.pid, "--pid $PPID")
+	if d.label != "" {
+		shown += "    # " + d.label
+	}
 	fmt.Fprintf(d.out, "$ %s\n", shown)
 	var out, errOut bytes.Buffer
 	env := d.a.env
-	env.Out, env.Err, env.In = &out, &errOut, strings.NewReader("")
+	env.Out, env.Err, env.In = &out, &errOut, strings.NewReader(d.stdin)
 	env.Cwd = d.folder
 	env.Getenv = func(k string) string {
 		switch k {
@@ -101,6 +109,9 @@ func (d *demo) run(chat string, args ...string) (string, int) {
 	code := Main(args, env)
 	text := strings.ReplaceAll(out.String()+errOut.String(), d.folder, "~/app")
 	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if r := []rune(line); len(r) > 400 {
+			line = string(r[:400]) + fmt.Sprintf("… (%d more characters)", len(r)-400)
+		}
 		if line != "" {
 			fmt.Fprintf(d.out, "    %s\n", line)
 		}
@@ -210,4 +221,39 @@ func (d *demo) sceneWatch() {
 	d.must("c_7", "step", "read", "--pid", d.pid)
 	d.must("c_7", "notes")
 	d.must("c_7", "status", "c_8", "--since", "1")
+}
+
+func (d *demo) sceneWait() {
+	d.say("“Release notes” waits for “Fix the login” and lets go of its reply; when that reply ends, it hears how, with its last words")
+	d.must("c_2", "reply", "end", "--text", "Waiting on the login fix before I write its note.")
+	d.must("c_2", "wait", "chat", "c_1", "--detach")
+	d.must("c_2", "wait", "list")
+	d.must("c_1", "reply", "end", "--text", "Fixed the login: the token check in src/auth.ts now rejects expired tokens. My key was sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c, never mind.")
+	d.must("c_2", "reply", "start", "--pid", d.pid)
+	d.must("c_2", "notes")
+}
+
+// hook sends one Claude Code hook event on standard input, as Claude Code
+// would; label says which.
+func (d *demo) hook(label, event string) string {
+	d.stdin, d.label = event, label
+	defer func() { d.stdin, d.label = "", "" }()
+	return d.must("", "hook", "claude")
+}
+
+func (d *demo) sceneHooks() {
+	d.say("Two Claude Code sessions report through their own hooks (conch install claude puts them in settings.json): nobody types a conch command")
+	folder := d.folder
+	ev := func(session, name, rest string) string {
+		return fmt.Sprintf(`{"session_id":%q,"transcript_path":"","cwd":%q,"hook_event_name":%q,"permission_mode":"default"%s}`, session, folder, name, rest)
+	}
+	d.hook("session A starts", ev("sess-A", "SessionStart", `,"source":"startup"`))
+	d.hook("session B starts", ev("sess-B", "SessionStart", `,"source":"startup"`))
+	d.hook("the person types into A", ev("sess-A", "UserPromptSubmit", `,"prompt":"Make the parser handle empty input"`))
+	d.hook("the person types into B", ev("sess-B", "UserPromptSubmit", `,"prompt":"Add tests for the parser"`))
+	d.hook("A is about to edit parser.go", ev("sess-A", "PreToolUse", fmt.Sprintf(`,"tool_name":"Edit","tool_input":{"file_path":%q}`, d.file("parser.go"))))
+	d.hook("A edited it", ev("sess-A", "PostToolUse", fmt.Sprintf(`,"tool_name":"Edit","tool_input":{"file_path":%q},"tool_response":{}`, d.file("parser.go"))))
+	d.hook("B reads a file", ev("sess-B", "PreToolUse", `,"tool_name":"Read","tool_input":{"file_path":"parser_test.go"}`))
+	d.hook("B read it: conch answers with what B must hear", ev("sess-B", "PostToolUse", `,"tool_name":"Read","tool_input":{"file_path":"parser_test.go"},"tool_response":{}`))
+	d.must("", "chats", "list")
 }
