@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -283,4 +284,17 @@ func FuzzKeys(f *testing.F) {
 			return err
 		})
 	}, "{\"chat new\\u0000\\u0000k\":\"c_1\"}")
+}
+
+// FuzzValidID holds ValidID, checked by hand, to the pattern it stands for.
+func FuzzValidID(f *testing.F) {
+	for _, s := range []string{"c_1", "t_1", "c_0", "c_01", "c_", "c_12345678901", "c_1234567890", "x_1", "c_1 ", "C_1", "t_99", "c_١"} {
+		f.Add(s)
+	}
+	pattern := regexp.MustCompile(`^[ct]_[1-9][0-9]{0,9}$`)
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := ValidID(s), pattern.MatchString(s); got != want {
+			t.Errorf("ValidID(%q) = %v, want %v", s, got, want)
+		}
+	})
 }
