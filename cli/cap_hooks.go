@@ -1,7 +1,390 @@
 package cli
 
-import "github.com/spf13/cobra"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/render"
+	"github.com/conch-sh/conch/state"
+)
 
 // hooksCommands adds the hooks capability's commands: subcommands of chat to
 // chat, and returns the top-level ones.
-func (a *app) hooksCommands(chat *cobra.Command) []*cobra.Command { return nil }
+func (a *app) hooksCommands(chat *cobra.Command) []*cobra.Command {
+	hook := group("hook", "Adapters a harness runs from its own hooks (see conch help integrations)")
+	hook.Annotations = access(accessWrite)
+	// A hook must never break the session it serves: its own preparation
+	// turns every failure into a warning, where the root's would exit 2.
+	hook.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return nil }
+	hook.AddCommand(a.newHookClaude(), a.newHookCodex())
+	install := group("install", "Set a harness up to report to conch through its hooks")
+	install.AddCommand(a.newInstallClaude(), a.newInstallCodex())
+	return []*cobra.Command{hook, install, a.newAdopt(), a.newScan()}
+}
+
+// The budgets of a hook. Claude Code gives SessionEnd hooks 1.5 s in all;
+// every other event has far more, but a person waits on each.
+const (
+	hookLockWait = time.Second
+	// hookMaxInput bounds what a hook reads: a Write's payload carries the
+	// whole file, twice; past this the event is not read at all.
+	hookMaxInput = 64 << 20
+	// contextCap is Claude Code's cap on an additionalContext string (and
+	// on a reason); Codex takes the same answers. Measured in bytes, which
+	// are never fewer than the UTF-16 units the harness counts.
+	contextCap = 10000
+	// replyTextMax is how much of a reply's last words an adapter keeps:
+	// waiters read the last 800 characters; the rest would only swell the
+	// record that every step rewrites.
+	replyTextMax = 16 << 10
+)
+
+// hook is one run of an adapter: the event it was handed and its answer.
+type hook struct {
+	a       *app
+	harness string
+	p       payload
+	event   string
+	// answered is set once an answer is written: one answer a run, even
+	// if a transaction that wrote it goes on to fail.
+	answered bool
+	// warnings are said together, on one line, when the run ends.
+	warnings []string
+}
+
+// warn keeps a warning for the run's one warning line.
+func (h *hook) warn(format string, args ...any) {
+	h.warnings = append(h.warnings, fmt.Sprintf(format, args...))
+}
+
+// runHook reads one event and hands it to handle. Whatever happens (bad
+// JSON, a missing field, a locked home, a panic) it prints at most one
+// warning line on standard error and returns nil: the harness goes on.
+func (a *app) runHook(harness string, input []byte, handle func(h *hook) error) (err error) {
+	h := &hook{a: a, harness: harness}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+		if err != nil {
+			h.warnings = append(h.warnings, err.Error())
+		}
+		if len(h.warnings) > 0 {
+			what := "hook " + harness
+			if h.event != "" {
+				what += " " + h.event
+			}
+			fmt.Fprintf(a.env.Err, "conch: warning: %s: %s\n", what, oneLine(strings.Join(h.warnings, "; ")))
+		}
+		err = nil
+	}()
+	p, err := parsePayload(input)
+	if err != nil {
+		return err
+	}
+	h.p = p
+	if a.chat == "" {
+		a.chat = a.env.Getenv("CONCH_CHAT")
+	}
+	if a.chat != "" && !state.ValidID(a.chat) {
+		a.chat = "" // not a chat id: the harness's environment names no chat
+	}
+	home, err := a.openHome()
+	if err != nil {
+		return err
+	}
+	home.LockWait = hookLockWait
+	a.home = home
+	return handle(h)
+}
+
+// readHookInput reads the event from standard input, within its bound.
+func (a *app) readHookInput() ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(a.env.In, hookMaxInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the event: %v", err)
+	}
+	if len(data) > hookMaxInput {
+		return nil, fmt.Errorf("the event is larger than %d MiB: not read", hookMaxInput>>20)
+	}
+	return data, nil
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// payload is a harness's event, read leniently: unknown fields are
+// ignored, a missing one reads as empty, and one of an unexpected type
+// reads as missing, so a field that changed shape between versions costs
+// that field, not the event.
+type payload map[string]json.RawMessage
+
+func parsePayload(data []byte) (payload, error) {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil, errors.New("no event on standard input")
+	}
+	var p payload
+	if err := json.Unmarshal(data, &p); err != nil || p == nil {
+		return nil, fmt.Errorf("the event is not a JSON object: %s", shortErr(err))
+	}
+	return p, nil
+}
+
+func shortErr(err error) string {
+	if err == nil {
+		return "null"
+	}
+	return err.Error()
+}
+
+// str is a string field, cleaned of what conch refuses in text (NUL
+// bytes); a number reads as its digits (Codex's turn-id is either).
+func (p payload) str(key string) string {
+	raw, ok := p[key]
+	if !ok {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", " ")
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		return n.String()
+	}
+	return ""
+}
+
+func (p payload) flag(key string) bool {
+	var b bool
+	_ = json.Unmarshal(p[key], &b)
+	return b
+}
+
+func (p payload) obj(key string) payload {
+	var o payload
+	if json.Unmarshal(p[key], &o) != nil {
+		return nil
+	}
+	return o
+}
+
+func (p payload) has(key string) bool {
+	raw, ok := p[key]
+	return ok && string(raw) != "null"
+}
+
+// answer is what an adapter says back, in the harness's own format (the
+// keys both Claude Code and Codex accept; Codex refuses any other).
+type answer struct {
+	Continue           *bool     `json:"continue,omitempty"`
+	StopReason         string    `json:"stopReason,omitempty"`
+	Decision           string    `json:"decision,omitempty"`
+	Reason             string    `json:"reason,omitempty"`
+	HookSpecificOutput *specific `json:"hookSpecificOutput,omitempty"`
+}
+
+type specific struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	AdditionalContext        string `json:"additionalContext,omitempty"`
+}
+
+// context is an answer that adds text to the model's context, or none when
+// there is no text.
+func (h *hook) context(text string) *answer {
+	if text == "" {
+		return nil
+	}
+	return &answer{HookSpecificOutput: &specific{HookEventName: h.event, AdditionalContext: text}}
+}
+
+// stopAnswer ends the harness's turn: another chat stopped this reply.
+func stopAnswer(reason string) *answer {
+	f := false
+	return &answer{Continue: &f, StopReason: reason}
+}
+
+// say writes the answer, once. A nil answer says nothing.
+func (h *hook) say(ans *answer) error {
+	if ans == nil || h.answered {
+		return nil
+	}
+	h.answered = true
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(ans); err != nil {
+		return err
+	}
+	_, err := h.a.env.Out.Write(buf.Bytes())
+	return err
+}
+
+// sessionIn is what the event says of its session.
+func (h *hook) sessionIn(make bool) state.SessionIn {
+	in := state.SessionIn{
+		Harness: h.harness, Session: h.p.str("session_id"),
+		Agent: h.p.str("agent_id"), AgentType: render.Clean(h.p.str("agent_type")),
+		Folder: h.folder(), Mode: harnessMode(h.p.str("permission_mode")),
+		Title:      render.CutTitle(h.p.str("session_title"), state.MaxTitle),
+		Transcript: h.p.str("transcript_path"), Inherit: h.a.chat, Make: make,
+	}
+	return in
+}
+
+// folder is where the harness works now: the event's cwd (which follows
+// cd, so it may be a folder inside the project), else the adapter's own.
+func (h *hook) folder() string {
+	if cwd := h.p.str("cwd"); cwd != "" && filepath.IsAbs(cwd) {
+		return filepath.Clean(cwd)
+	}
+	return h.a.env.Cwd
+}
+
+// abs makes a path the harness gave absolute against its folder.
+func (h *hook) abs(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(h.folder(), p)
+}
+
+// harnessMode is conch's mode for a harness's permission mode: plan is
+// plan; modes where nothing asks the person first (bypassPermissions,
+// Claude Code's auto) are auto; the rest, where some tool calls still wait
+// for the person (default, acceptEdits, dontAsk, which denies rather than
+// asks), are ask. An unknown mode changes nothing.
+func harnessMode(pm string) string {
+	switch pm {
+	case "plan":
+		return state.ModePlan
+	case "default", "acceptEdits", "dontAsk":
+		return state.ModeAsk
+	case "bypassPermissions", "auto":
+		return state.ModeAuto
+	}
+	return ""
+}
+
+// chat finds (or, with make, makes) the chat the event is about.
+func (h *hook) chat(tx *state.Tx, make bool) (*state.Chat, bool, error) {
+	return tx.HarnessChat(h.sessionIn(make))
+}
+
+// update runs fn under the home's lock, keeping what went wrong without
+// failing it (a log append) for the run's one warning line.
+func (h *hook) update(fn func(tx *state.Tx) error) error {
+	var last *state.Tx
+	err := h.a.home.Update(func(tx *state.Tx) error { last = tx; return fn(tx) })
+	if err == nil && last != nil {
+		h.warnings = append(h.warnings, last.Warnings()...)
+	}
+	return err
+}
+
+// withNotes answers with the chat's notes, when it has any (and with
+// what build adds around them): the notes are gathered without the lock,
+// and only when there are some is the lock taken to say them and mark
+// them said, the answer written before the marks, as conch notes does. A
+// stopped reply answers stop instead, and marks nothing.
+func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop func(reason string) *answer) error {
+	actor := state.Actor{ID: c.ID}
+	var n *state.Notes
+	if err := h.a.view(func(tx *state.Tx) (err error) { n, err = tx.Notes(actor); return err }); err != nil {
+		return err
+	}
+	switch {
+	case n.StopNow:
+		return h.say(stop(render.StopLine(*n.Stop)))
+	case n.Empty():
+		return h.say(build(""))
+	}
+	return h.update(func(tx *state.Tx) error {
+		n, err := tx.Notes(actor)
+		if err != nil {
+			return err
+		}
+		if n.StopNow {
+			return h.say(stop(render.StopLine(*n.Stop)))
+		}
+		return h.sayNotes(tx, actor, build)
+	})
+}
+
+// sayNotes says the chat's notes, within what the harness's cap leaves
+// beside what build puts around them, and marks what was said; whatever
+// does not fit stays due. It runs under the lock.
+func (h *hook) sayNotes(tx *state.Tx, actor state.Actor, build func(notes string) *answer) error {
+	n, err := tx.Notes(actor)
+	if err != nil {
+		return err
+	}
+	room := contextCap - len(build("x").contextText()) - 64
+	text, shown := "", n
+	if room > 0 {
+		text, shown = render.Notes(n, room)
+	} else {
+		text, shown = render.Notes(&state.Notes{}, 0)
+	}
+	if err := h.say(build(strings.TrimRight(text, "\n"))); err != nil {
+		return err
+	}
+	return tx.MarkNotes(actor, shown)
+}
+
+// contextText is the text an answer puts before the model.
+func (ans *answer) contextText() string {
+	switch {
+	case ans == nil:
+		return ""
+	case ans.HookSpecificOutput != nil:
+		return ans.HookSpecificOutput.AdditionalContext
+	}
+	return ans.Reason
+}
+
+// joinText joins the parts that are not empty with a blank line.
+func joinText(parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, "\n\n")
+}
+
+// lastWords keeps the end of a reply's text, cut at a character.
+func lastWords(s string) string {
+	if len(s) <= replyTextMax {
+		return s
+	}
+	s = s[len(s)-replyTextMax:]
+	for len(s) > 0 && !utf8.RuneStart(s[0]) {
+		s = s[1:]
+	}
+	return s
+}
+
+// introduce is what a session hears first: which chat it is in conch, and
+// how its own conch commands act as it.
+func introduce(c *state.Chat, envFile bool) string {
+	how := "add --chat " + c.ID + " to conch commands run from this session (or set CONCH_CHAT=" + c.ID + ")"
+	if envFile {
+		how = "conch commands run from this session's shell act as it (CONCH_CHAT=" + c.ID + " is set there; where it is not, add --chat " + c.ID + ")"
+	}
+	return "conch: this session is chat " + c.ID + " among the person's chats; " + how + "."
+}

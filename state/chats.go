@@ -421,6 +421,9 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 		c.Status = *ch.Status
 		c.LastActive = now
 	}
+	if ch.Status != nil || ch.Recovery != nil {
+		tx.mayStopWorking(a, c)
+	}
 	tx.saveChat(c, true)
 	return c, nil
 }

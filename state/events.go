@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"slices"
 	"strings"
 	"time"
@@ -512,21 +511,4 @@ func (tx *Tx) freshHead(id string) (*Head, error) {
 		return nil, &CorruptError{Path: p, Err: errors.New("it holds null, not a record")}
 	}
 	return h, nil
-}
-
-// seqOf is the sequence an event file's name holds (false for the head and
-// anything else).
-func seqOf(name string) (int64, bool) {
-	base, ok := strings.CutSuffix(path.Base(name), ".json")
-	if !ok || base == "" {
-		return 0, false
-	}
-	var n int64
-	for _, r := range base {
-		if r < '0' || r > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(r-'0')
-	}
-	return n, n > 0
 }

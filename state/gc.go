@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"path"
 	"syscall"
 	"time"
 )
@@ -155,8 +154,11 @@ func (tx *Tx) logIDs() ([]string, error) {
 	return ids, nil
 }
 
-// sweepLogs removes the logs of chats that are gone, and events left below
-// a watermark by a gc that stopped between stamping and removing.
+// sweepLogs removes the logs of chats that are gone, and events a gc that
+// stopped between stamping a watermark and removing left below it. Events
+// go in ascending order after their watermark is written, so what such a
+// gc left is a run ending at the watermark: it probes down from there, one
+// file per clean log.
 func (tx *Tx) sweepLogs() (orphans int, err error) {
 	ids, err := tx.logIDs()
 	if err != nil {
@@ -174,14 +176,11 @@ func (tx *Tx) sweepLogs() (orphans int, err error) {
 		if err != nil {
 			return orphans, err
 		}
-		entries, err := tx.h.FS.ReadDir(tx.h.path(logDir(id)))
-		if err != nil {
-			return orphans, err
-		}
-		for _, e := range entries {
-			if seq, ok := seqOf(e.Name()); ok && seq <= h.Pruned {
-				tx.remove(path.Join(logDir(id), e.Name()))
+		for seq := h.Pruned; seq > 0; seq-- {
+			if _, err := tx.h.FS.Stat(tx.h.path(eventRel(id, seq))); err != nil {
+				break
 			}
+			tx.remove(eventRel(id, seq))
 		}
 	}
 	return orphans, nil

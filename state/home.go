@@ -127,8 +127,12 @@ func (h *Home) path(rel string) string { return filepath.Join(h.Dir, filepath.Fr
 // even the home. It must change nothing but the transaction.
 func (h *Home) Update(fn func(tx *Tx) error) error {
 	if _, err := h.FS.Stat(h.Dir); errors.Is(err, fs.ErrNotExist) {
-		if err := fn(newTx(h, true)); err != nil {
+		dry := newTx(h, true)
+		if err := fn(dry); err != nil {
 			return err
+		}
+		if dry.failed != nil {
+			return dry.failed
 		}
 	}
 	if err := h.FS.MkdirAll(h.Dir); err != nil {
@@ -145,6 +149,9 @@ func (h *Home) Update(fn func(tx *Tx) error) error {
 	tx := newTx(h, true)
 	if err := fn(tx); err != nil {
 		return err
+	}
+	if tx.failed != nil {
+		return tx.failed
 	}
 	if err := tx.commit(); err != nil {
 		return err
@@ -177,10 +184,20 @@ type Tx struct {
 	// append that could not be written); the cli prints them.
 	warnings []string
 	logs     logTx
+	// failed is an error met where there was none to return (a ripple
+	// point): the transaction then writes nothing and Update returns it.
+	failed error
 }
 
 func newTx(h *Home, write bool) *Tx {
 	return &Tx{h: h, write: write, cache: map[string]any{}, dirty: map[string]bool{}, gone: map[string]bool{}, loaded: map[string]*Summary{}}
+}
+
+// fail makes the transaction fail with err (the first such error wins).
+func (tx *Tx) fail(err error) {
+	if tx.failed == nil {
+		tx.failed = err
+	}
 }
 
 // Home is the home the transaction is over.

@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/state"
+)
+
+func (a *app) newAdopt() *cobra.Command {
+	return &cobra.Command{
+		Use:   "adopt claude|codex --chat ID FILE",
+		Short: "Link a chat to an outside agent's own session file, for conch scan to read",
+		Long: `Link a chat to an outside agent's own session file: a Claude Code
+transcript (~/.claude/projects/…/SESSION.jsonl) or a Codex rollout
+(~/.codex/sessions/…/rollout-….jsonl). From then on conch scan reads what is
+appended to it and records a human_direct_message in the chat's log when a
+person typed into that session directly; its watchers hear of it. What was
+in the file before is not news: the scan starts at its end. Adopting the
+same file again changes nothing; another file replaces the link. One file
+is adopted by one chat. An adopted event is recorded in the chat's log.
+
+Exit codes: 0 done, 2 usage (no chat, an unknown harness, no such file),
+3 no such chat, a task, or the file adopted by another chat.`,
+		Args:        exactArgs(2, "a harness (claude or codex) and a file"),
+		Annotations: access(accessWrite),
+		RunE: run(func(cmd *cobra.Command, args []string) error {
+			harness, file := args[0], a.absPath(args[1])
+			if !slices.Contains(state.Harnesses, harness) {
+				return usage("harness %q: want one of %s", harness, strings.Join(state.Harnesses, ", "))
+			}
+			var ad *state.Adoption
+			err := a.update(func(tx *state.Tx) (err error) {
+				ad, err = tx.Adopt(a.actor(), harness, file)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			return a.printer().Value(ad, fmt.Sprintf("%s adopted %s (%s), read from byte %d on\n", ad.Chat, ad.File, ad.Harness, ad.Offset))
+		}),
+	}
+}

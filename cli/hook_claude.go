@@ -1,0 +1,557 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/render"
+	"github.com/conch-sh/conch/state"
+)
+
+func (a *app) newHookClaude() *cobra.Command {
+	return &cobra.Command{
+		Use:   "claude",
+		Short: "Claude Code's hook: reads one event on standard input and answers it",
+		Long: `Claude Code's hook (conch install claude puts it in the settings). It
+reads one hook event, JSON on standard input, does what the event means in
+conch (a reply begins at UserPromptSubmit, each tool call is a step, Stop
+ends the reply, …), and answers in Claude Code's own JSON: the notes as
+additionalContext, {"continue": false} when another chat stopped the reply,
+{"decision": "block"} to deliver a message that starts a reply. The table
+of events is in conch help integrations.
+
+It never breaks the session it serves: bad input, an unknown event, a
+locked home or any failure prints one warning line on standard error and
+answers nothing.
+
+Exit codes: 0, always.`,
+		Args:        cobraAny,
+		Annotations: access(accessWrite),
+		// Whatever the harness passes is the hook's to judge, never a
+		// usage error: Codex's one argument is JSON, never a flag.
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asksHelp(args) {
+				return cmd.Help()
+			}
+			input, err := a.readHookInput()
+			return a.runHook(state.HarnessClaude, input, func(h *hook) error {
+				if err != nil {
+					return err
+				}
+				return h.handle()
+			})
+		},
+	}
+}
+
+// asksHelp says whether the words are a request for the command's help.
+func asksHelp(args []string) bool {
+	return len(args) == 1 && (args[0] == "-h" || args[0] == "--help")
+}
+
+// cobraAny takes any arguments: a hook refuses nothing the harness passes.
+func cobraAny(cmd *cobra.Command, args []string) error { return nil }
+
+// handle does what one event means, for Claude Code and for Codex alike
+// (Codex's hooks speak the same protocol; where they differ, the harness
+// decides).
+func (h *hook) handle() error {
+	h.event = h.p.str("hook_event_name")
+	switch h.event {
+	case "SessionStart":
+		return h.sessionStart()
+	case "UserPromptSubmit":
+		return h.userPrompt()
+	case "PreToolUse":
+		return h.preTool()
+	case "PostToolUse":
+		return h.postTool()
+	case "Notification", "PermissionRequest":
+		return h.needsYou()
+	case "PreCompact":
+		return h.compacted()
+	case "Stop", "SubagentStop":
+		return h.stop()
+	case "SubagentStart":
+		return h.subagentStart()
+	case "SessionEnd":
+		return h.sessionEnd()
+	case "":
+		return fmt.Errorf("the event has no hook_event_name")
+	}
+	return fmt.Errorf("unknown event %q: nothing done", h.event)
+}
+
+// SessionStart: the chat linked to the session is found or made, its id
+// exported to the session's shell, and the session told who it is, how
+// conch works and what it must hear now.
+func (h *hook) sessionStart() error {
+	var c *state.Chat
+	in := h.sessionIn(true)
+	in.Agent = "" // a session with --agent is still the main session
+	err := h.update(func(tx *state.Tx) (err error) {
+		c, _, err = tx.HarnessChat(in)
+		if err != nil {
+			return err
+		}
+		if c.Status == state.StatusStopped && c.Reply == nil {
+			// The session is back (resumed, or cleared into this one).
+			s := state.StatusIdle
+			_, err = tx.SetChat(state.Actor{ID: c.ID}, c.ID, state.ChatChange{Status: &s})
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	exported := h.exportChat(c)
+	return h.withNotes(c, func(notes string) *answer {
+		return h.context(joinText(introduce(c, exported), render.Prompt, notes))
+	}, stopAnswer)
+}
+
+// exportChat appends `export CONCH_CHAT=ID` to the file the harness
+// sources into the session's shell, when it names one, and says whether
+// it did. Some versions name none: the chat's id is in the context too.
+func (h *hook) exportChat(c *state.Chat) bool {
+	var path string
+	for _, v := range h.envFiles() {
+		if path = h.a.env.Getenv(v); path != "" {
+			break
+		}
+	}
+	if path == "" {
+		return false
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err == nil {
+		_, err = fmt.Fprintf(f, "export CONCH_CHAT=%s\n", c.ID)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		h.warn("%s", err.Error())
+		return false
+	}
+	return true
+}
+
+func (h *hook) envFiles() []string {
+	if h.harness == state.HarnessCodex {
+		return []string{"CODEX_ENV_FILE", "CLAUDE_ENV_FILE"}
+	}
+	return []string{"CLAUDE_ENV_FILE"}
+}
+
+// UserPromptSubmit: the person's own message starts a reply (the chat's
+// title, if it has none, comes from it).
+func (h *hook) userPrompt() error {
+	var (
+		c    *state.Chat
+		made bool
+	)
+	prompt := h.p.str("prompt")
+	in := h.sessionIn(true)
+	in.Agent = ""
+	err := h.update(func(tx *state.Tx) (err error) {
+		if c, made, err = tx.HarnessChat(in); err != nil {
+			return err
+		}
+		rs := state.ReplyStart{Person: true, Title: render.CutTitle(prompt, state.MaxTitle), PID: h.a.harnessPID(0)}
+		if f := h.folder(); !inside(f, c.Folder) {
+			// The session moved out of its chat's folder (another
+			// worktree): the reply works where the session is. A folder
+			// inside the chat's is the same place, and paths stay
+			// relative to the chat's folder.
+			rs.Folder = f
+		}
+		if c, err = tx.StartReply(state.Actor{ID: c.ID}, rs); err != nil {
+			return err
+		}
+		return tx.HookedPrompt(c.ID, h.harness, prompt)
+	})
+	if err != nil {
+		return err
+	}
+	return h.withNotes(c, func(notes string) *answer {
+		if made {
+			// Its SessionStart was never seen (conch was set up mid-session).
+			return h.context(joinText(introduce(c, false), render.Prompt, notes))
+		}
+		return h.context(notes)
+	}, stopAnswer)
+}
+
+// PreToolUse: a step begins, of the tool's family, on its files. A reply
+// another chat stopped ends the turn.
+func (h *hook) preTool() error {
+	tool := h.p.str("tool_name")
+	family, files := h.toolStep(tool, h.p.obj("tool_input"))
+	var c *state.Chat
+	err := h.update(func(tx *state.Tx) (err error) {
+		if c, _, err = h.chat(tx, true); err != nil {
+			return err
+		}
+		_, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PID: h.a.harnessPID(0)})
+		return err
+	})
+	if se := stoppedNotice(err); se != nil {
+		return h.say(h.stopBeforeTool(render.StopLine(*se)))
+	}
+	return err
+}
+
+// stopBeforeTool is how a stopped reply is told before a tool runs:
+// Claude Code ends the turn on {"continue": false}; Codex refuses that
+// before a tool, so the tool is denied with the reason instead.
+func (h *hook) stopBeforeTool(reason string) *answer {
+	if h.harness == state.HarnessCodex {
+		return &answer{HookSpecificOutput: &specific{HookEventName: h.event, PermissionDecision: "deny", PermissionDecisionReason: reason}}
+	}
+	return stopAnswer(reason)
+}
+
+func stoppedNotice(err error) *state.StopNotice {
+	if se, ok := err.(*state.StoppedError); ok {
+		return &se.Notice
+	}
+	return nil
+}
+
+// PostToolUse: the files the tool changed, outside taint from what it
+// fetched, and then the notes.
+func (h *hook) postTool() error {
+	tool := h.p.str("tool_name")
+	input := h.p.obj("tool_input")
+	family, files := h.toolStep(tool, input)
+	if resp := h.p.obj("tool_response"); family == "edit" && resp != nil {
+		if f := resp.str("filePath"); f != "" {
+			files = appendNew(files, h.abs(f))
+		}
+	}
+	source := outsideSource(tool, input)
+	// Most tool calls change nothing conch keeps (the step began at
+	// PreToolUse): look first without the lock, as conch notes does.
+	var c *state.Chat
+	if err := h.a.view(func(tx *state.Tx) (err error) { c, _, err = h.chat(tx, false); return err }); err != nil {
+		return err
+	}
+	if c != nil && c.Reply != nil && source == "" && (family != "edit" || hasAll(c.Reply.Files, files)) {
+		return h.withNotes(c, h.context, stopAnswer)
+	}
+	err := h.update(func(tx *state.Tx) (err error) {
+		if c, _, err = h.chat(tx, true); err != nil {
+			return err
+		}
+		actor := state.Actor{ID: c.ID}
+		switch {
+		case c.Reply == nil:
+			// The turn goes on with no reply running: the person answered
+			// a prompt that ended the last one as needs-you, or conch was
+			// set up mid-turn. The tool that ran was a step of a reply.
+			in := state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PID: h.a.harnessPID(0)}
+			if _, err := tx.Step(actor, in); err != nil {
+				return err
+			}
+		case family == "edit" && len(files) > 0:
+			if _, err := tx.ChangedFiles(actor, files, h.a.harnessPID(0)); err != nil {
+				return err
+			}
+		}
+		if source != "" {
+			_, err = tx.AddTaint(actor, c.ID, source, "")
+		}
+		return err
+	})
+	if se := stoppedNotice(err); se != nil {
+		return h.say(stopAnswer(render.StopLine(*se)))
+	}
+	if err != nil {
+		return err
+	}
+	return h.withNotes(c, h.context, stopAnswer)
+}
+
+// outsideSource is what a web tool read from outside: the URL fetched, or
+// the search made.
+func outsideSource(tool string, input payload) string {
+	switch tool {
+	case "WebFetch":
+		return render.Clean(input.str("url"))
+	case "WebSearch":
+		if q := render.Clean(input.str("query")); q != "" {
+			return "web search: " + q
+		}
+		return "web search"
+	}
+	return ""
+}
+
+// Notification (a permission prompt, the idle prompt, an MCP server asking
+// for input) and Codex's PermissionRequest: the chat needs the person.
+// Other notifications (auth_success) are not about the person.
+func (h *hook) needsYou() error {
+	switch h.p.str("notification_type") {
+	case "", "permission_prompt", "idle_prompt", "elicitation_dialog":
+	default:
+		return nil
+	}
+	return h.update(func(tx *state.Tx) error {
+		c, _, err := h.chat(tx, false)
+		if err != nil || c == nil {
+			return err
+		}
+		s := state.StatusNeedsYou
+		_, err = tx.SetChat(state.Actor{ID: c.ID}, c.ID, state.ChatChange{Status: &s})
+		return err
+	})
+}
+
+// Stop (and SubagentStop, for a subagent's child chat): the reply ends,
+// with the assistant's last words. A --start-reply message that waits for
+// the chat is delivered instead, as a block: the harness goes on with it
+// in a reply of the message's (once: not when it is going on because of a
+// block already, stop_hook_active).
+func (h *hook) stop() error {
+	text := h.p.str("last_assistant_message")
+	if text == "" && !h.p.has("last_assistant_message") {
+		// Older versions send no last_assistant_message: read it from the
+		// session's own file, which can lag the turn.
+		path := h.p.str("agent_transcript_path")
+		if path == "" || h.p.str("agent_id") == "" {
+			path = h.p.str("transcript_path")
+		}
+		text = state.LastAssistantText(h.harness, path)
+	}
+	text = lastWords(strings.ReplaceAll(text, "\x00", " "))
+	in := h.sessionIn(false)
+	if h.event == "Stop" {
+		in.Agent = ""
+	}
+	turn, goOn := h.p.str("turn_id"), in.Agent == "" && !h.p.flag("stop_hook_active")
+	return h.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil || c == nil {
+			return err
+		}
+		actor := state.Actor{ID: c.ID}
+		if in.Agent == "" {
+			if ended, err := tx.TurnEnded(h.harness, in.Session, turn); err != nil || ended {
+				return err // the notify program ended this turn already
+			}
+		}
+		if goOn {
+			going, err := tx.ContinueWithMessage(actor, text, h.a.harnessPID(0))
+			if err != nil {
+				return err
+			}
+			if going {
+				return h.sayNotes(tx, actor, func(notes string) *answer {
+					return &answer{Decision: "block", Reason: notes}
+				})
+			}
+		}
+		if in.Agent == "" {
+			if _, err := tx.EndTurn(h.harness, in.Session, turn); err != nil {
+				return err
+			}
+		}
+		if c.Reply == nil && c.StopPending() == nil && text != "" {
+			// The turn went on with no reply running (the person answered
+			// a prompt that ended the last one): its last words still end
+			// a reply, for whoever waits on the chat.
+			if _, err := tx.StartReply(actor, state.ReplyStart{PID: h.a.harnessPID(0)}); err != nil {
+				return err
+			}
+		}
+		_, err = tx.EndReply(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: text})
+		return err
+	})
+}
+
+// SubagentStart: the subagent's child chat is made and its reply begins.
+func (h *hook) subagentStart() error {
+	in := h.sessionIn(true)
+	if in.Agent == "" {
+		return fmt.Errorf("the event names no agent_id")
+	}
+	return h.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil {
+			return err
+		}
+		_, err = tx.StartReply(state.Actor{ID: c.ID}, state.ReplyStart{PID: h.a.harnessPID(0)})
+		return err
+	})
+}
+
+// SessionEnd: the session's chat, and any subagent of it still running,
+// is stopped.
+func (h *hook) sessionEnd() error {
+	in := h.sessionIn(false)
+	in.Agent = ""
+	return h.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil || c == nil {
+			return err
+		}
+		stopped := state.StatusStopped
+		link, err := tx.SessionLinkOf(h.harness, in.Session)
+		if err != nil {
+			return err
+		}
+		for _, id := range link.Agents {
+			child, err := tx.Chat(id)
+			if err != nil || child.Reply == nil {
+				continue
+			}
+			if _, err := tx.SetChat(state.Actor{ID: id}, id, state.ChatChange{Status: &stopped}); err != nil {
+				return err
+			}
+		}
+		_, err = tx.SetChat(state.Actor{ID: c.ID}, c.ID, state.ChatChange{Status: &stopped})
+		return err
+	})
+}
+
+// toolStep is the step family of a harness's tool, and the files it
+// works on (absolute).
+func (h *hook) toolStep(tool string, input payload) (family string, files []string) {
+	file := func(key string) []string {
+		if f := input.str(key); f != "" {
+			return []string{h.abs(f)}
+		}
+		return nil
+	}
+	switch tool {
+	case "Edit", "Write", "MultiEdit":
+		return "edit", file("file_path")
+	case "NotebookEdit":
+		return "edit", file("notebook_path")
+	case "Read":
+		return "read", file("file_path")
+	case "NotebookRead":
+		return "read", file("notebook_path")
+	case "Grep", "Glob", "LS":
+		return "read", nil
+	case "WebFetch", "WebSearch":
+		return "browse", nil
+	case "Bash", "BashOutput", "KillShell", "KillBash", "shell", "exec_command", "local_shell":
+		if commits(input.str("command")) {
+			return "edit", nil
+		}
+		return "run", nil
+	case "apply_patch":
+		var out []string
+		for _, f := range patchFiles(input.str("command") + input.str("input") + input.str("patch")) {
+			out = appendNew(out, h.abs(f))
+		}
+		return "edit", out
+	}
+	return "other", nil
+}
+
+// commits says whether a shell command commits, or otherwise rewrites the
+// work tree through git: a commit counts as editing (SPEC §1).
+func commits(command string) bool {
+	if command == "" {
+		return false
+	}
+	f := strings.FieldsFunc(command, func(r rune) bool {
+		return r == ';' || r == '&' || r == '|' || r == '\n' || r == '(' || r == ')'
+	})
+	for _, part := range f {
+		words := strings.Fields(part)
+		for len(words) > 0 && strings.Contains(words[0], "=") {
+			words = words[1:] // VAR=value before the command
+		}
+		if len(words) == 0 || (words[0] != "git" && !strings.HasSuffix(words[0], "/git")) {
+			continue
+		}
+		if gitRewrites[gitSubcommand(words[1:])] {
+			return true
+		}
+	}
+	return false
+}
+
+// gitRewrites are the git subcommands that change the work tree's files.
+var gitRewrites = map[string]bool{
+	"commit": true, "merge": true, "rebase": true, "cherry-pick": true, "revert": true, "am": true,
+	"pull": true, "stash": true, "reset": true, "checkout": true, "switch": true, "restore": true,
+}
+
+// gitSubcommand is the first word after git's own options (-C DIR and
+// -c NAME=VALUE take one more word).
+func gitSubcommand(words []string) string {
+	for i := 0; i < len(words); i++ {
+		switch w := words[i]; {
+		case w == "-C" || w == "-c" || w == "--git-dir" || w == "--work-tree":
+			i++
+		case strings.HasPrefix(w, "-"):
+		default:
+			return w
+		}
+	}
+	return ""
+}
+
+// patchFiles are the files an apply_patch patch names: added, updated,
+// deleted, and moved to.
+func patchFiles(patch string) []string {
+	var out []string
+	for _, line := range strings.Split(patch, "\n") {
+		line = strings.TrimSpace(line)
+		for _, p := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
+			if strings.HasPrefix(line, p) {
+				if f := strings.TrimSpace(strings.TrimPrefix(line, p)); f != "" {
+					out = appendNew(out, f)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func appendNew(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// PreCompact: the session's history is compacted (log only).
+func (h *hook) compacted() error {
+	in := h.sessionIn(false)
+	return h.update(func(tx *state.Tx) error { return tx.HarnessCompacted(in) })
+}
+
+// inside says whether path p is dir or a folder inside it.
+func inside(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+func hasAll(list, want []string) bool {
+	for _, w := range want {
+		found := false
+		for _, x := range list {
+			if x == filepath.Clean(w) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/render"
+	"github.com/conch-sh/conch/state"
+)
+
+func (a *app) newHookCodex() *cobra.Command {
+	return &cobra.Command{
+		Use:   "codex [JSON]",
+		Short: "Codex's hook (an event on standard input) and its notify program (one JSON argument)",
+		Long: `Codex's hook and notify program (conch install codex sets both up).
+
+With no argument it is a Codex hook: it reads one hook event, JSON on
+standard input, and answers in Codex's JSON, as conch hook claude does for
+Claude Code (Codex's hooks speak the same protocol; Codex refuses
+continue:false before a tool, so a stopped reply's tool is denied instead).
+
+With one argument it is Codex's notify program: Codex appends one JSON
+object to the command, {"type": "agent-turn-complete", "thread-id", "turn-id",
+"cwd", "input-messages", "last-assistant-message"}, when a turn ends. The
+chat's reply ends with the last assistant message (once per turn, however
+many of the hook and the notify program report it). Codex reads nothing
+back from notify.
+
+It never breaks the session it serves: any failure prints one warning line
+on standard error and answers nothing.
+
+Exit codes: 0, always.`,
+		Args:        cobraAny,
+		Annotations: access(accessWrite),
+		// Whatever the harness passes is the hook's to judge, never a
+		// usage error: Codex's one argument is JSON, never a flag.
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asksHelp(args) {
+				return cmd.Help()
+			}
+			if len(args) > 0 {
+				return a.runHook(state.HarnessCodex, []byte(args[len(args)-1]), func(h *hook) error {
+					return h.notify()
+				})
+			}
+			input, err := a.readHookInput()
+			return a.runHook(state.HarnessCodex, input, func(h *hook) error {
+				if err != nil {
+					return err
+				}
+				return h.handle()
+			})
+		},
+	}
+}
+
+// notify is Codex's notify program: a turn ended.
+func (h *hook) notify() error {
+	h.event = h.p.str("type")
+	if h.event != "agent-turn-complete" {
+		return fmt.Errorf("notification type %q: only agent-turn-complete is known", h.event)
+	}
+	var inputs []string
+	_ = json.Unmarshal(h.p["input-messages"], &inputs)
+	first := ""
+	if len(inputs) > 0 {
+		first = inputs[0]
+	}
+	text := lastWords(h.p.str("last-assistant-message"))
+	thread, turn := h.p.str("thread-id"), h.p.str("turn-id")
+	if thread == "" && h.a.chat == "" {
+		// Older Codex sends no thread-id: nothing says which chat it is.
+		return fmt.Errorf("the notification names no thread-id (an older Codex): set CONCH_CHAT for the session, or use Codex's hooks")
+	}
+	in := state.SessionIn{
+		Harness: state.HarnessCodex, Session: thread, Folder: h.folderOf("cwd"),
+		Inherit: h.a.chat, Make: true,
+	}
+	return h.update(func(tx *state.Tx) error {
+		var c *state.Chat
+		var err error
+		if thread == "" {
+			c, err = tx.Chat(h.a.chat)
+		} else {
+			if seen, err := tx.EndTurn(state.HarnessCodex, thread, turn); err != nil || seen {
+				return err
+			}
+			c, _, err = tx.HarnessChat(in)
+			if err == nil && turn != "" {
+				// A chat made just now has no link to remember the turn in yet.
+				_, err = tx.EndTurn(state.HarnessCodex, thread, turn)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		actor := state.Actor{ID: c.ID}
+		if c.Reply == nil {
+			// Nothing reported the turn's start (Codex's hooks are off):
+			// the turn is a reply of its own, the person's when they typed.
+			rs := state.ReplyStart{Person: len(inputs) > 0, Title: render.CutTitle(first, state.MaxTitle), PID: h.a.harnessPID(0)}
+			if _, err := tx.StartReply(actor, rs); err != nil {
+				return err
+			}
+		}
+		_, err = tx.EndReply(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: text})
+		return err
+	})
+}
+
+// folderOf is the payload's folder under key, when it gives an absolute
+// one, else the adapter's own.
+func (h *hook) folderOf(key string) string {
+	p := h.p.str(key)
+	if p != "" && len(p) > 0 && p[0] == '/' {
+		return p
+	}
+	return h.a.env.Cwd
+}

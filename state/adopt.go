@@ -1,0 +1,376 @@
+package state
+
+// Adopted sessions (SPEC §7): a chat linked to an outside agent's own
+// session file, which `conch scan` reads as it grows, to learn when a
+// person typed into that session directly. One link per chat,
+// CONCH_HOME/adopted/CHAT.json, holding the scan's cursor: every byte of
+// the file before it has been read and judged, none after it.
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// ScanCap is how much of one session file a look reads at most.
+const ScanCap = 1 << 20
+
+// MissedLooks is how many looks in a row must find the file gone before
+// the link is dropped.
+const MissedLooks = 3
+
+// echoWindow is how many of the last messages conch sent to a chat (and
+// prompts its hooks reported) a typed row is compared with.
+const echoWindow = 50
+
+// Adoption is a chat's link to an outside session file.
+type Adoption struct {
+	Chat     string    `json:"chat"`
+	Harness  string    `json:"harness"`
+	File     string    `json:"file"`
+	Offset   int64     `json:"offset"` // the cursor
+	Missed   int       `json:"missed"` // looks in a row that found no file
+	Adopted  time.Time `json:"adopted"`
+	LastLook time.Time `json:"last_look,omitempty"`
+	// Hooked are the prompts the harness's own hooks reported for this
+	// chat (the last 50, as hashes of their normalized words: the person's
+	// words are not kept): they were recorded then, so a look that finds
+	// them in the file does not record them twice.
+	Hooked []string `json:"hooked,omitempty"`
+}
+
+func adoptionRel(chat string) string { return "adopted/" + chat + ".json" }
+
+// Adopt links the acting chat to an outside session file. The scan starts
+// at the file's end: what was there before is not news. Adopting the same
+// file again keeps the cursor; another file replaces the link.
+func (tx *Tx) Adopt(a Actor, harness, file string) (*Adoption, error) {
+	if a.Person() {
+		return nil, usagef("adopt links a chat: give --chat ID")
+	}
+	if !slices.Contains(Harnesses, harness) {
+		return nil, usagef("harness %q: want one of %s", harness, strings.Join(Harnesses, ", "))
+	}
+	if err := validText("file", file); err != nil {
+		return nil, err
+	}
+	if !filepath.IsAbs(file) {
+		return nil, usagef("file %s: want an absolute path", file)
+	}
+	file = filepath.Clean(file)
+	st, err := os.Stat(file)
+	if err != nil {
+		return nil, usagef("session file %s: %v", file, unwrapPath(err))
+	}
+	if !st.Mode().IsRegular() {
+		return nil, usagef("session file %s is not a regular file", file)
+	}
+	c, err := tx.Chat(a.ID)
+	if err != nil {
+		return nil, err
+	}
+	if c.IsTask() {
+		return nil, refusedf("a task cannot adopt a session: only a chat")
+	}
+	all, err := tx.Adoptions()
+	if err != nil {
+		return nil, err
+	}
+	for _, ad := range all {
+		if ad.File == file && ad.Chat != c.ID {
+			return nil, refusedf("session file %s is adopted by another chat already", file)
+		}
+	}
+	rel := adoptionRel(c.ID)
+	ad, err := load[Adoption](tx, rel)
+	if err != nil {
+		return nil, err
+	}
+	if ad != nil && ad.File == file && ad.Harness == harness {
+		return ad, nil
+	}
+	ad = &Adoption{Chat: c.ID, Harness: harness, File: file, Offset: st.Size(), Adopted: tx.Now()}
+	tx.put(rel, ad, true)
+	kind, chat := actorOf(a)
+	tx.RecordEvent(c, KindAdopted, kind, chat, "adopted the "+harnessName(harness)+" session "+filepath.Base(file), "")
+	return ad, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func harnessName(h string) string {
+	if h == HarnessCodex {
+		return "Codex"
+	}
+	return "Claude Code"
+}
+
+// Adoptions are every chat's links, in the order of their chats' ids.
+func (tx *Tx) Adoptions() ([]*Adoption, error) {
+	entries, err := tx.h.FS.ReadDir(tx.h.path("adopted"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []*Adoption
+	for _, e := range entries {
+		name := e.Name()
+		id := strings.TrimSuffix(name, ".json")
+		if !strings.HasSuffix(name, ".json") || !ValidID(id) {
+			continue // a temporary file, or not conch's
+		}
+		ad, err := load[Adoption](tx, adoptionRel(id))
+		if err != nil {
+			return nil, err
+		}
+		if ad != nil {
+			out = append(out, ad)
+		}
+	}
+	slices.SortFunc(out, func(x, y *Adoption) int { return idOrder(x.Chat, y.Chat) })
+	return out, nil
+}
+
+func idOrder(a, b string) int {
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	return strings.Compare(a, b)
+}
+
+// HookedPrompt remembers a prompt that a harness's hook reported for a
+// chat that also has an adopted session of that harness.
+func (tx *Tx) HookedPrompt(chat, harness, prompt string) error {
+	rel := adoptionRel(chat)
+	ad, err := load[Adoption](tx, rel)
+	if err != nil || ad == nil || ad.Harness != harness {
+		return err
+	}
+	ad.Hooked = append(ad.Hooked, typedHash(prompt))
+	if len(ad.Hooked) > echoWindow {
+		ad.Hooked = ad.Hooked[len(ad.Hooked)-echoWindow:]
+	}
+	tx.put(rel, ad, true)
+	return nil
+}
+
+// Look is what one look at an adopted file found. It is made without the
+// lock (reading up to a MiB of someone else's file is no reason to hold
+// up every hot command) and applied under it.
+type Look struct {
+	Chat      string
+	File      string
+	From      int64  // the cursor it looked from
+	Next      int64  // the cursor past the whole rows read
+	Data      []byte // the whole rows read
+	Missing   bool   // the file is gone
+	Blocked   bool   // one row is longer than ScanCap: the cursor cannot move
+	Restarted bool   // the file was shorter than the cursor: replaced, read from its start
+	Err       error  // it could not be read (other than gone)
+}
+
+// LookAt reads what was appended to an adopted file since its cursor:
+// whole rows only, at most ScanCap bytes. A row still being written waits
+// for the next look; no byte is ever skipped.
+func LookAt(ad Adoption) Look {
+	l := Look{Chat: ad.Chat, File: ad.File, From: ad.Offset, Next: ad.Offset}
+	f, err := os.Open(ad.File)
+	if errors.Is(err, fs.ErrNotExist) {
+		l.Missing = true
+		return l
+	}
+	if err != nil {
+		l.Err = unwrapPath(err)
+		return l
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		l.Err = err
+		return l
+	}
+	from := ad.Offset
+	if st.Size() < from {
+		l.Restarted, from = true, 0
+		l.Next = 0
+	}
+	n := st.Size() - from
+	if n > ScanCap {
+		n = ScanCap
+	}
+	data := make([]byte, n)
+	got, err := io.ReadFull(io.NewSectionReader(f, from, n), data)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		l.Err = err
+		return l
+	}
+	data = data[:got]
+	end := bytes.LastIndexByte(data, '\n')
+	if end < 0 {
+		l.Blocked = int64(got) == ScanCap
+		return l
+	}
+	l.Data = data[:end+1]
+	l.Next = from + int64(end+1)
+	return l
+}
+
+// ScanResult is what one look did for one chat.
+type ScanResult struct {
+	Chat      string `json:"chat"`
+	File      string `json:"file"`
+	Read      int64  `json:"read"`   // bytes judged this look
+	Offset    int64  `json:"offset"` // the cursor now
+	Messages  int    `json:"messages"`
+	Echoes    int    `json:"echoes"` // typed rows that were conch's own words
+	Missing   bool   `json:"missing"`
+	Missed    int    `json:"missed"`
+	Dropped   bool   `json:"dropped"`
+	Blocked   bool   `json:"blocked"`
+	Restarted bool   `json:"restarted"`
+	Skipped   bool   `json:"skipped"` // another scan moved the cursor first
+	Error     string `json:"error,omitempty"`
+}
+
+// ApplyLook records what a look found: a human_direct_message for each row
+// a person typed (not conch's own words come back), the cursor moved past
+// the rows read; a missed look counted, and at the third in a row
+// upstream_missing recorded and the link dropped.
+func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
+	res := ScanResult{Chat: l.Chat, File: l.File, Offset: l.From}
+	rel := adoptionRel(l.Chat)
+	ad, err := load[Adoption](tx, rel)
+	if err != nil {
+		return res, err
+	}
+	if ad == nil || ad.File != l.File || ad.Offset != l.From {
+		res.Skipped = true
+		return res, nil
+	}
+	c, err := tx.Chat(l.Chat)
+	if isNoChat(err) {
+		// The chat was deleted: its link goes with it.
+		tx.remove(rel)
+		res.Dropped = true
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	ad.LastLook = tx.Now()
+	switch {
+	case l.Err != nil:
+		res.Error = l.Err.Error()
+		return res, nil
+	case l.Missing:
+		ad.Missed++
+		res.Missing, res.Missed = true, ad.Missed
+		if ad.Missed >= MissedLooks {
+			tx.remove(rel)
+			res.Dropped = true
+			tx.RecordEvent(c, KindUpstreamMissing, ActorSystem, "", harnessName(ad.Harness)+" session "+filepath.Base(ad.File)+" is gone", "")
+			return res, nil
+		}
+		tx.put(rel, ad, true)
+		return res, nil
+	}
+	ad.Missed = 0
+	res.Blocked, res.Restarted = l.Blocked, l.Restarted
+	echoes, err := tx.echoes(c)
+	if err != nil {
+		return res, err
+	}
+	for _, t := range humanTexts(ad.Harness, l.Data) {
+		if isEcho(t, echoes) || slices.Contains(ad.Hooked, typedHash(t)) {
+			res.Echoes++
+			continue
+		}
+		res.Messages++
+		tx.RecordEvent(c, KindHuman, ActorHuman, "", "the person typed in the "+harnessName(ad.Harness)+" session directly", "")
+	}
+	res.Read = l.Next - l.From
+	if l.Restarted {
+		res.Read = l.Next
+	}
+	ad.Offset = l.Next
+	res.Offset = ad.Offset
+	tx.put(rel, ad, true)
+	return res, nil
+}
+
+// echoes are the words that came into the session from conch itself (the
+// last messages it sent the chat, normalized).
+func (tx *Tx) echoes(c *Chat) ([]string, error) {
+	var out []string
+	sent, err := tx.sentTo(c, echoWindow)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range sent {
+		if n := normalizeTyped(m.Text); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// sentTo are the last n messages conch sent to the chat (its cards are
+// every message to or from it, oldest first).
+func (tx *Tx) sentTo(c *Chat, n int) ([]*Message, error) {
+	var out []*Message
+	for i := len(c.Cards) - 1; i >= 0 && len(out) < n; i-- {
+		m, err := tx.message(c.Cards[i])
+		if err != nil {
+			return nil, err
+		}
+		if m != nil && m.To == c.ID {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// isEcho says whether a typed row is one of the echoes: the same words, or
+// words that hold a whole long one (a harness may wrap what it passes on,
+// "Stop hook feedback: …"). A short one must match whole: "ok" inside a
+// person's sentence is still the person's.
+func isEcho(typed string, echoes []string) bool {
+	t := normalizeTyped(typed)
+	for _, e := range echoes {
+		if e == "" {
+			continue
+		}
+		if t == e || (utf8.RuneCountInString(e) >= 20 && strings.Contains(t, e)) {
+			return true
+		}
+	}
+	return false
+}
+
+// typedHash stands for words without keeping them.
+func typedHash(s string) string {
+	sum := sha256.Sum256([]byte(normalizeTyped(s)))
+	return hex.EncodeToString(sum[:16])
+}
+
+// normalizeTyped folds case and white space, for comparing words.
+func normalizeTyped(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}

@@ -1,0 +1,362 @@
+package state
+
+// Harness sessions: the link between a session that a harness runs (Claude
+// Code, Codex) and the chat that stands for it, so that the hook adapters
+// find the chat of every event they are handed. A link is kept per session,
+// CONCH_HOME/sessions/HARNESS/KEY.json, so a hook reads one small record
+// however many sessions the home has seen.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// SessionLink is one harness session's link to its chat.
+type SessionLink struct {
+	Harness    string            `json:"harness"`
+	Session    string            `json:"session"`
+	Chat       string            `json:"chat"`
+	Agents     map[string]string `json:"agents,omitempty"` // a subagent's id → its child chat
+	Transcript string            `json:"transcript,omitempty"`
+	Created    time.Time         `json:"created"`
+	// LastTurn is the last turn whose end was reported (Codex gives turns
+	// ids), so that a Stop hook and the notify program that both report
+	// one turn end one reply, not two.
+	LastTurn string `json:"last_turn,omitempty"`
+}
+
+var sessionKeyPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// sessionRel is where a session's link is kept. A session id is the
+// harness's word, not conch's: one that is not a plain name is hashed, so
+// it can never reach outside the folder.
+func sessionRel(harness, session string) string {
+	key := session
+	if !sessionKeyPattern.MatchString(key) || strings.Contains(key, "..") {
+		sum := sha256.Sum256([]byte(session))
+		key = "h-" + hex.EncodeToString(sum[:16])
+	}
+	return "sessions/" + harness + "/" + key + ".json"
+}
+
+// SessionIn is what a hook adapter knows of a session from one event.
+type SessionIn struct {
+	Harness   string
+	Session   string
+	Agent     string // set when the event comes from inside a subagent
+	AgentType string
+	Folder    string // the harness's working folder, absolute
+	Mode      string // the mode the harness reports, "" when it says none
+	Title     string // a title the harness gave the session, cleaned
+	// Transcript is the harness's own session file.
+	Transcript string
+	// Inherit is the chat named by CONCH_CHAT in the harness's environment:
+	// a session started for a chat (its wake_cmd, or a person who set it)
+	// becomes that chat; one started from inside a chat's running reply
+	// becomes its child.
+	Inherit string
+	// Make says whether to make the chat when the session has none.
+	Make bool
+}
+
+// HarnessChat finds the chat linked to a harness session, or makes it (when
+// in.Make). With in.Agent it is the subagent's child chat, made with the
+// session's chat as its parent. The mode the harness reports is the
+// chat's: the harness sets mode, never a chat (a child gets at most its
+// parent's). It returns nil, false, nil when there is no chat and none was
+// to be made.
+func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
+	if !slices.Contains(Harnesses, in.Harness) {
+		return nil, false, usagef("harness %q: want one of %s", in.Harness, strings.Join(Harnesses, ", "))
+	}
+	for _, s := range []string{in.Session, in.Agent, in.AgentType, in.Folder, in.Title, in.Transcript} {
+		if err := validText("session field", s); err != nil {
+			return nil, false, err
+		}
+	}
+	if in.Session == "" {
+		return nil, false, usagef("the event names no session")
+	}
+	if in.Mode != "" {
+		if err := oneOf("mode", in.Mode, Modes); err != nil {
+			return nil, false, err
+		}
+	}
+	rel := sessionRel(in.Harness, in.Session)
+	link, err := load[SessionLink](tx, rel)
+	if err != nil {
+		return nil, false, err
+	}
+	var main *Chat
+	if link != nil {
+		if main, err = tx.Chat(link.Chat); err != nil && !isNoChat(err) {
+			return nil, false, err
+		}
+	}
+	if main == nil {
+		// No link, or its chat was deleted since.
+		if !in.Make {
+			return nil, false, nil
+		}
+		if main, err = tx.sessionChat(in); err != nil {
+			return nil, false, err
+		}
+		made = true
+		link = &SessionLink{Harness: in.Harness, Session: in.Session, Chat: main.ID, Created: tx.Now()}
+		tx.put(rel, link, true)
+	}
+	if in.Transcript != "" && link.Transcript != in.Transcript {
+		link.Transcript = in.Transcript
+		tx.put(rel, link, true)
+	}
+	changed := false
+	if in.Mode != "" && main.Mode != in.Mode {
+		main.Mode, changed = in.Mode, true
+	}
+	if main.Title == "" && in.Title != "" {
+		main.Title, changed = cutRunes(in.Title, MaxTitle), true
+	}
+	if changed {
+		tx.saveChat(main, true)
+	}
+	if in.Agent == "" {
+		return main, made, nil
+	}
+	if id := link.Agents[in.Agent]; id != "" {
+		child, err := tx.Chat(id)
+		if err == nil {
+			if modeRank(child.Mode) > modeRank(main.Mode) {
+				child.Mode = main.Mode
+				tx.saveChat(child, true)
+			}
+			return child, made, nil
+		}
+		if !isNoChat(err) {
+			return nil, false, err
+		}
+	}
+	if !in.Make {
+		return nil, false, nil
+	}
+	title := strings.TrimSpace(in.AgentType + " subagent")
+	child, err := tx.newChat(title, main.Folder, main.Mode, main.ID)
+	if err != nil {
+		return nil, false, err
+	}
+	tx.spawned(Actor{ID: main.ID}, main, child)
+	if link.Agents == nil {
+		link.Agents = map[string]string{}
+	}
+	link.Agents[in.Agent] = child.ID
+	tx.put(rel, link, true)
+	return child, true, nil
+}
+
+// sessionChat is the chat a new session stands for: the chat the
+// harness's environment names when that one is idle (the session was
+// started for it), its child when that one is working (a session started
+// from inside its reply), else a new chat of the person's.
+func (tx *Tx) sessionChat(in SessionIn) (*Chat, error) {
+	folder := in.Folder
+	if folder == "" {
+		return nil, usagef("the event names no folder")
+	}
+	folder = filepath.Clean(folder)
+	mode := in.Mode
+	if mode == "" {
+		mode = ModeAsk
+	}
+	if in.Inherit != "" {
+		if c, err := tx.Chat(in.Inherit); err == nil && !c.IsTask() {
+			if !c.Working() {
+				return c, nil
+			}
+			if modeRank(mode) > modeRank(c.Mode) {
+				mode = c.Mode
+			}
+			child, err := tx.newChat(cutRunes(in.Title, MaxTitle), folder, mode, c.ID)
+			if err != nil {
+				return nil, err
+			}
+			tx.spawned(Actor{ID: c.ID}, c, child)
+			return child, nil
+		} else if err != nil && !isNoChat(err) {
+			return nil, err
+		}
+	}
+	return tx.newChat(cutRunes(in.Title, MaxTitle), folder, mode, "")
+}
+
+// newChat makes a chat the way a harness does: it may have no title yet (it
+// takes one from the person's first prompt).
+func (tx *Tx) newChat(title, folder, mode, parent string) (*Chat, error) {
+	id, err := tx.nextID("c")
+	if err != nil {
+		return nil, err
+	}
+	now := tx.Now()
+	c := &Chat{
+		ID: id, Title: title, Folder: folder, Computer: tx.h.Computer, Status: StatusIdle,
+		Mode: mode, Inbound: InboundAccept, Parent: parent, Created: now, LastActive: now,
+	}
+	tx.saveChat(c, true)
+	return c, nil
+}
+
+// SessionLinkOf is the link of a harness session, or nil.
+func (tx *Tx) SessionLinkOf(harness, session string) (*SessionLink, error) {
+	if !slices.Contains(Harnesses, harness) || session == "" {
+		return nil, nil
+	}
+	return load[SessionLink](tx, sessionRel(harness, session))
+}
+
+// EndTurn records that the end of a session's turn was reported, and says
+// whether it had been already.
+func (tx *Tx) EndTurn(harness, session, turn string) (seen bool, err error) {
+	if turn == "" {
+		return false, nil
+	}
+	rel := sessionRel(harness, session)
+	link, err := load[SessionLink](tx, rel)
+	if err != nil || link == nil {
+		return false, err
+	}
+	if link.LastTurn == turn {
+		return true, nil
+	}
+	link.LastTurn = turn
+	tx.put(rel, link, true)
+	return false, nil
+}
+
+// ChangedFiles adds files to the running reply's changed files, as an edit
+// step would, without changing what the reply is doing now (the harness
+// reports them after the tool ran). With no reply running, it is an edit
+// step, which starts one.
+func (tx *Tx) ChangedFiles(a Actor, files []string, pid int) (*Chat, error) {
+	c, err := tx.Chat(a.ID)
+	if err != nil {
+		return nil, err
+	}
+	if c.Reply == nil || !c.Reply.Alive() {
+		return tx.Step(a, StepIn{Family: "edit", Files: files, PID: pid})
+	}
+	for _, f := range files {
+		if err := validText("file", f); err != nil {
+			return nil, err
+		}
+		f = filepath.Clean(f)
+		if !slices.Contains(c.Reply.Files, f) {
+			c.Reply.Files = append(c.Reply.Files, f)
+			c.Reply.LastFile = f
+			tx.saveChat(c, false)
+		}
+	}
+	return c, nil
+}
+
+func isNoChat(err error) bool {
+	e, ok := err.(*Error)
+	return ok && e.Kind == ErrNoChat
+}
+
+func cutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimRight(string(r[:n]), " ")
+}
+
+// HarnessCompacted records that a harness compacted its session's
+// history (a compacted event, log only). It is nothing when the session
+// has no chat.
+func (tx *Tx) HarnessCompacted(in SessionIn) error {
+	in.Make = false
+	c, _, err := tx.HarnessChat(in)
+	if err != nil || c == nil {
+		return err
+	}
+	_, err = tx.Compacted(Actor{ID: c.ID}, c.ID)
+	return err
+}
+
+// TurnEnded says whether the end of a session's turn was reported already.
+func (tx *Tx) TurnEnded(harness, session, turn string) (bool, error) {
+	if turn == "" {
+		return false, nil
+	}
+	link, err := tx.SessionLinkOf(harness, session)
+	if err != nil || link == nil {
+		return false, err
+	}
+	return link.LastTurn == turn, nil
+}
+
+// ContinueWithMessage is a harness's turn ending (Claude Code's Stop) while
+// a --start-reply message waits for the chat, unread: the reply ends with
+// its last words, and the reply the message starts begins at once, in the
+// same session, so the harness can go on with the message instead of
+// stopping. That reply is the message's, as if conch had woken the chat:
+// it joins the message's chain, counts toward its bound of replies started
+// by messages, and runs unwatched. It says whether it did; a reply another
+// chat stopped, or a message past its chain's bound, goes on nowhere.
+func (tx *Tx) ContinueWithMessage(a Actor, text string, pid int) (bool, error) {
+	c, err := tx.Chat(a.ID)
+	if err != nil {
+		return false, err
+	}
+	if c.Reply == nil || c.StopPending() != nil || c.Wake != nil {
+		return false, nil
+	}
+	var m *Message
+	var ch *Chain
+	for _, e := range slices.Concat(c.Inbox, c.InboxStart) {
+		if !ValidMessageID(e) {
+			continue
+		}
+		x, err := tx.message(e)
+		if err != nil {
+			return false, err
+		}
+		if x == nil || !x.StartReply || x.State != MsgWaiting {
+			continue
+		}
+		if s, _ := takes(c, x); s != "" {
+			continue
+		}
+		if ch, err = tx.chain(x.Chain); err != nil {
+			return false, err
+		}
+		if ch.Started < ChainStarted {
+			m = x
+			break
+		}
+	}
+	if m == nil {
+		return false, nil
+	}
+	if err := validText("text", text); err != nil {
+		return false, err
+	}
+	now := tx.Now()
+	ch.Started++
+	ch.Updated = now
+	tx.put(chainRel(ch.ID), ch, true)
+	m.Woke = true
+	tx.put(messageRel(m.ID), m, true)
+	// Recorded before the reply ends, so that the end does not wake the
+	// chat's wake_cmd for the same message: the harness is still here.
+	c.Wake = &Wake{Reason: WakeMessage, Message: m.ID, Chain: m.Chain, At: now}
+	tx.endReply(a, c, OutcomeFinished, text)
+	if _, err := tx.StartReply(a, ReplyStart{PID: pid}); err != nil {
+		return false, err
+	}
+	return true, nil
+}
