@@ -3,7 +3,6 @@ package state
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -27,10 +26,10 @@ func (a Actor) Person() bool { return a.ID == "" }
 // Press says whether this is a person's press: no chat acting, and a terminal.
 func (a Actor) Press() bool { return a.ID == "" && a.Terminal }
 
-var idPattern = regexp.MustCompile(`^[ct]_[1-9][0-9]{0,9}$`)
-
 // ValidID says whether id has the shape of a chat or task id.
-func ValidID(id string) bool { return idPattern.MatchString(id) }
+// (c_ or t_ and a number from 1, ten digits at most; checked by hand, not
+// by a regexp compiled at start-up, which every command would pay for.)
+func ValidID(id string) bool { return validSerial(id, "c_") || validSerial(id, "t_") }
 
 func chatRel(id string) string {
 	if strings.HasPrefix(id, "t_") {

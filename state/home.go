@@ -250,6 +250,12 @@ func load[T any](tx *Tx, rel string) (*T, error) {
 	return v, nil
 }
 
+// misnamed is the error for a record that holds another's id: written
+// back, it would land on the other's file.
+func (tx *Tx) misnamed(rel, got string) error {
+	return &CorruptError{Path: tx.h.path(rel), Err: fmt.Errorf("it holds %q, not the record its name says", got)}
+}
+
 // put marks the record at rel to be written. durable records (messages,
 // waits, cursors, events, heads, keys, counters) are synced before the
 // command answers; live state need not be.
