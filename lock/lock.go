@@ -5,10 +5,10 @@ package lock
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -16,10 +16,6 @@ import (
 
 // DefaultWait is how long a command waits for a lock before it gives up.
 const DefaultWait = 10 * time.Second
-
-// retryDelay is the pause between two tries: the waiting process sleeps, it
-// does not spin.
-const retryDelay = 2 * time.Millisecond
 
 // TimeoutError says which lock file could not be had in time.
 type TimeoutError struct {
@@ -31,21 +27,68 @@ func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("lock %s not had in %s: another conch command holds it; try again", e.Path, e.Waited.Round(time.Millisecond))
 }
 
+// The states of a blocked lock call, between the caller and the goroutine
+// that waits in the kernel.
+const (
+	waiting int32 = iota
+	taken
+	abandoned
+)
+
 // Exclusive takes the lock file at path, creating it (0600) if needed, and
 // returns the function that releases it. It waits at most wait.
+//
+// A lock that is busy is waited for in the kernel (a blocking flock), not by
+// trying again and again: the waiter sleeps until the holder lets go, and
+// under contention no waiter starves behind others that poll faster. If the
+// wait runs out first, the call returns a TimeoutError and the kernel wait
+// is abandoned: should it get the lock after all, it lets go at once.
 func Exclusive(ctx context.Context, path string, wait time.Duration) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
 	fl := flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
-	ctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	ok, err := fl.TryLockContext(ctx, retryDelay)
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+	ok, err := fl.TryLock()
+	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	if !ok {
-		return nil, &TimeoutError{Path: path, Waited: wait}
+	if ok {
+		return func() { _ = fl.Unlock() }, nil
+	}
+	var state atomic.Int32
+	got := make(chan error, 1)
+	go func() {
+		err := fl.Lock()
+		if !state.CompareAndSwap(waiting, taken) {
+			// The caller gave up: let go of what it no longer wants.
+			if err == nil {
+				_ = fl.Unlock()
+			}
+			_ = fl.Close()
+			return
+		}
+		got <- err
+	}()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	var gaveUp error
+	select {
+	case err := <-got:
+		if err != nil {
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		return func() { _ = fl.Unlock() }, nil
+	case <-timer.C:
+		gaveUp = &TimeoutError{Path: path, Waited: wait}
+	case <-ctx.Done():
+		gaveUp = fmt.Errorf("lock %s: %w", path, ctx.Err())
+	}
+	if state.CompareAndSwap(waiting, abandoned) {
+		return nil, gaveUp
+	}
+	// The lock came at the very moment the wait ran out: take it.
+	if err := <-got; err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	return func() { _ = fl.Unlock() }, nil
 }

@@ -50,3 +50,24 @@ func TestExclusiveHandsOverToAWaiter(t *testing.T) {
 		t.Fatalf("the waiter did not get the lock: %v", err)
 	}
 }
+
+// TestAbandonedWaitLetsGo: a wait that timed out must not keep the lock if
+// the kernel hands it over later.
+func TestAbandonedWaitLetsGo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "conch.lock")
+	unlock, err := Exclusive(context.Background(), path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Exclusive(context.Background(), path, 20*time.Millisecond); err == nil {
+		t.Fatal("a held lock was had twice")
+	}
+	unlock()
+	// The abandoned waiter may take the lock for a moment and let go:
+	// a later caller gets it well within its wait.
+	u, err := Exclusive(context.Background(), path, 2*time.Second)
+	if err != nil {
+		t.Fatalf("after the abandoned wait: %v", err)
+	}
+	u()
+}

@@ -343,7 +343,9 @@ func (tx *Tx) commit() error {
 	mark := tx.h.path(commitMark)
 	several := len(paths)+len(tx.gone) > 1
 	if several {
-		if err := tx.h.FS.WriteFile(mark, []byte(strings.Join(paths, "\n")+"\n"), true); err != nil {
+		// Not synced: the mark guards against a writer killed half way, and
+		// after a power cut conch doctor --repair rebuilds the index anyway.
+		if err := tx.h.FS.WriteFile(mark, []byte(strings.Join(paths, "\n")+"\n"), false); err != nil {
 			return fmt.Errorf("write %s: %w", mark, err)
 		}
 	}
