@@ -150,7 +150,7 @@ func (tx *Tx) receiver(a Actor, me *Chat, id string) (*Chat, error) {
 }
 
 // together checks that the acting chat may message or stop others: a chat
-// that offers together, not in plan mode.
+// that offers together (plan mode is checked after a key's replay).
 func (tx *Tx) together(a Actor, verb string) (*Chat, error) {
 	if a.Person() {
 		return nil, usagef("%s acts as a chat: give --chat ID or set CONCH_CHAT", verb)
