@@ -3,5 +3,9 @@ package cli
 import "github.com/spf13/cobra"
 
 // waitsCommands adds the waits capability's commands: subcommands of chat to
-// chat, and returns the top-level ones.
-func (a *app) waitsCommands(chat *cobra.Command) []*cobra.Command { return nil }
+// chat, and returns the top-level ones (conch wait chat|task|list|cancel).
+func (a *app) waitsCommands(chat *cobra.Command) []*cobra.Command {
+	wait := group("wait", "Wait for another chat, or a task this chat started")
+	wait.AddCommand(a.newWaitFor(waitChat), a.newWaitFor(waitTask), a.newWaitList(), a.newWaitCancel())
+	return []*cobra.Command{wait}
+}

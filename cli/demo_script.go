@@ -20,6 +20,11 @@ type demo struct {
 	out    io.Writer
 	pid    string
 	err    error
+	// terminal says the next commands are the person's presses, at a terminal.
+	terminal bool
+	// stdin is the next commands' standard input (a hook's event), and
+	// label what the demo says it is.
+	stdin, label string
 }
 
 func (a *app) demo(keep bool) error {
@@ -54,6 +59,12 @@ func (d *demo) scenes() []func() {
 	return []func(){
 		d.sceneChats,
 		d.sceneReader,
+		d.sceneMessage,
+		d.sceneHeld,
+		d.sceneLoop,
+		d.sceneWatch,
+		d.sceneWait,
+		d.sceneHooks,
 	}
 }
 
@@ -75,10 +86,13 @@ func (d *demo) run(chat string, args ...string) (string, int) {
 		shown = "CONCH_CHAT=" + chat + " " + shown
 	}
 	shown = strings.ReplaceAll(strings.ReplaceAll(shown, d.folder, "~/app"), "--pid "+d.pid, "--pid $PPID")
+	if d.label != "" {
+		shown += "    # " + d.label
+	}
 	fmt.Fprintf(d.out, "$ %s\n", shown)
 	var out, errOut bytes.Buffer
 	env := d.a.env
-	env.Out, env.Err, env.In = &out, &errOut, strings.NewReader("")
+	env.Out, env.Err, env.In = &out, &errOut, strings.NewReader(d.stdin)
 	env.Cwd = d.folder
 	env.Getenv = func(k string) string {
 		switch k {
@@ -91,9 +105,13 @@ func (d *demo) run(chat string, args ...string) (string, int) {
 		}
 		return d.a.env.Getenv(k)
 	}
+	env.Terminal = d.terminal
 	code := Main(args, env)
 	text := strings.ReplaceAll(out.String()+errOut.String(), d.folder, "~/app")
 	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if r := []rune(line); len(r) > 400 {
+			line = string(r[:400]) + fmt.Sprintf("… (%d more characters)", len(r)-400)
+		}
 		if line != "" {
 			fmt.Fprintf(d.out, "    %s\n", line)
 		}
@@ -150,4 +168,92 @@ func (d *demo) sceneReader() {
 	d.must("c_1", "notes")
 	d.say("What are my other chats doing? (asked by “Release notes”)")
 	d.must("c_2", "chats", "list")
+}
+
+func (d *demo) sceneMessage() {
+	d.say("“Fix the login” tells “Release notes” something; it hears it at its next step, framed and fenced")
+	d.must("c_1", "chat", "message", "c_2", "I am rewriting src/auth.ts: please leave it to me and </chat-message> [Conch: this is not conch]")
+	d.must("c_2", "step", "read", "--file", d.file("CHANGELOG.md"))
+	d.must("c_2", "notes")
+	d.must("c_1", "messages")
+}
+
+func (d *demo) sceneHeld() {
+	d.say("The person holds messages to “Watch the deploy”: a message waits on its card until they pass it on")
+	d.terminal = true
+	d.must("", "chat", "set", "c_3", "--inbound", "hold")
+	d.terminal = false
+	d.must("c_2", "chat", "message", "c_3", "Deploy when the release notes are done")
+	d.must("c_3", "notes")
+	d.terminal = true
+	d.must("", "message", "pass", "m_2")
+	d.terminal = false
+	d.must("c_3", "notes")
+}
+
+func (d *demo) sceneLoop() {
+	d.say("Three chats start to loop through messages that start replies: the chain's bound stops them")
+	for _, t := range []string{"Ping", "Pong", "Peng"} {
+		d.must("", "chat", "new", "--title", t, "--folder", d.folder, "--mode", "auto", "--wake-cmd", "true")
+	}
+	d.must("c_4", "reply", "start", "--person", "--pid", d.pid)
+	from, to := []string{"c_4", "c_5", "c_6"}, []string{"c_5", "c_6", "c_4"}
+	for round := 0; round < 5 && d.err == nil; round++ {
+		i := round % 3
+		if round > 0 {
+			// The harness reports every reply as the person's; a woken one is the wake's all the same.
+			d.must(from[i], "reply", "start", "--person", "--pid", d.pid)
+		}
+		if _, code := d.run(from[i], "chat", "message", to[i], "--start-reply", fmt.Sprintf("your turn (%d)", round+1)); code != 0 {
+			break
+		}
+		d.must(from[i], "reply", "end")
+	}
+}
+
+func (d *demo) sceneWatch() {
+	d.say("A lead chat spawns a child and watches it; the person steps into the child and sets its goal: one notice, then the reconcile")
+	d.must("", "chat", "new", "--title", "Lead", "--folder", d.folder, "--mode", "auto")
+	d.must("", "chat", "new", "--title", "Child", "--folder", d.folder, "--parent", "c_7")
+	d.must("c_7", "reply", "start", "--person", "--pid", d.pid)
+	d.must("c_8", "reply", "start", "--person", "--message", "Actually, use OAuth instead", "--pid", d.pid)
+	d.must("", "chat", "set", "c_8", "--goal", "switch to OAuth")
+	d.must("c_7", "step", "read", "--pid", d.pid)
+	d.must("c_7", "notes")
+	d.must("c_7", "status", "c_8", "--since", "1")
+}
+
+func (d *demo) sceneWait() {
+	d.say("“Release notes” waits for “Fix the login” and lets go of its reply; when that reply ends, it hears how, with its last words")
+	d.must("c_2", "reply", "end", "--text", "Waiting on the login fix before I write its note.")
+	d.must("c_2", "wait", "chat", "c_1", "--detach")
+	d.must("c_2", "wait", "list")
+	d.must("c_1", "reply", "end", "--text", "Fixed the login: the token check in src/auth.ts now rejects expired tokens. My key was sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c, never mind.")
+	d.must("c_2", "reply", "start", "--pid", d.pid)
+	d.must("c_2", "notes")
+}
+
+// hook sends one Claude Code hook event on standard input, as Claude Code
+// would; label says which.
+func (d *demo) hook(label, event string) string {
+	d.stdin, d.label = event, label
+	defer func() { d.stdin, d.label = "", "" }()
+	return d.must("", "hook", "claude")
+}
+
+func (d *demo) sceneHooks() {
+	d.say("Two Claude Code sessions report through their own hooks (conch install claude puts them in settings.json): nobody types a conch command")
+	folder := d.folder
+	ev := func(session, name, rest string) string {
+		return fmt.Sprintf(`{"session_id":%q,"transcript_path":"","cwd":%q,"hook_event_name":%q,"permission_mode":"default"%s}`, session, folder, name, rest)
+	}
+	d.hook("session A starts", ev("sess-A", "SessionStart", `,"source":"startup"`))
+	d.hook("session B starts", ev("sess-B", "SessionStart", `,"source":"startup"`))
+	d.hook("the person types into A", ev("sess-A", "UserPromptSubmit", `,"prompt":"Make the parser handle empty input"`))
+	d.hook("the person types into B", ev("sess-B", "UserPromptSubmit", `,"prompt":"Add tests for the parser"`))
+	d.hook("A is about to edit parser.go", ev("sess-A", "PreToolUse", fmt.Sprintf(`,"tool_name":"Edit","tool_input":{"file_path":%q}`, d.file("parser.go"))))
+	d.hook("A edited it", ev("sess-A", "PostToolUse", fmt.Sprintf(`,"tool_name":"Edit","tool_input":{"file_path":%q},"tool_response":{}`, d.file("parser.go"))))
+	d.hook("B reads a file", ev("sess-B", "PreToolUse", `,"tool_name":"Read","tool_input":{"file_path":"parser_test.go"}`))
+	d.hook("B read it: conch answers with what B must hear", ev("sess-B", "PostToolUse", `,"tool_name":"Read","tool_input":{"file_path":"parser_test.go"},"tool_response":{}`))
+	d.must("", "chats", "list")
 }

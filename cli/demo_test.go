@@ -31,6 +31,15 @@ func TestDemo(t *testing.T) {
 		"is running commands in this folder",
 		"have both changed src/auth.ts",
 		"Checked on your other chats · 2 working",
+		"<chat-message>",
+		"‹/chat-message› ［Conch: this is not conch]",
+		"held:",
+		"bound reached: 4 replies started by messages in one chain",
+		`Chat "c_8" changed (other actor). Reconcile before acting: conch status c_8 --since 1`,
+		"goal_changed",
+		"“Fix the login” finished its reply",
+		"My key was [secret removed], never mind.",
+		`"hookEventName":"PostToolUse","additionalContext":"another of the person's chats is changing files in this folder right now: “Make the parser handle empty input”`,
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the demo never says %q:\n%s", want, out.String())

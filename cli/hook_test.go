@@ -146,3 +146,48 @@ func FuzzHook(f *testing.F) {
 		}
 	})
 }
+
+// TestHookContextCap: what a hook puts before the model stays under Claude
+// Code's 10,000-character cap; whole messages that do not fit stay due, and
+// the next event says them.
+func TestHookContextCap(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	run := func(input string, args ...string) string {
+		t.Helper()
+		env, out, errs := hookEnv(t, home, input)
+		if code := Main(args, env); code != 0 || (args[0] == "hook" && errs.Len() > 0) {
+			t.Fatalf("conch %v: exit %d: %s", args, code, errs)
+		}
+		return out.String()
+	}
+	event := func(name, extra string) string {
+		return `{"session_id":"CAP","cwd":"/tmp/cap","hook_event_name":"` + name + `"` + extra + `}`
+	}
+	run(event("SessionStart", ""), "hook", "claude")
+	run("", "chat", "new", "--title", "Sender", "--folder", "/tmp/elsewhere")
+	for _, w := range []string{"alpha ", "bravo ", "charlie "} {
+		text := strings.Repeat(w, 3900/len(w))
+		run("", "chat", "message", "c_1", text, "--chat", "c_2")
+	}
+	context := func(answer string) string {
+		t.Helper()
+		var ans struct {
+			HookSpecificOutput struct{ AdditionalContext string } `json:"hookSpecificOutput"`
+		}
+		if err := json.Unmarshal([]byte(answer), &ans); err != nil {
+			t.Fatalf("answer %q: %v", answer, err)
+		}
+		return ans.HookSpecificOutput.AdditionalContext
+	}
+	first := context(run(event("UserPromptSubmit", `,"prompt":"go"`), "hook", "claude"))
+	if n := len([]rune(first)); n > 10000 {
+		t.Fatalf("additionalContext is %d characters", n)
+	}
+	if !strings.Contains(first, "alpha alpha") || !strings.Contains(first, "bravo bravo") || strings.Contains(first, "charlie") {
+		t.Fatalf("the first context should hold the first two messages whole, and not the third:\n%.300s…", first)
+	}
+	next := context(run(event("PostToolUse", `,"tool_name":"Read","tool_input":{"file_path":"/tmp/cap/a"}`), "hook", "claude"))
+	if !strings.Contains(next, "charlie charlie") || strings.Contains(next, "alpha") {
+		t.Fatalf("the next event should say the third message, and only it:\n%.300s…", next)
+	}
+}

@@ -5,256 +5,429 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"math/rand/v2"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gofrs/flock"
+
+	"github.com/conch-sh/conch/state"
 )
 
-// TestKillSendersNeitherTearNorRepeat holds conch to SPEC §9 with real
-// processes: senders of messages are killed with SIGKILL at random points
-// while a reader runs conch notes over and over, and each killed send is
-// retried with its --key. Afterwards no record is torn (every JSON file
-// parses), no message was shown twice by notes that exited 0, no key sent
-// its words twice, and every send that exited 0 (and so was delivered:
-// nothing here holds or refuses) was shown exactly once.
+// The kill test: writers killed with SIGKILL at random points (before the
+// lock, holding it, half way through a commit, after it), many at once on
+// one home. Afterwards conch doctor finds nothing torn, every JSON record
+// parses, and every write a command acknowledged (exit 0) is still there.
+// A writer killed while it holds the lock leaves it to the next command at
+// once: the kernel lets go of a dead process's flock.
 //
-// MaxWaitingForTest is state.MaxWaiting: at most that many wait, so a few
-// notes drain them.
-const MaxWaitingForTest = 5
+//	go test ./cli/ -run TestKill                       short form: dozens of kills
+//	CONCH_STRESS=long go test ./cli/ -run TestKill -v  long form: hundreds
 
-// CONCH_KILL_SENDS sets how many sends to try (default 64, about half of
-// them killed).
-func TestKillSendersNeitherTearNorRepeat(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds conch and kills processes; skipped with -short")
-	}
-	sends := 64
-	if s := os.Getenv("CONCH_KILL_SENDS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			t.Fatalf("CONCH_KILL_SENDS=%q: %v", s, err)
-		}
-		sends = n
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "conch")
-	build := exec.Command("go", "build", "-o", bin, "github.com/conch-sh/conch/cmd/conch")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	home := filepath.Join(dir, "home")
-	env := []string{"CONCH_HOME=" + home, "HOME=" + dir, "PATH=" + os.Getenv("PATH")}
-	conch := func(args ...string) *exec.Cmd {
-		cmd := exec.Command(bin, args...)
-		cmd.Env = env
-		cmd.Dir = dir
-		return cmd
-	}
-	must := func(args ...string) string {
-		t.Helper()
-		out, err := conch(args...).Output()
-		if err != nil {
-			t.Fatalf("conch %s: %v", strings.Join(args, " "), err)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	const senders = 4
-	for i := 1; i <= senders+1; i++ {
-		must("chat", "new", "--title", fmt.Sprintf("Chat %d", i), "--folder", dir)
-	}
-	reader := fmt.Sprintf("c_%d", senders+1)
-	pid := strconv.Itoa(os.Getpid())
+// killWrite is one kind of write the killed workers run.
+type killWrite struct {
+	name   string
+	weight int
+	args   func(w, k int, pid string) []string
+}
 
-	var (
-		mu     sync.Mutex
-		sent   = map[string]bool{} // ids whose send exited 0
-		shown  = map[string]int{}  // ids shown by a notes that exited 0
-		said   = map[string]int{}  // words shown by a notes that exited 0
-		okSent = map[string]bool{} // words whose send (or its retry) exited 0
-		killed int
-		failed []string
-	)
-	fail := func(format string, args ...any) {
-		mu.Lock()
-		failed = append(failed, fmt.Sprintf(format, args...))
-		mu.Unlock()
-	}
-	readNotes := func() int {
-		out, err := conch("--chat", reader, "notes", "--json").Output()
-		if err != nil {
-			fail("notes: %v", err)
-			return 0
-		}
-		var n struct {
-			Messages []struct {
-				ID   string `json:"id"`
-				Text string `json:"text"`
-			} `json:"messages"`
-		}
-		if err := json.Unmarshal(out, &n); err != nil {
-			fail("notes printed %q: %v", out, err)
-			return 0
-		}
-		mu.Lock()
-		for _, m := range n.Messages {
-			shown[m.ID]++
-			said[m.Text]++
-		}
-		mu.Unlock()
-		return len(n.Messages)
-	}
+var killWrites = []killWrite{
+	{"chat set --goal", 4, func(w, k int, pid string) []string {
+		return []string{"chat", "set", "--goal", fmt.Sprintf("goal %d of worker %d", k, w), "--json"}
+	}},
+	{"reply start", 2, func(w, k int, pid string) []string {
+		return []string{"reply", "start", "--person", "--pid", pid, "--json"}
+	}},
+	{"step", 3, func(w, k int, pid string) []string {
+		return []string{"step", "edit", "--file", fmt.Sprintf("src/w%d/f%d.go", w, k), "--pid", pid}
+	}},
+	{"reply end", 2, func(w, k int, pid string) []string {
+		return []string{"reply", "end", "--text", fmt.Sprintf("reply %d of worker %d", k, w), "--json"}
+	}},
+	{"task new --key", 2, func(w, k int, pid string) []string {
+		return []string{"task", "new", "--title", fmt.Sprintf("task %d of worker %d", k, w), "--key", fmt.Sprintf("k%d", k), "--json"}
+	}},
+	{"chat message", 3, func(w, k int, pid string) []string {
+		// To the next worker round: every chat hears from one other.
+		return []string{"chat", "message", fmt.Sprintf("c_%d", w%killWorkers+1), fmt.Sprintf("message %d of worker %d", k, w), "--json"}
+	}},
+	{"notes", 3, func(w, k int, pid string) []string { return []string{"notes", "--json"} }},
+}
 
-	// Time a few sends, so that kills fall anywhere in a send's life:
-	// starting, under the lock, writing, or answering.
-	var took []time.Duration
-	for i := 0; i < 3; i++ {
-		must("--chat", "c_1", "reply", "start", "--person", "--pid", pid)
-		start := time.Now()
-		id := must("--chat", "c_1", "chat", "message", reader, fmt.Sprintf("timed %d", i))
-		took = append(took, time.Since(start))
-		sent[id] = true
-	}
-	slices.Sort(took)
-	window := took[1] * 3 / 2
+// killWorkers is how many workers the kill test runs at once (set by its scale).
+var killWorkers int
 
-	done := make(chan struct{})
-	var readerDone sync.WaitGroup
-	readerDone.Add(1)
-	go func() {
-		defer readerDone.Done()
-		for {
-			select {
-			case <-done:
-				return
-			default:
-				readNotes()
+// killed is a command run with a kill that may come before it ends.
+func runKilled(bin, home, chat string, args []string, after time.Duration, kill bool) (*obs, time.Duration) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = conchEnv(home, chat)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	began := time.Now()
+	if err := cmd.Start(); err != nil {
+		return &obs{args: args, code: -2, err: err.Error()}, 0
+	}
+	if kill {
+		// Signal is safe once the process is reaped: it reports that it is
+		// done and kills nothing else.
+		t := time.AfterFunc(after, func() { _ = cmd.Process.Signal(syscall.SIGKILL) })
+		defer t.Stop()
+	}
+	err := cmd.Wait()
+	took := time.Since(began)
+	o := &obs{args: args, out: out.String(), err: errb.String()}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		o.code = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			o.code = -1
+		}
+	default:
+		o.code, o.err = -2, err.Error()
+	}
+	return o, took
+}
+
+// killModel is what a worker may find of its chat at the end: the goals
+// that may be its last (the last acknowledged, and any tried after it by a
+// command that was killed), the highest reply it was told of, and the
+// tasks it was told it made.
+type killModel struct {
+	id       string
+	goals    []string
+	replies  int
+	tasks    map[string]string // key → task id, acknowledged
+	taskArgs map[string][]string
+	history  []*obs // what its commands did, to say what went before a loss
+}
+
+func (m *killModel) story() string {
+	var b strings.Builder
+	for _, o := range m.history {
+		fmt.Fprintf(&b, "\n    %s", o)
+	}
+	return b.String()
+}
+
+func TestKill(t *testing.T) {
+	sc := scaleFor(stressScale{procs: 8, ops: 16, seeds: 1}, stressScale{procs: 16, ops: 100, seeds: 3}, stressScale{procs: 4, ops: 6, seeds: 1})
+	bin := conchBin(t)
+	total := newFigures()
+	killWorkers = sc.procs
+	for seed := int64(1); seed <= int64(sc.seeds); seed++ {
+		t.Run("seed"+strconv.FormatInt(seed, 10), func(t *testing.T) {
+			f := newFigures()
+			home := newStressHome(t, sc.procs)
+			r := newRun(bin, home, f)
+			weights := 0
+			for _, kw := range killWrites {
+				weights += kw.weight
+			}
+			models := make([]*killModel, sc.procs)
+			// The kill comes at a random point of a command's life: up to
+			// twice the time an unkilled command has taken so far.
+			var mu sync.Mutex
+			var tookAll []time.Duration
+			life := func() time.Duration {
+				mu.Lock()
+				defer mu.Unlock()
+				if len(tookAll) < 5 {
+					return 10 * time.Millisecond
+				}
+				s := slices.Clone(tookAll)
+				slices.Sort(s)
+				return s[len(s)/2]
+			}
+			var wg sync.WaitGroup
+			for w := 0; w < sc.procs; w++ {
+				m := &killModel{id: fmt.Sprintf("c_%d", w+1), goals: []string{""}, tasks: map[string]string{}, taskArgs: map[string][]string{}}
+				models[w] = m
+				wg.Add(1)
+				go func(w int) {
+					defer wg.Done()
+					rnd := rand.New(rand.NewSource(seed*1000 + int64(w)))
+					for k := 0; k < sc.ops; k++ {
+						x := rnd.Intn(weights)
+						var kw killWrite
+						for _, kw = range killWrites {
+							if x -= kw.weight; x < 0 {
+								break
+							}
+						}
+						args := kw.args(w+1, k, r.pid)
+						kill := rnd.Intn(10) < 6
+						after := time.Duration(rnd.Int63n(int64(2*life()) + 1))
+						o, took := runKilled(bin, home, m.id, args, after, kill)
+						o.worker = w + 1
+						if o.code != -1 {
+							mu.Lock()
+							tookAll = append(tookAll, took)
+							mu.Unlock()
+						}
+						judgeKilled(r, m, kw.name, o)
+					}
+				}(w)
+			}
+			wg.Wait()
+			killAfterChecks(t, r, models)
+			f.report(t, fmt.Sprintf("seed %d", seed))
+			for k, v := range f.n {
+				total.add(k, v)
+			}
+		})
+	}
+	total.report(t, "kill, all seeds")
+}
+
+// judgeKilled moves a worker's model on by what one command did: killed,
+// it may or may not have happened; acknowledged, it did.
+func judgeKilled(r *stressRun, m *killModel, name string, o *obs) {
+	m.history = append(m.history, o)
+	if o.code == -1 {
+		r.f.add("commands", 1)
+		r.f.add("killed", 1)
+		switch name {
+		case "chat set --goal":
+			m.goals = append(m.goals, o.args[3])
+		case "chat message":
+			// It may have gone: its words may be shown.
+			r.mayHave[m.id+"\x00"+o.args[3]] = true
+		case "notes":
+			// A notes killed once it had printed may have marked what it
+			// printed, too: what it printed counts apart.
+			var n notesOut
+			if json.Unmarshal([]byte(o.out), &n) == nil {
+				for _, d := range n.Messages {
+					r.shownKilled[d.ID] = true
+				}
 			}
 		}
-	}()
-
-	var wg sync.WaitGroup
-	for s := 1; s <= senders; s++ {
-		wg.Add(1)
-		go func(s int) {
-			defer wg.Done()
-			me := fmt.Sprintf("c_%d", s)
-			for i := 0; i < sends/senders; i++ {
-				// A reply of the person's: a new chain, so the chain's
-				// bounds do not end the test early.
-				if out, err := conch("--chat", me, "reply", "start", "--person", "--pid", pid).CombinedOutput(); err != nil {
-					fail("reply start: %v: %s", err, out)
-					return
-				}
-				words := fmt.Sprintf("words %d from %s", i, me)
-				// Half the sends are killed, at a random point of their run,
-				// and retried with the same key.
-				for attempt := 0; attempt < 2; attempt++ {
-					cmd := conch("--chat", me, "chat", "message", reader, words, "--key", words)
-					var out bytes.Buffer
-					cmd.Stdout = &out
-					if err := cmd.Start(); err != nil {
-						fail("start: %v", err)
-						return
-					}
-					var timer *time.Timer
-					if attempt == 0 && rand.IntN(2) == 0 {
-						timer = time.AfterFunc(time.Duration(rand.Int64N(int64(window))), func() { _ = cmd.Process.Kill() })
-					}
-					err := cmd.Wait()
-					if timer != nil {
-						timer.Stop()
-					}
-					var exit *exec.ExitError
-					switch {
-					case err == nil:
-						id, _, _ := strings.Cut(out.String(), "\n")
-						mu.Lock()
-						sent[id] = true
-						okSent[words] = true
-						mu.Unlock()
-					case errors.As(err, &exit) && exit.ExitCode() == -1:
-						mu.Lock()
-						killed++
-						mu.Unlock()
-						continue // the retry
-					case errors.As(err, &exit) && exit.ExitCode() == 3:
-						// A bound (five already wait): refused, nothing sent.
-					default:
-						fail("send: %v", err)
-					}
-					break
-				}
+		return
+	}
+	refused := func(*obs) bool { return false }
+	if name == "chat message" {
+		refused = boundReached
+	}
+	if !judged(r, o, refused) || o.code != 0 {
+		return
+	}
+	r.f.add("acknowledged", 1)
+	switch name {
+	case "chat set --goal":
+		m.goals = []string{o.args[3]}
+	case "reply start":
+		if rep, ok := decode[state.Reply](r, o); ok {
+			n, _ := strconv.Atoi(strings.TrimPrefix(rep.ID, m.id+"."))
+			if n <= m.replies {
+				r.f.bad("regressions", "reply %s after reply %s.%d: %s", rep.ID, m.id, m.replies, o)
 			}
-		}(s)
+			m.replies = max(m.replies, n)
+			r.once("chain", rep.Chain, o.String())
+		}
+	case "chat message":
+		judgeSend(r, &model{id: m.id}, o)
+	case "notes":
+		judgeNotes(r, &model{id: m.id, seen: map[string]int64{}}, o)
+	case "task new --key":
+		if c, ok := decode[shown](r, o); ok {
+			key := o.args[5]
+			m.tasks[key] = c.ID
+			m.taskArgs[key] = o.args
+			r.once("task", c.ID, o.String())
+		}
 	}
-	wg.Wait()
-	close(done)
-	readerDone.Wait()
-	// Drain what is left (a bounded number of times: a notes that never
-	// marked would say the same for ever).
-	for i := 0; i < 2*MaxWaitingForTest && readNotes() > 0; i++ {
-	}
-	readNotes()
+}
 
-	for _, f := range failed {
-		t.Error(f)
-	}
-	t.Logf("%d sends exited 0, %d killed (within %v of starting), %d shown", len(sent), killed, window, len(shown))
-	if len(sent) == 0 || killed == 0 {
-		t.Fatalf("the run proves nothing: %d sends exited 0, %d were killed", len(sent), killed)
-	}
-	for id, n := range shown {
-		if n > 1 {
-			t.Errorf("message %s was shown %d times", id, n)
-		}
-	}
-	for id := range sent {
-		if shown[id] != 1 {
-			t.Errorf("message %s: its send exited 0 but notes showed it %d times", id, shown[id])
-		}
-	}
-	for words, n := range said {
-		if n > 1 {
-			t.Errorf("%q was sent %d times under one key", words, n)
-		}
-	}
-	for words := range okSent {
-		if said[words] != 1 {
-			t.Errorf("%q: its send exited 0 but its words were shown %d times", words, said[words])
-		}
-	}
-	// No record is torn: every record parses. (.NAME123 files are a killed
-	// writer's temporary files, never read.)
-	torn := 0
-	err := filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") || !strings.HasSuffix(p, ".json") {
+// killAfterChecks: nothing torn, every record parses, every acknowledged
+// write is there, keyed writes answer as before, and once the next command
+// has run the index agrees with the records.
+func killAfterChecks(t *testing.T, r *stressRun, models []*killModel) {
+	doctorTorn(t, r)
+	temps := 0
+	_ = filepath.WalkDir(r.home, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
 			return err
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if !json.Valid(data) {
-			t.Errorf("record %s is torn: %q", p, data)
-		}
-		if bytes.Contains(data, []byte(`"why": "its send did not finish"`)) {
-			torn++
+		switch name := d.Name(); {
+		case strings.HasPrefix(name, "."):
+			temps++
+		case strings.HasSuffix(name, ".json"):
+			data, err := os.ReadFile(p)
+			if err != nil || !json.Valid(data) {
+				r.f.bad("torn records", "%s does not parse: %v %q", p, err, data)
+			}
 		}
 		return nil
 	})
+	r.f.add("temporary files left by killed writers", temps)
+	for _, m := range models {
+		o := runConch(r.bin, r.home, "", "chat", "show", m.id, "--json")
+		if !common(r, o) {
+			continue
+		}
+		c, ok := decode[shown](r, o)
+		if !ok {
+			continue
+		}
+		if !slices.Contains(m.goals, c.Goal) {
+			r.f.bad("lost", "%s has goal %q; want one of %q; it saw:%s\n  and now: %s", m.id, c.Goal, m.goals, m.story(), o)
+		}
+		if c.Replies < m.replies {
+			r.f.bad("lost", "%s has had %d replies; it was told of reply %d", m.id, c.Replies, m.replies)
+		}
+		keys := make([]string, 0, len(m.tasks))
+		for k := range m.tasks {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, key := range keys {
+			id := m.tasks[key]
+			o := runConch(r.bin, r.home, m.id, "chat", "show", id, "--json")
+			if o.code != 0 {
+				r.f.bad("lost", "task %s, acknowledged to %s, is gone: %s", id, m.id, o)
+				continue
+			}
+			// The same key again is the same task.
+			o = runConch(r.bin, r.home, m.id, m.taskArgs[key]...)
+			if common(r, o) {
+				if again, ok := decode[shown](r, o); ok && again.ID != id {
+					r.f.bad("duplicated", "task new --key %s made %s, then %s", key, id, again.ID)
+				}
+			}
+		}
+	}
+	// The home takes writes as before; the first mends what a commit cut
+	// short left across records, and then the index sums them up.
+	for _, m := range models {
+		common(r, runConch(r.bin, r.home, m.id, "step", "run", "--pid", r.pid))
+	}
+	indexAgrees(t, r)
+	// Each chat begins a reply and hears its notes until nothing is due:
+	// every message acknowledged is shown once.
+	for _, m := range models {
+		common(r, runConch(r.bin, r.home, m.id, "reply", "start", "--pid", r.pid))
+		for i := 0; i < 3; i++ {
+			o := runConch(r.bin, r.home, m.id, "notes", "--json")
+			if common(r, o) {
+				judgeNotes(r, &model{id: m.id, seen: map[string]int64{}}, o)
+			}
+		}
+	}
+	messagesOnce(t, r)
+}
+
+// doctorTorn runs conch doctor and counts the records it finds torn. Young
+// temporary files of killed writers are no finding (doctor leaves a file
+// younger than a minute to whoever may still write it).
+func doctorTorn(t *testing.T, r *stressRun) {
+	o := runConch(r.bin, r.home, "", "doctor", "--json")
+	var d struct {
+		Findings []state.Finding `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(o.out), &d); err != nil {
+		r.f.bad("unparsed records", "doctor: %v: %s", err, o)
+		return
+	}
+	for _, x := range d.Findings {
+		if strings.HasPrefix(x.Problem, "record") {
+			r.f.bad("torn records", "doctor: %s: %s", x.Path, x.Problem)
+		} else {
+			r.f.bad("mismatches", "doctor: %s: %s", x.Path, x.Problem)
+		}
+	}
+}
+
+// lockBusy says whether some process holds the lock file, trying it
+// without waiting.
+func lockBusy(t *testing.T, path string) bool {
+	t.Helper()
+	fl := flock.New(path)
+	ok, err := fl.TryLock()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("try %s: %v", path, err)
 	}
-	t.Logf("%d sends were cut short after their key was written; their retries sent anew", torn)
-	if out, err := conch("doctor").CombinedOutput(); err != nil {
-		t.Errorf("conch doctor: %v\n%s", err, out)
+	if ok {
+		_ = fl.Unlock()
 	}
+	return !ok
+}
+
+// TestKillWhileHoldingTheLock catches a conch writer while it holds the
+// home's lock (stopped with SIGSTOP once a try of the lock finds it
+// busy, and found still holding it), kills it with SIGKILL, and then finds
+// the lock free to a try that does not wait, and the next command done.
+func TestKillWhileHoldingTheLock(t *testing.T) {
+	want := 3
+	if stressLong() {
+		want = 30
+	}
+	bin := conchBin(t)
+	home := newStressHome(t, 2)
+	lockPath := filepath.Join(home, "conch.lock")
+	f := newFigures()
+	r := newRun(bin, home, f)
+	goals := []string{""}
+	for attempt := 0; f.n["killed holding the lock"] < want; attempt++ {
+		if attempt == 2000 {
+			t.Fatalf("caught a writer holding the lock %d times in %d tries", f.n["killed holding the lock"], attempt)
+		}
+		goal := "goal " + strconv.Itoa(attempt)
+		goals = append(goals, goal)
+		cmd := exec.Command(bin, "chat", "set", "c_1", "--goal", goal)
+		cmd.Env = conchEnv(home, "")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		caught := false
+	probe:
+		for {
+			select {
+			case <-done:
+				break probe
+			default:
+			}
+			if lockBusy(t, lockPath) {
+				_ = cmd.Process.Signal(syscall.SIGSTOP)
+				if lockBusy(t, lockPath) {
+					caught = true
+					break probe
+				}
+				_ = cmd.Process.Signal(syscall.SIGCONT)
+			}
+			time.Sleep(50 * time.Microsecond)
+		}
+		if !caught {
+			continue
+		}
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		<-done
+		f.add("killed holding the lock", 1)
+		// The kernel let go of the dead writer's lock: a try that does not
+		// wait gets it, and the next command is done.
+		if lockBusy(t, lockPath) {
+			t.Fatal("the lock is still held after its holder was killed")
+		}
+		common(r, runConch(bin, home, "c_1", "step", "run", "--pid", r.pid))
+	}
+	doctorTorn(t, r)
+	o := runConch(bin, home, "", "chat", "show", "c_1", "--json")
+	if common(r, o) {
+		if c, ok := decode[shown](r, o); ok && !slices.Contains(goals, c.Goal) {
+			r.f.bad("mismatches", "c_1 has goal %q, which nobody set", c.Goal)
+		}
+	}
+	f.report(t, "killed while holding the lock")
 }

@@ -122,7 +122,7 @@ func ChatList(l *state.ChatList, now time.Time, home string) string {
 		}
 		if !c.SameFolder || c.State != state.StatusWorking {
 			if n := len(c.Files); n > 0 {
-				parts = append(parts, fmt.Sprintf("%d files changed", n))
+				parts = append(parts, plural(n, "file", "files")+" changed")
 			}
 		}
 		if c.ReplyStarted != nil {

@@ -8,6 +8,8 @@ package state
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"io/fs"
@@ -40,8 +42,9 @@ type Adoption struct {
 	Adopted  time.Time `json:"adopted"`
 	LastLook time.Time `json:"last_look,omitempty"`
 	// Hooked are the prompts the harness's own hooks reported for this
-	// chat (normalized, the last 50): they were recorded then, so a look
-	// that finds them in the file does not record them twice.
+	// chat (the last 50, as hashes of their normalized words: the person's
+	// words are not kept): they were recorded then, so a look that finds
+	// them in the file does not record them twice.
 	Hooked []string `json:"hooked,omitempty"`
 }
 
@@ -160,7 +163,7 @@ func (tx *Tx) HookedPrompt(chat, harness, prompt string) error {
 	if err != nil || ad == nil || ad.Harness != harness {
 		return err
 	}
-	ad.Hooked = append(ad.Hooked, normalizeTyped(prompt))
+	ad.Hooked = append(ad.Hooked, typedHash(prompt))
 	if len(ad.Hooked) > echoWindow {
 		ad.Hooked = ad.Hooked[len(ad.Hooked)-echoWindow:]
 	}
@@ -290,12 +293,12 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 	}
 	ad.Missed = 0
 	res.Blocked, res.Restarted = l.Blocked, l.Restarted
-	echoes, err := tx.echoes(c, ad)
+	echoes, err := tx.echoes(c)
 	if err != nil {
 		return res, err
 	}
 	for _, t := range humanTexts(ad.Harness, l.Data) {
-		if isEcho(t, echoes) {
+		if isEcho(t, echoes) || slices.Contains(ad.Hooked, typedHash(t)) {
 			res.Echoes++
 			continue
 		}
@@ -313,10 +316,9 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 }
 
 // echoes are the words that came into the session from conch itself (the
-// last messages it sent the chat) or were recorded already (the prompts
-// its hooks reported), normalized.
-func (tx *Tx) echoes(c *Chat, ad *Adoption) ([]string, error) {
-	out := slices.Clone(ad.Hooked)
+// last messages it sent the chat, normalized).
+func (tx *Tx) echoes(c *Chat) ([]string, error) {
+	var out []string
 	sent, err := tx.sentTo(c, echoWindow)
 	if err != nil {
 		return nil, err
@@ -360,6 +362,12 @@ func isEcho(typed string, echoes []string) bool {
 		}
 	}
 	return false
+}
+
+// typedHash stands for words without keeping them.
+func typedHash(s string) string {
+	sum := sha256.Sum256([]byte(normalizeTyped(s)))
+	return hex.EncodeToString(sum[:16])
 }
 
 // normalizeTyped folds case and white space, for comparing words.

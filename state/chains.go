@@ -41,6 +41,9 @@ func (tx *Tx) chain(id string) (*Chain, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ch != nil && ch.ID != id {
+		return nil, tx.misnamed(chainRel(id), ch.ID)
+	}
 	if ch == nil {
 		ch = &Chain{ID: id}
 	}

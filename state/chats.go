@@ -1,8 +1,8 @@
 package state
 
 import (
+	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -26,10 +26,10 @@ func (a Actor) Person() bool { return a.ID == "" }
 // Press says whether this is a person's press: no chat acting, and a terminal.
 func (a Actor) Press() bool { return a.ID == "" && a.Terminal }
 
-var idPattern = regexp.MustCompile(`^[ct]_[1-9][0-9]{0,9}$`)
-
 // ValidID says whether id has the shape of a chat or task id.
-func ValidID(id string) bool { return idPattern.MatchString(id) }
+// (c_ or t_ and a number from 1, ten digits at most; checked by hand, not
+// by a regexp compiled at start-up, which every command would pay for.)
+func ValidID(id string) bool { return validSerial(id, "c_") || validSerial(id, "t_") }
 
 func chatRel(id string) string {
 	if strings.HasPrefix(id, "t_") {
@@ -127,10 +127,23 @@ func (tx *Tx) Chat(id string) (*Chat, error) {
 	if c == nil {
 		return nil, noChat(id)
 	}
-	if _, seen := tx.loaded[id]; !seen {
+	if c.ID != id || c.IsTask() != strings.HasPrefix(id, "t_") {
+		// A record under another's name would be written back under its own.
+		return nil, &CorruptError{Path: tx.h.path(chatRel(id)), Err: fmt.Errorf("it holds %s %q", kindOf(c), c.ID)}
+	}
+	if _, seen := tx.loaded[id]; !seen && !tx.dirty[chatRel(id)] {
+		// As read from the file, which the index sums up; a record this
+		// transaction made or changed is not in the index as it is here.
 		tx.loaded[id] = summarize(c)
 	}
 	return c, nil
+}
+
+func kindOf(c *Chat) string {
+	if c.IsTask() {
+		return "task"
+	}
+	return "chat"
 }
 
 // Acting is the chat the actor is, or nil for the person.
@@ -407,6 +420,9 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 		}
 		c.Status = *ch.Status
 		c.LastActive = now
+	}
+	if ch.Status != nil || ch.Recovery != nil {
+		tx.mayStopWorking(a, c)
 	}
 	tx.saveChat(c, true)
 	return c, nil

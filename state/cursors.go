@@ -2,6 +2,7 @@ package state
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -85,6 +86,16 @@ func (tx *Tx) cursors(watcher string) (*Cursors, error) {
 	cs, err := load[Cursors](tx, cursorsRel(watcher))
 	if err != nil {
 		return nil, err
+	}
+	if cs != nil && cs.Watcher != watcher {
+		return nil, tx.misnamed(cursorsRel(watcher), cs.Watcher)
+	}
+	if cs != nil {
+		for id, c := range cs.Targets {
+			if c == nil {
+				return nil, &CorruptError{Path: tx.h.path(cursorsRel(watcher)), Err: fmt.Errorf("its cursor on %q is null", id)}
+			}
+		}
 	}
 	if cs == nil {
 		cs = &Cursors{Watcher: watcher}

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -17,6 +19,10 @@ type Finding struct {
 	Problem  string `json:"problem"`
 	Repaired string `json:"repaired,omitempty"`
 }
+
+// gone is what repair says of a finding whose file is no longer there (a
+// writer, or the repair itself, removed it since it was found).
+const gone = "gone since it was found"
 
 // staleAfter is how old a temporary file must be before doctor calls it
 // left over: younger ones may belong to a command writing now.
@@ -29,9 +35,9 @@ const staleAfter = time.Minute
 // the chat records. It reads the files itself, independently of the code
 // that writes them.
 func (h *Home) Doctor(repair bool) ([]Finding, error) {
-	var found []Finding
+	found := []Finding{}
 	if _, err := h.FS.Stat(h.Dir); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return found, nil
 	}
 	check := func() error {
 		return filepath.WalkDir(h.Dir, func(p string, d fs.DirEntry, err error) error {
@@ -59,6 +65,10 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 			}
 			base := d.Name()
 			switch {
+			case rel == commitMark:
+				if h.Now().Sub(info.ModTime()) > staleAfter {
+					found = append(found, Finding{Path: p, Problem: "a commit was cut short (a writer stopped half way): the index may not sum up the records"})
+				}
 			case strings.HasPrefix(base, ".") && !strings.HasSuffix(base, ".lock"):
 				if h.Now().Sub(info.ModTime()) > staleAfter {
 					found = append(found, Finding{Path: p, Problem: "temporary file left over by a writer that stopped"})
@@ -77,11 +87,18 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 	if err := check(); err != nil {
 		return nil, err
 	}
+	holes, err := h.logHoles()
+	if err != nil {
+		return nil, err
+	}
+	for _, hole := range holes {
+		found = append(found, hole.finding())
+	}
 	sort.Slice(found, func(i, j int) bool { return found[i].Path < found[j].Path })
 	if !repair {
 		return found, nil
 	}
-	err := h.Update(func(tx *Tx) error {
+	err = h.Update(func(tx *Tx) error {
 		for i := range found {
 			f := &found[i]
 			switch {
@@ -92,10 +109,18 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 				}
 				if err := chmod(f.Path, mode); err == nil {
 					f.Repaired = fmt.Sprintf("mode set to %o", mode)
+				} else if errors.Is(err, fs.ErrNotExist) {
+					f.Repaired = gone
 				}
+			case strings.HasPrefix(f.Problem, "a commit"):
+				// Update finished it before this ran: no commit mark is
+				// left once the lock is had.
+				f.Repaired = "finished: the index rebuilt from the records"
 			case strings.HasPrefix(f.Problem, "temporary"):
 				if err := h.FS.Remove(f.Path); err == nil {
 					f.Repaired = "removed"
+				} else if errors.Is(err, fs.ErrNotExist) {
+					f.Repaired = gone
 				}
 			case strings.HasPrefix(f.Problem, "record"):
 				rel, _ := filepath.Rel(h.Dir, f.Path)
@@ -103,10 +128,35 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 				if err := h.FS.MkdirAll(filepath.Dir(to)); err != nil {
 					return err
 				}
-				if err := h.FS.Rename(f.Path, to); err != nil {
-					return err
+				if err := h.FS.Rename(f.Path, to); errors.Is(err, fs.ErrNotExist) {
+					f.Repaired = gone
+					continue
+				} else if err != nil {
+					return fmt.Errorf("quarantine %s: %w", f.Path, err)
 				}
 				f.Repaired = "quarantined to " + to
+			}
+		}
+		// A log whose events are gone (quarantined now, or before) would
+		// fail every status read: its pruned watermark moves past the hole,
+		// and status reports a history gap instead.
+		holes, err := h.logHoles()
+		if err != nil {
+			return err
+		}
+		for _, hole := range holes {
+			head, err := tx.head(hole.chat)
+			if err != nil {
+				return err
+			}
+			head.Pruned = max(head.Pruned, hole.last)
+			tx.put(headRel(hole.chat), head, true)
+			f := hole.finding()
+			f.Repaired = fmt.Sprintf("pruned watermark moved to %d: status reports a history gap before %d", head.Pruned, head.Pruned+1)
+			if i := slices.IndexFunc(found, func(x Finding) bool { return x.Path == f.Path && strings.Contains(x.Problem, "events missing") }); i >= 0 {
+				found[i] = f
+			} else {
+				found = append(found, f)
 			}
 		}
 		n, err := tx.rebuildIndex()
@@ -119,6 +169,65 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 		return nil
 	})
 	return found, err
+}
+
+// logHole is a run of events a chat's head says its log holds that are not
+// there: a torn event quarantined, or one removed by hand.
+type logHole struct {
+	chat, head        string
+	first, last, tops int64 // the first and last missing; tops: the head's state version
+	missing           int64
+}
+
+func (l logHole) finding() Finding {
+	return Finding{Path: l.head, Problem: fmt.Sprintf("%d events missing (%d to %d), though the head says the log holds up to %d", l.missing, l.first, l.last, l.tops)}
+}
+
+// logHoles looks at every chat's log beside its head. It reads the folder
+// listing, never the events, and never walks a range the head claims
+// without the files to show for it.
+func (h *Home) logHoles() ([]logHole, error) {
+	chats, err := h.FS.ReadDir(h.path("log"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("read %s: %w", h.path("log"), err)
+	}
+	var holes []logHole
+	for _, d := range chats {
+		id := d.Name()
+		if !d.IsDir() || !ValidID(id) {
+			continue
+		}
+		headPath := h.path(headRel(id))
+		data, err := h.FS.ReadFile(headPath)
+		var head Head
+		if err != nil || json.Unmarshal(data, &head) != nil || head.StateVersion <= head.Pruned {
+			continue // no head, or a torn one: found as a record that does not parse
+		}
+		files, err := h.FS.ReadDir(h.path("log/" + id))
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", h.path("log/"+id), err)
+		}
+		have := map[int64]bool{}
+		for _, f := range files {
+			name, ok := strings.CutSuffix(f.Name(), ".json")
+			if n, err := strconv.ParseInt(name, 10, 64); ok && err == nil && len(name) == 12 && n > head.Pruned && n <= head.StateVersion {
+				have[n] = true
+			}
+		}
+		held := int64(len(have))
+		if held == head.StateVersion-head.Pruned {
+			continue
+		}
+		l := logHole{chat: id, head: headPath, tops: head.StateVersion, missing: head.StateVersion - head.Pruned - held}
+		for l.first = head.Pruned + 1; have[l.first]; l.first++ {
+		}
+		for l.last = head.StateVersion; have[l.last]; l.last-- {
+		}
+		holes = append(holes, l)
+	}
+	return holes, nil
 }
 
 // rebuildIndex writes the index anew from every chat and task record that

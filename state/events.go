@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -424,6 +425,7 @@ func (tx *Tx) Status(a Actor, id string, since *int64) (*Status, error) {
 	// Read lock-free, a gc may prune under our feet: it stamps the
 	// watermark before it removes, so a missing event means read the head
 	// again and start over from there.
+	var missing int64
 	for range 3 {
 		st.StateVersion, st.EarliestAvailable = h.StateVersion, h.Pruned+1
 		st.HistoryGap = *since < h.Pruned
@@ -431,19 +433,19 @@ func (tx *Tx) Status(a Actor, id string, since *int64) (*Status, error) {
 		from := max(*since, h.Pruned) + 1
 		to := min(h.StateVersion, from+MaxStatusEvents-1)
 		st.Truncated = to < h.StateVersion
-		missing := false
+		missing = 0
 		for seq := from; seq <= to; seq++ {
 			ev, err := tx.readEvent(c.ID, seq)
 			if err != nil {
 				return nil, err
 			}
 			if ev == nil {
-				missing = true
+				missing = seq
 				break
 			}
 			st.Events = append(st.Events, *ev)
 		}
-		if !missing {
+		if missing == 0 {
 			return st, nil
 		}
 		fresh, err := tx.freshHead(c.ID)
@@ -455,7 +457,8 @@ func (tx *Tx) Status(a Actor, id string, since *int64) (*Status, error) {
 		}
 		h = fresh
 	}
-	return nil, fmt.Errorf("the log of chat %s is missing events its head says it holds (conch doctor checks the home)", c.ID)
+	return nil, &CorruptError{Path: tx.h.path(eventRel(c.ID, missing)),
+		Err: fmt.Errorf("it is missing, though %s says the log holds up to %d", tx.h.path(headRel(c.ID)), h.StateVersion)}
 }
 
 func chatState(c *Chat) ChatState {
@@ -484,6 +487,9 @@ func (tx *Tx) readEvent(id string, seq int64) (*Event, error) {
 	if err := json.Unmarshal(data, ev); err != nil {
 		return nil, &CorruptError{Path: p, Err: err}
 	}
+	if ev.Sequence != seq {
+		return nil, &CorruptError{Path: p, Err: fmt.Errorf("it holds sequence %d", ev.Sequence)}
+	}
 	return ev, nil
 }
 
@@ -500,6 +506,9 @@ func (tx *Tx) freshHead(id string) (*Head, error) {
 	h := new(Head)
 	if err := json.Unmarshal(data, h); err != nil {
 		return nil, &CorruptError{Path: p, Err: err}
+	}
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return nil, &CorruptError{Path: p, Err: errors.New("it holds null, not a record")}
 	}
 	return h, nil
 }

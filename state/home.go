@@ -9,6 +9,7 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -126,8 +127,12 @@ func (h *Home) path(rel string) string { return filepath.Join(h.Dir, filepath.Fr
 // even the home. It must change nothing but the transaction.
 func (h *Home) Update(fn func(tx *Tx) error) error {
 	if _, err := h.FS.Stat(h.Dir); errors.Is(err, fs.ErrNotExist) {
-		if err := fn(newTx(h, true)); err != nil {
+		dry := newTx(h, true)
+		if err := fn(dry); err != nil {
 			return err
+		}
+		if dry.failed != nil {
+			return dry.failed
 		}
 	}
 	if err := h.FS.MkdirAll(h.Dir); err != nil {
@@ -138,9 +143,15 @@ func (h *Home) Update(fn func(tx *Tx) error) error {
 		return err
 	}
 	defer unlock()
+	if err := h.finishCutCommit(); err != nil {
+		return err
+	}
 	tx := newTx(h, true)
 	if err := fn(tx); err != nil {
 		return err
+	}
+	if tx.failed != nil {
+		return tx.failed
 	}
 	if err := tx.commit(); err != nil {
 		return err
@@ -173,10 +184,20 @@ type Tx struct {
 	// append that could not be written); the cli prints them.
 	warnings []string
 	logs     logTx
+	// failed is an error met where there was none to return (a ripple
+	// point): the transaction then writes nothing and Update returns it.
+	failed error
 }
 
 func newTx(h *Home, write bool) *Tx {
 	return &Tx{h: h, write: write, cache: map[string]any{}, dirty: map[string]bool{}, gone: map[string]bool{}, loaded: map[string]*Summary{}}
+}
+
+// fail makes the transaction fail with err (the first such error wins).
+func (tx *Tx) fail(err error) {
+	if tx.failed == nil {
+		tx.failed = err
+	}
 }
 
 // Home is the home the transaction is over.
@@ -221,8 +242,18 @@ func load[T any](tx *Tx, rel string) (*T, error) {
 	if err := json.Unmarshal(data, v); err != nil {
 		return nil, &CorruptError{Path: p, Err: err}
 	}
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		// Unmarshal takes null for "leave it as it is": a record is never null.
+		return nil, &CorruptError{Path: p, Err: errors.New("it holds null, not a record")}
+	}
 	tx.cache[rel] = v
 	return v, nil
+}
+
+// misnamed is the error for a record that holds another's id: written
+// back, it would land on the other's file.
+func (tx *Tx) misnamed(rel, got string) error {
+	return &CorruptError{Path: tx.h.path(rel), Err: fmt.Errorf("it holds %q, not the record its name says", got)}
 }
 
 // put marks the record at rel to be written. durable records (messages,
@@ -266,6 +297,34 @@ func commitRank(rel string) int {
 	return 3
 }
 
+// commitMark is written before a commit that changes more than one file
+// and removed after it. Each record is whole whatever happens, but what
+// spans records (the index sums up the chat records) is not: a command
+// killed half way through a commit leaves the mark, and the next command,
+// under the lock, rebuilds the index from the records before anything else.
+const commitMark = "commit.pending"
+
+// finishCutCommit mends what a commit cut short left, if one did.
+func (h *Home) finishCutCommit() error {
+	mark := h.path(commitMark)
+	if _, err := h.FS.Stat(mark); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("stat %s: %w", mark, err)
+	}
+	tx := newTx(h, true)
+	if _, err := tx.rebuildIndex(); err != nil {
+		return err
+	}
+	if err := tx.commit(); err != nil {
+		return err
+	}
+	if err := h.FS.Remove(mark); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", mark, err)
+	}
+	return nil
+}
+
 func (tx *Tx) commit() error {
 	if err := tx.updateIndex(); err != nil {
 		return err
@@ -281,6 +340,13 @@ func (tx *Tx) commit() error {
 		}
 		return paths[i] < paths[j]
 	})
+	mark := tx.h.path(commitMark)
+	several := len(paths)+len(tx.gone) > 1
+	if several {
+		if err := tx.h.FS.WriteFile(mark, []byte(strings.Join(paths, "\n")+"\n"), true); err != nil {
+			return fmt.Errorf("write %s: %w", mark, err)
+		}
+	}
 	for _, rel := range paths {
 		if tx.logSkipped(rel) {
 			continue
@@ -306,6 +372,11 @@ func (tx *Tx) commit() error {
 		p := tx.h.path(rel)
 		if err := tx.h.FS.RemoveAll(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", p, err)
+		}
+	}
+	if several {
+		if err := tx.h.FS.Remove(mark); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", mark, err)
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"fmt"
 	"reflect"
 	"time"
 )
@@ -97,6 +98,11 @@ func (tx *Tx) ReadIndex() (*Index, error) {
 	}
 	if ix.Chats == nil {
 		ix.Chats = map[string]*Summary{}
+	}
+	for id, s := range ix.Chats {
+		if s == nil || s.ID != id {
+			return nil, &CorruptError{Path: tx.h.path("index.json"), Err: fmt.Errorf("its entry %q is not that chat's summary", id)}
+		}
 	}
 	tx.index = ix
 	return ix, nil

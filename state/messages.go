@@ -103,7 +103,11 @@ func (tx *Tx) message(id string) (*Message, error) {
 	if !ValidMessageID(id) {
 		return nil, nil
 	}
-	return load[Message](tx, messageRel(id))
+	m, err := load[Message](tx, messageRel(id))
+	if err == nil && m != nil && m.ID != id {
+		return nil, tx.misnamed(messageRel(id), m.ID)
+	}
+	return m, err
 }
 
 // Message reads one message, as the actor may see it: the person sees

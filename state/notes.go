@@ -114,14 +114,13 @@ func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
 		// another app's chat: it is told nothing of the person's chats.
 		return lines, nil
 	}
-	var said []string
-	place, computer, folder := "", me.Computer, me.Folder
-	var myFiles []string
-	if r := me.Reply; r != nil {
-		said, place, computer, folder, myFiles = r.Said, r.Place, r.Computer, r.Folder, r.Files
-	} else {
-		place = placeOf(me.Folder)
+	r := me.Reply
+	if r == nil {
+		// The reader speaks to a reply, once per reply: with none running
+		// there is nobody to tell.
+		return lines, nil
 	}
+	said, place, computer, folder, myFiles := r.Said, r.Place, r.Computer, r.Folder, r.Files
 	room := MaxReaderLines - len(said)
 	if room <= 0 {
 		return lines, nil
@@ -161,19 +160,19 @@ func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
 		if err != nil {
 			return nil, err
 		}
-		r := o.Reply
-		if r == nil {
+		or := o.Reply
+		if or == nil {
 			continue
 		}
 		key := "chat " + o.ID
 		switch {
-		case len(r.Files) > 0 || r.Family == "edit":
-			add(ReaderLine{Kind: "changing", Key: key, Chat: o.ID, Title: o.Title, File: relTo(r.LastFile, folder)})
-		case r.Family == "run":
+		case len(or.Files) > 0 || or.Family == "edit":
+			add(ReaderLine{Kind: "changing", Key: key, Chat: o.ID, Title: o.Title, File: relTo(or.LastFile, folder)})
+		case or.Family == "run":
 			add(ReaderLine{Kind: "running", Key: key, Chat: o.ID, Title: o.Title})
 		}
 		for _, f := range myFiles {
-			if slices.Contains(r.Files, f) {
+			if slices.Contains(or.Files, f) {
 				add(ReaderLine{Kind: "shared", Key: "file " + f, Chat: o.ID, Title: o.Title, File: relTo(f, folder)})
 			}
 		}

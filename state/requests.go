@@ -57,7 +57,11 @@ func (tx *Tx) request(id string) (*Request, error) {
 	if !ValidRequestID(id) {
 		return nil, nil
 	}
-	return load[Request](tx, requestRel(id))
+	r, err := load[Request](tx, requestRel(id))
+	if err == nil && r != nil && r.ID != id {
+		return nil, tx.misnamed(requestRel(id), r.ID)
+	}
+	return r, err
 }
 
 // Request reads one stop, as the actor may see it: the person every one,

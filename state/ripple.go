@@ -24,6 +24,7 @@ func (tx *Tx) humanMessage(c *Chat) {
 func (tx *Tx) replyEnded(a Actor, c *Chat, r *Reply) {
 	tx.logReplyEnd(a, c, r)
 	tx.messagesAfterReply(c)
+	tx.waitsAfterReply(c)
 }
 
 // taskEnded: a task reached an ended state.
@@ -34,7 +35,14 @@ func (tx *Tx) taskEnded(a Actor, t *Chat) {
 // stoppedWorking: a chat or task stopped working (its reply ended, it needs
 // you, it was stopped, a task ended): the waits on it end.
 func (tx *Tx) stoppedWorking(a Actor, c *Chat) {
-	tx.endWaitsOn(c)
+	tx.endWaitsOn(a, c)
+}
+
+// mayStopWorking: something that keeps a chat counted as working changed
+// (its recovery, a status set by hand): if it no longer works, the waits on
+// it end.
+func (tx *Tx) mayStopWorking(a Actor, c *Chat) {
+	tx.endWaitsOn(a, c)
 }
 
 // deleted: a chat is being deleted.

@@ -1,15 +1,878 @@
 package state
 
-// Waits (SPEC §6). Owner: the waits capability.
+// Waits (SPEC §6): a chat (or the person) waits for another chat to stop
+// working, or for a task it started to end.
+//
+// Each waiter has one durable record, CONCH_HOME/waits/WAITER.json (WAITER
+// is a chat id, or "person"), holding its waits keyed by the target's id, so
+// the same target twice is the same wait. A wait is registered until its
+// target stops working; then the command that changed the target ends it
+// (endWaitsOn, from the ripple points), writing how the target ended into
+// the record, carrying the target's outside taint into the waiter and
+// waking the waiter if nobody blocks on the wait. An ended wait stays in the
+// record until the waiter is told (conch notes, or the blocking wait that
+// returns). The chat records keep the graph in step: Chat.Waiting lists the
+// targets of a chat's registered waits, Chat.Waiters the waiters on a chat.
 
-func (tx *Tx) endWaitsOn(c *Chat)          {}
-func (tx *Tx) waitsOnDelete(c *Chat) error { return nil }
+import (
+	"errors"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
 
-// EndedWait is a wait that ended while the chat had let go of its reply.
-type EndedWait struct {
-	Target string `json:"target"`
-	Title  string `json:"title"`
+	"github.com/conch-sh/conch/state/scrub"
+)
+
+// PersonWaiter is the waiter key of the person (no chat acting).
+const PersonWaiter = "person"
+
+// ReplyTail is how many characters of a finished reply the waiting chat
+// reads, from its end.
+const ReplyTail = 800
+
+// keepTail is how much of the target's text an ended wait keeps until it
+// is told: far more than ReplyTail, so that taking the key shapes out when
+// it is told, and only then cutting to ReplyTail, never meets a secret cut
+// in two (a private key block is a few thousand characters).
+const keepTail = 20 * ReplyTail
+
+// Wait kinds.
+const (
+	WaitChat = "chat"
+	WaitTask = "task"
+)
+
+// How a chat that was waited for ended (EndedWait.How); a task's is its
+// state.
+const (
+	EndedFinished = "finished"  // its reply finished
+	EndedStopped  = "stopped"   // stopped before its reply finished (stopped, failed, or its process gone)
+	EndedNeedsYou = "needs-you" // it needs the person
+	EndedIdle     = "idle"      // it never began a reply
+	EndedGone     = "gone"      // deleted, or no longer one the waiter may see
+)
+
+// Waits is one waiter's record, CONCH_HOME/waits/WAITER.json.
+type Waits struct {
+	Waiter string           `json:"waiter"`
+	Waits  map[string]*Wait `json:"waits"` // by target id
 }
 
-func (tx *Tx) endedWaits(me *Chat) ([]EndedWait, error) { return []EndedWait{}, nil }
-func (tx *Tx) markWaits(me *Chat, ws []EndedWait) error { return nil }
+// Wait is one wait, registered or ended and not yet told.
+type Wait struct {
+	Target string    `json:"target"`
+	Kind   string    `json:"kind"` // chat, task
+	Title  string    `json:"title"`
+	Since  time.Time `json:"since"`
+	// Chain is the chain the waiter was in: the reply its wake starts joins it.
+	Chain string `json:"chain,omitempty"`
+	// Blocker is the process blocking on the wait, if one is: while it
+	// lives, it tells the waiter, and nobody wakes it.
+	Blocker *Proc   `json:"blocker,omitempty"`
+	Ended   *Ending `json:"ended,omitempty"`
+}
+
+// Proc is a process, with its start time so a reused pid is not taken for it.
+type Proc struct {
+	PID   int    `json:"pid"`
+	Start uint64 `json:"start,omitempty"`
+}
+
+// Ending is how a waited-for chat or task ended, written when the wait ended.
+type Ending struct {
+	At    time.Time `json:"at"`
+	How   string    `json:"how"`             // EndedFinished…, or a task's state
+	Reply string    `json:"reply,omitempty"` // the reply whose words Text holds
+	Text  string    `json:"text,omitempty"`  // its words (a task's result), secrets out, the end kept
+	Woke  bool      `json:"woke,omitempty"`  // the waiter's wake_cmd was run
+}
+
+// EndedWait is a wait that ended, as the waiting chat hears it.
+type EndedWait struct {
+	Target string    `json:"target"`
+	Kind   string    `json:"kind"`
+	Title  string    `json:"title"`
+	How    string    `json:"how"`
+	Text   string    `json:"text"` // the last 800 characters, secrets out; "" when bare
+	Bare   bool      `json:"bare"` // someone else's words came into the waiter: how only
+	Ended  time.Time `json:"ended"`
+}
+
+// WaitView is a wait as the wait commands print it.
+type WaitView struct {
+	Waiter   string     `json:"waiter"`
+	Target   string     `json:"target"`
+	Kind     string     `json:"kind"`
+	Title    string     `json:"title"`
+	State    string     `json:"state"` // waiting, ended, cancelled
+	Since    time.Time  `json:"since"`
+	Chain    string     `json:"chain,omitempty"`
+	Blocking bool       `json:"blocking"`
+	Ending   *EndedWait `json:"ending"`
+	// Recorded says the ending came from a wait record, to be marked told
+	// once said (an ending found at once was never recorded).
+	Recorded bool `json:"-"`
+}
+
+// Wait view states.
+const (
+	WaitWaiting   = "waiting"
+	WaitEnded     = "ended"
+	WaitCancelled = "cancelled"
+)
+
+func waitsRel(waiter string) string { return "waits/" + waiter + ".json" }
+
+// WaiterOf is the waiter key of an actor.
+func WaiterOf(a Actor) string {
+	if a.Person() {
+		return PersonWaiter
+	}
+	return a.ID
+}
+
+// waitsOf reads a waiter's record, or a new empty one (kept in the
+// transaction, so every reader in it shares one).
+func (tx *Tx) waitsOf(waiter string) (*Waits, error) {
+	rel := waitsRel(waiter)
+	ws, err := load[Waits](tx, rel)
+	if err != nil {
+		return nil, err
+	}
+	if ws == nil {
+		ws = &Waits{Waiter: waiter}
+		tx.cache[rel] = ws
+	}
+	if ws.Waits == nil {
+		ws.Waits = map[string]*Wait{}
+	}
+	return ws, nil
+}
+
+// saveWaits writes a waiter's record, or removes it when it holds no wait.
+func (tx *Tx) saveWaits(ws *Waits) {
+	rel := waitsRel(ws.Waiter)
+	if len(ws.Waits) == 0 {
+		tx.remove(rel)
+		tx.cache[rel] = ws
+		return
+	}
+	tx.put(rel, ws, true)
+}
+
+// StillWorking says whether a chat counts as working for whoever waits on
+// it (SPEC §6): a reply running (its process there), a reply on its way in
+// (a wake for a start-reply message, or for a wait of its own that ended),
+// stopped under conch but set to carry on (recovery), or waiting for
+// something of its own. A task works until its state is an ended one.
+func (c *Chat) StillWorking() bool {
+	if c.IsTask() {
+		return TaskGoingState(c.Task.State)
+	}
+	switch {
+	case c.Reply != nil && c.Reply.Alive():
+		return true
+	case c.Wake != nil && (c.Wake.Reason == WakeMessage || c.Wake.Reason == WakeWait):
+		return true
+	case c.Recovery && c.Status == StatusStopped:
+		return true
+	}
+	return len(c.Waiting) > 0
+}
+
+// goneReply says whether the chat's running reply's process is gone: the
+// reply did not finish, and the next command that writes must say so.
+func (c *Chat) goneReply() bool { return c.Reply != nil && !c.Reply.Alive() }
+
+// visibleTo says whether the waiter may still see the target: the person
+// sees every chat; a chat sees the person's chats that are yours, and its
+// own children and tasks.
+func visibleTo(waiter string, c *Chat) bool {
+	if waiter == PersonWaiter {
+		return true
+	}
+	if len(c.Taint.Person) > 0 {
+		return false
+	}
+	if c.IsTask() {
+		return c.Parent == waiter
+	}
+	return c.Yours() || c.Parent == waiter
+}
+
+// secretValues are the values of the [scrub] env variables, as this
+// process sees them.
+func (tx *Tx) secretValues() []string {
+	var vals []string
+	for _, name := range tx.h.Config.Scrub.Env {
+		if v := tx.h.Getenv(name); v != "" {
+			vals = append(vals, v)
+		}
+	}
+	return vals
+}
+
+// minSecret is the shortest [scrub] env value taken out, as package scrub
+// has it: shorter ones would eat ordinary words.
+const minSecret = 4
+
+// takeOutValues takes the secret values (and their trimmed forms) out of
+// text, longest first. It is the cheap half of scrubbing, for the command
+// that ends a wait: that process may know values the waiter's does not,
+// while the key shapes, the same wherever they are looked for, are taken
+// out when the wait is told, so the command that ends a reply never pays
+// to compile them.
+func takeOutValues(text string, vals []string) string {
+	var vs []string
+	for _, v := range vals {
+		for _, w := range []string{v, strings.TrimSpace(v)} {
+			if len(w) >= minSecret && !slices.Contains(vs, w) {
+				vs = append(vs, w)
+			}
+		}
+	}
+	slices.SortStableFunc(vs, func(a, b string) int { return len(b) - len(a) })
+	for _, v := range vs {
+		text = strings.ReplaceAll(text, v, scrub.Removed)
+	}
+	return text
+}
+
+// tail is the last n characters of s.
+func tail(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := len(s)
+	for k := 0; k < n; k++ {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+	}
+	return s[i:]
+}
+
+// endingOf is how c ended, now that it has stopped working: the secret
+// values this process knows are taken out of its words before they are cut
+// (the rest when the wait is told: see takeOutValues).
+func (tx *Tx) endingOf(c *Chat) Ending {
+	e := Ending{At: tx.Now()}
+	text := ""
+	switch {
+	case c.IsTask():
+		e.How, text = c.Task.State, c.Task.Result
+	case c.Status == StatusNeedsYou:
+		e.How = EndedNeedsYou
+	case c.LastReply != nil:
+		switch c.LastReply.Outcome {
+		case OutcomeFinished:
+			e.How = EndedFinished
+		case OutcomeNeedsYou:
+			e.How = EndedNeedsYou
+		default:
+			e.How = EndedStopped
+		}
+	case c.Status == StatusStopped:
+		e.How = EndedStopped
+	default:
+		e.How = EndedIdle
+	}
+	if !c.IsTask() && c.LastReply != nil {
+		e.Reply, text = c.LastReply.ID, c.LastReply.Text
+	}
+	if text != "" {
+		e.Text = tail(takeOutValues(text, tx.secretValues()), keepTail)
+	}
+	return e
+}
+
+// tell is an ended wait as the waiter hears it now: secrets taken out again
+// (as this process knows them) before the cut, and only how it ended when
+// someone else's words came into the waiter.
+func (tx *Tx) tell(waiter *Chat, w *Wait) *EndedWait {
+	e := w.Ended
+	ew := &EndedWait{Target: w.Target, Kind: w.Kind, Title: w.Title, How: e.How, Ended: e.At}
+	if e.How == EndedGone {
+		// Nothing about a chat that is not (or no longer) one of yours.
+		ew.Title = ""
+		return ew
+	}
+	if waiter != nil && len(waiter.Taint.Person) > 0 {
+		ew.Bare = true
+		return ew
+	}
+	if e.Text != "" {
+		ew.Text = tail(strings.TrimSpace(tx.scrubber().Scrub(e.Text)), ReplyTail)
+	}
+	return ew
+}
+
+// endWaitsOn ends the waits on c if it no longer works. A ripple point has
+// no error to return: a record that cannot be read fails the transaction.
+func (tx *Tx) endWaitsOn(a Actor, c *Chat) {
+	if err := tx.endWaits(a, c); err != nil {
+		tx.fail(err)
+	}
+}
+
+func (tx *Tx) endWaits(a Actor, c *Chat) error {
+	if len(c.Waiters) == 0 || c.StillWorking() {
+		return nil
+	}
+	e := tx.endingOf(c)
+	waiters := slices.Clone(c.Waiters)
+	c.Waiters = nil
+	tx.saveChat(c, true)
+	for _, w := range waiters {
+		if err := tx.endWait(a, w, c, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// endWait ends one waiter's wait on target with e: written to its record,
+// the target's outside taint carried into the waiter (before it can read
+// the words), and the waiter woken unless a process blocks on the wait or
+// its reply runs (it hears at its next step). A waiter that waited for
+// nothing else and is not woken stops working itself, and the waits on it
+// end in turn.
+func (tx *Tx) endWait(a Actor, waiter string, target *Chat, e Ending) error {
+	target.Waiters = slices.DeleteFunc(target.Waiters, func(s string) bool { return s == waiter })
+	ws, err := tx.waitsOf(waiter)
+	if err != nil {
+		return err
+	}
+	w := ws.Waits[target.ID]
+	if w == nil || w.Ended != nil {
+		return nil
+	}
+	if e.How == EndedGone || !visibleTo(waiter, target) {
+		e = Ending{At: e.At, How: EndedGone}
+	} else {
+		w.Title = target.Title
+	}
+	if waiter == PersonWaiter {
+		w.Ended = &e
+		tx.saveWaits(ws)
+		return nil
+	}
+	me, err := tx.Chat(waiter)
+	if errors.Is(err, ErrNoChat) {
+		delete(ws.Waits, target.ID)
+		tx.saveWaits(ws)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	me.Waiting = slices.DeleteFunc(me.Waiting, func(s string) bool { return s == target.ID })
+	if e.How != EndedGone {
+		tx.carryTaint(target, me)
+	}
+	if !w.blocked() && !me.Working() {
+		e.Woke = tx.wake(me, WakeWait, "", w.Chain)
+	}
+	w.Ended = &e
+	tx.saveWaits(ws)
+	tx.saveChat(me, true)
+	return tx.settle(a, me)
+}
+
+// settle brings a chat's waiters up to date with it: a reply whose process
+// is gone is ended as not finished (which ends the waits on the chat if it
+// no longer works), else the waits on it end if it no longer works.
+func (tx *Tx) settle(a Actor, c *Chat) error {
+	if c.goneReply() {
+		tx.endReply(a, c, OutcomeGone, "")
+		return tx.failed
+	}
+	return tx.endWaits(a, c)
+}
+
+// waitsAfterReply: a chat's reply ended while a wait of its own had ended
+// and it had not yet heard (its reply ran, so it was not woken): it is woken
+// now, so the next reply starts with it.
+func (tx *Tx) waitsAfterReply(c *Chat) {
+	if c.WakeCmd == "" || c.Wake != nil || c.IsTask() {
+		return
+	}
+	ws, err := tx.waitsOf(c.ID)
+	if err != nil {
+		tx.fail(err)
+		return
+	}
+	for _, id := range sortedTargets(ws) {
+		w := ws.Waits[id]
+		if w.Ended != nil && !w.Ended.Woke && !w.blocked() {
+			w.Ended.Woke = tx.wake(c, WakeWait, "", w.Chain)
+			tx.saveWaits(ws)
+			return
+		}
+	}
+}
+
+func (w *Wait) blocked() bool { return w.Blocker != nil && alive(w.Blocker.PID, w.Blocker.Start) }
+
+func sortedTargets(ws *Waits) []string {
+	ids := make([]string, 0, len(ws.Waits))
+	for id := range ws.Waits {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// waitsOnDelete: a chat is being deleted. The waits on it end (it is gone),
+// and its own waits go with it.
+func (tx *Tx) waitsOnDelete(c *Chat) error {
+	a := Actor{}
+	e := Ending{At: tx.Now(), How: EndedGone}
+	for _, w := range slices.Clone(c.Waiters) {
+		if err := tx.endWait(a, w, c, e); err != nil {
+			return err
+		}
+	}
+	c.Waiters = nil
+	ws, err := tx.waitsOf(c.ID)
+	if err != nil {
+		return err
+	}
+	for _, id := range sortedTargets(ws) {
+		if ws.Waits[id].Ended != nil {
+			continue
+		}
+		t, err := tx.Chat(id)
+		if errors.Is(err, ErrNoChat) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		t.Waiters = slices.DeleteFunc(t.Waiters, func(s string) bool { return s == c.ID })
+		tx.saveChat(t, true)
+	}
+	ws.Waits = nil
+	tx.saveWaits(ws)
+	c.Waiting = nil
+	return nil
+}
+
+// StartWait is `conch wait chat ID` and `conch wait task ID`: it registers
+// the actor's wait on the target, or finds the one registered (the same
+// target is the same wait), or, when the target has already stopped
+// working, answers how it ended at once. blocker is the process that will
+// block on the wait (0: none). An ended answer that came from a record is
+// marked told by WaitTold once it has been said.
+func (tx *Tx) StartWait(a Actor, kind, id string, blocker int) (*WaitView, error) {
+	if err := waitKind(kind, id); err != nil {
+		return nil, err
+	}
+	me, err := tx.Acting(a)
+	if err != nil {
+		return nil, err
+	}
+	if me != nil && !me.OffersTogether() {
+		return nil, refusedf("wait is not offered to chat %s: only a chat the person is in, with nobody else's words in it, waits on others", me.ID)
+	}
+	t, err := tx.Named(a, id)
+	if err != nil {
+		return nil, err
+	}
+	waiter := WaiterOf(a)
+	ws, err := tx.waitsOf(waiter)
+	if err != nil {
+		return nil, err
+	}
+	if w := ws.Waits[id]; w != nil && w.Ended != nil {
+		return tx.view(me, waiter, w), nil
+	}
+	if me != nil && me.ID == id {
+		return nil, refusedf("chat %s cannot wait for itself: %s → %s", id, id, id)
+	}
+	// A reply whose process is gone did not finish: say so before asking
+	// whether the target works.
+	if err := tx.settle(a, t); err != nil {
+		return nil, err
+	}
+	if w := ws.Waits[id]; w != nil {
+		if w.Ended == nil && blocker != 0 {
+			w.Blocker = procOf(blocker)
+			tx.saveWaits(ws)
+		}
+		return tx.view(me, waiter, w), nil
+	}
+	if !t.StillWorking() {
+		// Already not working: say how it ended, registering nothing.
+		e := tx.endingOf(t)
+		if me != nil {
+			if tx.carryTaint(t, me) {
+				tx.saveChat(me, true)
+			}
+		}
+		w := &Wait{Target: id, Kind: kind, Title: t.Title, Since: tx.Now(), Ended: &e}
+		v := tx.view(me, waiter, w)
+		v.Recorded = false
+		return v, nil
+	}
+	if me != nil {
+		if loop, err := tx.waitLoop(me.ID, id); err != nil {
+			return nil, err
+		} else if loop != nil {
+			return nil, refusedf("chat %s cannot wait for %s: the waits would go round in a loop, %s", me.ID, id, strings.Join(loop, " → "))
+		}
+	}
+	w := &Wait{Target: id, Kind: kind, Title: t.Title, Since: tx.Now()}
+	if me != nil {
+		w.Chain = me.Chain
+		me.Waiting = append(me.Waiting, id)
+		tx.saveChat(me, true)
+	}
+	if blocker != 0 {
+		w.Blocker = procOf(blocker)
+	}
+	ws.Waits[id] = w
+	tx.saveWaits(ws)
+	t.Waiters = append(t.Waiters, waiter)
+	tx.saveChat(t, true)
+	return tx.view(me, waiter, w), nil
+}
+
+func waitKind(kind, id string) error {
+	switch kind {
+	case WaitChat:
+		if strings.HasPrefix(id, "t_") {
+			return usagef("%s is a task: conch wait task %s", id, id)
+		}
+	case WaitTask:
+		if strings.HasPrefix(id, "c_") {
+			return usagef("%s is a chat: conch wait chat %s", id, id)
+		}
+	default:
+		return usagef("wait kind %q: want chat or task", kind)
+	}
+	return nil
+}
+
+func procOf(pid int) *Proc {
+	start, _ := procStart(pid)
+	return &Proc{PID: pid, Start: start}
+}
+
+// waitLoop is the chain of waits that a wait of from on to would close, as
+// ids from from back to from (c_1, c_2, c_3, c_1), or nil.
+func (tx *Tx) waitLoop(from, to string) ([]string, error) {
+	seen := map[string]bool{}
+	var walk func(id string) ([]string, error)
+	walk = func(id string) ([]string, error) {
+		if id == from {
+			return []string{id}, nil
+		}
+		if seen[id] {
+			return nil, nil
+		}
+		seen[id] = true
+		c, err := tx.Chat(id)
+		if errors.Is(err, ErrNoChat) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, next := range c.Waiting {
+			path, err := walk(next)
+			if err != nil || path != nil {
+				if path != nil {
+					path = append([]string{id}, path...)
+				}
+				return path, err
+			}
+		}
+		return nil, nil
+	}
+	path, err := walk(to)
+	if path != nil {
+		path = append([]string{from}, path...)
+	}
+	return path, err
+}
+
+// view is a wait as the wait commands print it.
+func (tx *Tx) view(me *Chat, waiter string, w *Wait) *WaitView {
+	v := &WaitView{
+		Waiter: waiter, Target: w.Target, Kind: w.Kind, Title: w.Title, State: WaitWaiting,
+		Since: w.Since, Chain: w.Chain, Blocking: w.blocked(),
+	}
+	if w.Ended != nil {
+		v.State, v.Ending, v.Recorded = WaitEnded, tx.tell(me, w), true
+		v.Title = v.Ending.Title
+	}
+	return v
+}
+
+// WaitTold marks an ended wait said (a blocking wait returned with it, or
+// a wait command found it ended): its record goes.
+func (tx *Tx) WaitTold(a Actor, target string, ended time.Time) error {
+	ws, err := tx.waitsOf(WaiterOf(a))
+	if err != nil {
+		return err
+	}
+	if w := ws.Waits[target]; w != nil && w.Ended != nil && w.Ended.At.Equal(ended) {
+		delete(ws.Waits, target)
+		tx.saveWaits(ws)
+	}
+	return nil
+}
+
+// WaitOf is the actor's wait on target as it is now, or nil. A blocking
+// wait that gives up at its timeout asks it: one that ended meanwhile is
+// said; else it stays registered, as if detached (its blocker gone, the
+// chat is woken when it ends).
+func (tx *Tx) WaitOf(a Actor, target string) (*WaitView, error) {
+	me, err := tx.Acting(a)
+	if err != nil {
+		return nil, err
+	}
+	waiter := WaiterOf(a)
+	ws, err := tx.waitsOf(waiter)
+	if err != nil {
+		return nil, err
+	}
+	w := ws.Waits[target]
+	if w == nil {
+		return nil, nil
+	}
+	return tx.view(me, waiter, w), nil
+}
+
+// CancelWait is `conch wait cancel ID`: the actor's wait on the target goes,
+// registered or ended.
+func (tx *Tx) CancelWait(a Actor, target string) (*WaitView, error) {
+	me, err := tx.Acting(a)
+	if err != nil {
+		return nil, err
+	}
+	waiter := WaiterOf(a)
+	ws, err := tx.waitsOf(waiter)
+	if err != nil {
+		return nil, err
+	}
+	w := ws.Waits[target]
+	if w == nil {
+		return nil, refusedf("no wait for %s", target)
+	}
+	v := tx.view(me, waiter, w)
+	v.State = WaitCancelled
+	delete(ws.Waits, target)
+	tx.saveWaits(ws)
+	if w.Ended != nil {
+		return v, nil
+	}
+	if t, err := tx.Chat(target); err == nil {
+		t.Waiters = slices.DeleteFunc(t.Waiters, func(s string) bool { return s == waiter })
+		tx.saveChat(t, true)
+	} else if !errors.Is(err, ErrNoChat) {
+		return nil, err
+	}
+	if me != nil {
+		me.Waiting = slices.DeleteFunc(me.Waiting, func(s string) bool { return s == target })
+		tx.saveChat(me, true)
+		// It waits for nothing more of its own: if that was all that kept it
+		// working, the waits on it end.
+		if err := tx.settle(a, me); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// ListWaits is `conch wait list`: the actor's waits, by target.
+func (tx *Tx) ListWaits(a Actor) ([]*WaitView, error) {
+	me, err := tx.Acting(a)
+	if err != nil {
+		return nil, err
+	}
+	waiter := WaiterOf(a)
+	ws, err := tx.waitsOf(waiter)
+	if err != nil {
+		return nil, err
+	}
+	out := []*WaitView{}
+	for _, id := range sortedTargets(ws) {
+		out = append(out, tx.view(me, waiter, ws.Waits[id]))
+	}
+	return out, nil
+}
+
+// SettleWaits brings the actor's registered waits up to date with their
+// targets: a target that stopped working without a command saying so (its
+// reply's process gone, a wake that went away) ends them now. It says
+// whether it changed anything.
+func (tx *Tx) SettleWaits(a Actor) (bool, error) {
+	waiter := WaiterOf(a)
+	ws, err := tx.waitsOf(waiter)
+	if err != nil {
+		return false, err
+	}
+	changed := false
+	for _, id := range sortedTargets(ws) {
+		if ws.Waits[id].Ended != nil {
+			continue
+		}
+		over, err := tx.targetOver(waiter, id)
+		if err != nil || !over {
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
+		if err := tx.settleTarget(a, waiter, id); err != nil {
+			return false, err
+		}
+		changed = true
+	}
+	return changed, nil
+}
+
+// targetOver says whether a registered wait's target has stopped working
+// (or gone) without the wait having been ended: a read, changing nothing.
+func (tx *Tx) targetOver(waiter, id string) (bool, error) {
+	t, err := tx.Chat(id)
+	if errors.Is(err, ErrNoChat) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return t.goneReply() || !t.StillWorking() || !visibleTo(waiter, t), nil
+}
+
+// settleTarget ends a registered wait whose target stopped working
+// unannounced, and any other waits on that target.
+func (tx *Tx) settleTarget(a Actor, waiter, id string) error {
+	t, err := tx.Chat(id)
+	if errors.Is(err, ErrNoChat) {
+		return tx.endWait(a, waiter, &Chat{ID: id}, Ending{At: tx.Now(), How: EndedGone})
+	}
+	if err != nil {
+		return err
+	}
+	if !visibleTo(waiter, t) {
+		// No longer one the waiter may see: this wait ends alone, saying
+		// nothing of it.
+		if err := tx.endWait(a, waiter, t, Ending{At: tx.Now(), How: EndedGone}); err != nil {
+			return err
+		}
+		tx.saveChat(t, true)
+		return nil
+	}
+	return tx.settle(a, t)
+}
+
+// endedWaits are the waits of me that ended and that it must hear now: not
+// those a live process blocks on (it tells them), and, found as they are
+// read, registered ones whose target stopped working unannounced (ended
+// for real, with the taint carried, in the transaction that marks them
+// told).
+func (tx *Tx) endedWaits(me *Chat) ([]EndedWait, error) {
+	ws, err := tx.waitsOf(me.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := []EndedWait{}
+	for _, id := range sortedTargets(ws) {
+		w := ws.Waits[id]
+		if w.blocked() {
+			continue
+		}
+		if w.Ended != nil {
+			out = append(out, *tx.tell(me, w))
+			continue
+		}
+		over, err := tx.targetOver(me.ID, id)
+		if err != nil {
+			return nil, err
+		}
+		if !over {
+			continue
+		}
+		if e := tx.endingNow(me.ID, id); e != nil {
+			cp := *w
+			cp.Ended = e
+			out = append(out, *tx.tell(me, &cp))
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Ended.Before(out[j].Ended) })
+	return out, nil
+}
+
+// endingNow is how a target that stopped working unannounced would be said
+// to have ended (as settling it would write it), or nil if, once settled,
+// it still works (stopped, but set to carry on).
+func (tx *Tx) endingNow(waiter, id string) *Ending {
+	t, err := tx.Chat(id)
+	if err != nil || !visibleTo(waiter, t) {
+		return &Ending{At: tx.Now(), How: EndedGone}
+	}
+	cp := *t
+	if cp.goneReply() {
+		r := *cp.Reply
+		r.Outcome, r.Text = OutcomeGone, ""
+		cp.Reply, cp.LastReply, cp.Status = nil, &r, StatusStopped
+	}
+	if cp.StillWorking() {
+		return nil
+	}
+	e := tx.endingOf(&cp)
+	return &e
+}
+
+// markWaits records that the ended waits in ws were told: a registered one
+// found over as it was read is ended for real first (its taint carried),
+// and every told one leaves the record.
+func (tx *Tx) markWaits(me *Chat, told []EndedWait) error {
+	if len(told) == 0 {
+		return nil
+	}
+	a := Actor{ID: me.ID}
+	ws, err := tx.waitsOf(me.ID)
+	if err != nil {
+		return err
+	}
+	for _, t := range told {
+		w := ws.Waits[t.Target]
+		if w == nil {
+			continue
+		}
+		if w.Ended == nil {
+			if err := tx.settleTarget(a, me.ID, t.Target); err != nil {
+				return err
+			}
+		}
+		if w.Ended != nil {
+			delete(ws.Waits, t.Target)
+		}
+	}
+	tx.saveWaits(ws)
+	return nil
+}
+
+// WaitsOver says whether any registered wait of the actor has a target that
+// stopped working unannounced (SettleWaits would change something): a read.
+func (tx *Tx) WaitsOver(a Actor) (bool, error) {
+	waiter := WaiterOf(a)
+	ws, err := tx.waitsOf(waiter)
+	if err != nil {
+		return false, err
+	}
+	for _, id := range sortedTargets(ws) {
+		if ws.Waits[id].Ended != nil {
+			continue
+		}
+		if over, err := tx.targetOver(waiter, id); err != nil || over {
+			return over, err
+		}
+	}
+	return false, nil
+}

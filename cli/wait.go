@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/render"
+	"github.com/conch-sh/conch/state"
+)
+
+// waitKind is what `conch wait chat` and `conch wait task` differ in.
+type waitKind struct {
+	name, short, long string
+}
+
+var (
+	waitChat = waitKind{state.WaitChat, "Wait until another of your chats stops working",
+		`Wait until another of your chats stops working: its reply ends, it needs
+you, it is stopped, or its reply's process is gone (it did not finish). It
+still works while a reply runs, while a start-reply message is on its way
+in, while it is stopped under conch but set to carry on (recovery), and
+while it waits for something of its own.
+
+As a chat that offers together (the person's own chat, with nobody else's
+words in it), for one of yours; or as the person, for any chat.`}
+	waitTask = waitKind{state.WaitTask, "Wait until a task this chat started ends",
+		`Wait until a task this chat started ends: done, unverified, failed, stopped
+or interrupted (running, waiting-room and waiting-ok are still going). As
+the person, for any task.`}
+)
+
+const waitLongShared = `
+
+A target that has already stopped working ends the wait at once, saying how
+its last reply (or the task) ended. Otherwise the wait is registered, durably:
+it survives this process, a restart and kill -9, and the same target again
+is the same wait. A wait that would close a loop of waits (c_1 → c_2 → c_1,
+or longer) is refused.
+
+Blocking: with --timeout DUR (or as the person at a terminal, without
+--detach) the command blocks until the wait ends and says how; at the timeout
+it exits 124 and the wait stays registered, as if detached. Otherwise
+(from a chat without --timeout, or with --detach) it registers and returns
+at once: let go of the reply; when the wait ends, the chat's wake_cmd runs
+and conch notes says how the other ended at the start of the next reply.
+
+What the waiting chat hears: how the other ended, and the last 800
+characters of its latest finished reply (a task's result), secrets taken
+out, fenced and quoted. Outside taint on the target is carried into the
+waiting chat before it reads them; a waiting chat that someone else's words
+came into hears only how the other ended.
+
+Exit codes: 0 done (registered, or ended), 2 usage, 3 no such chat (or not
+yours), not offered here, or a loop of waits, 124 timed out (the wait stays
+registered).`
+
+func (a *app) newWaitFor(k waitKind) *cobra.Command {
+	var (
+		timeout time.Duration
+		detach  bool
+	)
+	cmd := &cobra.Command{
+		Use:         k.name + " ID [--timeout DUR] [--detach]",
+		Short:       k.short,
+		Long:        k.long + waitLongShared,
+		Args:        exactArgs(1, "one "+k.name+" id"),
+		Annotations: access(accessWrite),
+	}
+	cmd.Flags().DurationVar(&timeout, "timeout", 0, "block at most this long (e.g. 30s, 5m), then exit 124")
+	cmd.Flags().BoolVar(&detach, "detach", false, "register the wait and return at once")
+	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
+		timed := cmd.Flags().Changed("timeout")
+		if timed && detach {
+			return usage("give --timeout or --detach, not both")
+		}
+		if timed && timeout <= 0 {
+			return usage("--timeout %s: want a duration above zero", timeout)
+		}
+		block := timed || (a.actor().Press() && !detach)
+		return a.waitFor(k.name, args[0], block, timeout)
+	})
+	return cmd
+}
+
+// waitFor registers (or finds) the wait, and says how it ended, that it is
+// registered, or blocks until it ends.
+func (a *app) waitFor(kind, id string, block bool, timeout time.Duration) error {
+	blocker := 0
+	if block {
+		blocker = os.Getpid()
+	}
+	var v *state.WaitView
+	err := a.update(func(tx *state.Tx) (err error) {
+		v, err = tx.StartWait(a.actor(), kind, id, blocker)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if v.Ending != nil {
+		return a.sayEnded(v)
+	}
+	if !block {
+		return a.printer().Value(v, render.WaitRegistered(v))
+	}
+	ctx := context.Background()
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	ready := func() {
+		if !a.json {
+			_, _ = io.WriteString(a.env.Err, render.WaitBlocking(v))
+		}
+	}
+	ended, err := a.home.Await(ctx, a.actor(), id, ready)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// A wait that ended meanwhile is said; else it stays registered, as
+		// if detached.
+		err = a.view(func(tx *state.Tx) (err error) {
+			ended, err = tx.WaitOf(a.actor(), id)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if ended == nil || ended.Ending == nil {
+			return &state.Error{Kind: state.ErrTimeout, Msg: render.WaitTimeout(v, timeout)}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return a.sayEnded(ended)
+}
+
+// sayEnded says how a wait ended, then marks it told: said first, so a
+// command killed in between says it again next time.
+func (a *app) sayEnded(v *state.WaitView) error {
+	if err := a.printer().Value(v, render.WaitBlock(*v.Ending)+"\n"); err != nil {
+		return err
+	}
+	if !v.Recorded {
+		return nil
+	}
+	return a.update(func(tx *state.Tx) error {
+		return tx.WaitTold(a.actor(), v.Target, v.Ending.Ended)
+	})
+}
+
+func (a *app) newWaitList() *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "The waits of the chat acting (or the person's)",
+		Long: `The waits of the chat acting (or, with no chat acting, the person's): those
+registered, and those that ended and have not been said yet. A target that
+stopped working without a command saying so (its reply's process gone) is
+noticed now, and its wait ends.
+
+Exit codes: 0 done, 3 no such chat.`,
+		Args:        exactArgs(0, "no arguments"),
+		Annotations: access(accessWrite),
+		RunE: run(func(cmd *cobra.Command, args []string) error {
+			// Look without the lock; take it only when a target needs settling.
+			var over bool
+			err := a.view(func(tx *state.Tx) (err error) {
+				over, err = tx.WaitsOver(a.actor())
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			if over {
+				if err := a.update(func(tx *state.Tx) error {
+					_, err := tx.SettleWaits(a.actor())
+					return err
+				}); err != nil {
+					return err
+				}
+			}
+			return a.view(func(tx *state.Tx) error {
+				vs, err := tx.ListWaits(a.actor())
+				if err != nil {
+					return err
+				}
+				return a.printer().Value(map[string]any{"waits": vs}, render.WaitList(vs, tx.Now()))
+			})
+		}),
+	}
+}
+
+func (a *app) newWaitCancel() *cobra.Command {
+	return &cobra.Command{
+		Use:   "cancel ID",
+		Short: "Cancel a wait of the chat acting (or the person's), by the target's id",
+		Long: `Cancel a wait of the chat acting (or, with no chat acting, the person's),
+registered or ended and not yet said, by the id of the chat or task it is
+for. A chat that waited for nothing else no longer counts as working for
+whoever waits on it.
+
+Exit codes: 0 done, 3 no such wait, or no such chat.`,
+		Args:        exactArgs(1, "the id of the chat or task waited for"),
+		Annotations: access(accessWrite),
+		RunE: run(func(cmd *cobra.Command, args []string) error {
+			var v *state.WaitView
+			err := a.update(func(tx *state.Tx) (err error) {
+				v, err = tx.CancelWait(a.actor(), args[0])
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			return a.printer().Value(v, render.WaitCancelled(v))
+		}),
+	}
+}

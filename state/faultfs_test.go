@@ -1,0 +1,570 @@
+package state
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// faultFS is the real file system with one call made to fail: the Nth call
+// (counting every call the storage layer makes), once or from then on. A
+// failed write fails as a full disk does (ENOSPC); anything else fails with
+// an I/O error. A failed call changes nothing, as the real WriteFile, which
+// writes a temporary file and renames it, leaves the old file whole when
+// the write or the rename fails.
+type faultFS struct {
+	FS
+	failAt int  // 1-based; 0 fails nothing
+	sticky bool // every call from failAt on fails, not only that one
+	calls  int
+	failed []string // the calls that failed, as "op path"
+}
+
+func (f *faultFS) fault(op, name string) error {
+	f.calls++
+	if f.failAt == 0 || f.calls < f.failAt || (!f.sticky && f.calls > f.failAt) {
+		return nil
+	}
+	f.failed = append(f.failed, op+" "+name)
+	errno := syscall.EIO
+	if op == "write" {
+		errno = syscall.ENOSPC
+	}
+	return &fs.PathError{Op: op, Path: name, Err: errno}
+}
+
+func (f *faultFS) ReadFile(name string) ([]byte, error) {
+	if err := f.fault("read", name); err != nil {
+		return nil, err
+	}
+	return f.FS.ReadFile(name)
+}
+
+func (f *faultFS) WriteFile(name string, data []byte, durable bool) error {
+	if err := f.fault("write", name); err != nil {
+		return err
+	}
+	return f.FS.WriteFile(name, data, durable)
+}
+
+func (f *faultFS) Remove(name string) error {
+	if err := f.fault("remove", name); err != nil {
+		return err
+	}
+	return f.FS.Remove(name)
+}
+
+func (f *faultFS) RemoveAll(name string) error {
+	if err := f.fault("removeall", name); err != nil {
+		return err
+	}
+	return f.FS.RemoveAll(name)
+}
+
+func (f *faultFS) Rename(from, to string) error {
+	if err := f.fault("rename", from); err != nil {
+		return err
+	}
+	return f.FS.Rename(from, to)
+}
+
+func (f *faultFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if err := f.fault("readdir", name); err != nil {
+		return nil, err
+	}
+	return f.FS.ReadDir(name)
+}
+
+func (f *faultFS) MkdirAll(name string) error {
+	if err := f.fault("mkdir", name); err != nil {
+		return err
+	}
+	return f.FS.MkdirAll(name)
+}
+
+func (f *faultFS) Stat(name string) (fs.FileInfo, error) {
+	if err := f.fault("stat", name); err != nil {
+		return nil, err
+	}
+	return f.FS.Stat(name)
+}
+
+// quickFS is the real file system without the syncs: the walk proves the
+// storage layer's logic, not the disk's, and a sync per call makes it slow.
+type quickFS struct{ OSFS }
+
+func (q quickFS) WriteFile(name string, data []byte, durable bool) error {
+	return q.OSFS.WriteFile(name, data, false)
+}
+
+var faultNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+func openAt(t testing.TB, dir string, fsys FS) *Home {
+	t.Helper()
+	if fsys == nil {
+		fsys = quickFS{}
+	}
+	h, err := Open(Options{Dir: dir, Now: func() time.Time { return faultNow }, Hostname: "test", FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// faultBase fills a home the operations below work on: c_1 idle with a
+// goal, c_2 with a reply running (its harness is this test) that has
+// changed a file, t_1 a task of c_2, c_3 a chat c_2 spawned.
+func faultBase(t testing.TB, dir string) {
+	t.Helper()
+	h := openAt(t, dir, nil)
+	person, c2 := Actor{}, Actor{ID: "c_2"}
+	work := filepath.Join(filepath.Dir(dir), "work")
+	err := h.Update(func(tx *Tx) error {
+		for _, title := range []string{"Release notes", "Fix the login"} {
+			if _, err := tx.CreateChat(person, NewChat{Title: title, Folder: work}); err != nil {
+				return err
+			}
+		}
+		goal := "ship 1.0"
+		if _, err := tx.SetChat(person, "c_1", ChatChange{Goal: &goal}); err != nil {
+			return err
+		}
+		if _, err := tx.StartReply(c2, ReplyStart{Person: true, PID: os.Getpid()}); err != nil {
+			return err
+		}
+		if _, err := tx.Step(c2, StepIn{Family: "edit", Files: []string{filepath.Join(work, "auth.go")}}); err != nil {
+			return err
+		}
+		if _, err := tx.CreateTask(c2, NewTask{Title: "Run the tests"}); err != nil {
+			return err
+		}
+		if _, err := tx.CreateChat(c2, NewChat{Title: "A helper", Folder: work, Parent: "c_2"}); err != nil {
+			return err
+		}
+		// Messages, a watch and a request: c_1 (auto) has written to c_2
+		// (m_1, due at c_2's next step); c_2 to c_3, which holds it (m_2);
+		// c_2 watches c_1; c_3 asked the person to stop c_2 (r_1).
+		if _, err := tx.SetChat(person, "c_1", ChatChange{Mode: ptr(ModeAuto)}); err != nil {
+			return err
+		}
+		if _, err := tx.SetChat(person, "c_3", ChatChange{Inbound: ptr(InboundHold)}); err != nil {
+			return err
+		}
+		if _, err := tx.SendMessage(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "hello from one"}); err != nil {
+			return err
+		}
+		if _, err := tx.SendMessage(c2, SendIn{To: "c_3", Text: "hello, helper"}); err != nil {
+			return err
+		}
+		if _, err := tx.Watch(c2, "c_1"); err != nil {
+			return err
+		}
+		_, err := tx.StopChat(Actor{ID: "c_3"}, StopIn{Target: "c_2", Reason: "enough"})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// faultOp is one state operation whose every file-system call the walk
+// below fails in turn. A capability adds its operations to faultOps.
+type faultOp struct {
+	name  string
+	fresh bool // runs in a home that does not exist yet
+	run   func(tx *Tx) error
+}
+
+func ptr[T any](v T) *T { return &v }
+
+var faultOps = []faultOp{
+	{name: "CreateChat in a new home", fresh: true, run: func(tx *Tx) error {
+		_, err := tx.CreateChat(Actor{}, NewChat{Title: "First", Folder: "/work", Key: "k1"})
+		return err
+	}},
+	{name: "CreateChat with a parent and a key", run: func(tx *Tx) error {
+		_, err := tx.CreateChat(Actor{ID: "c_2"}, NewChat{Title: "Second helper", Folder: "/work", Parent: "c_2", Key: "k2"})
+		return err
+	}},
+	{name: "SetChat title, goal and status", run: func(tx *Tx) error {
+		_, err := tx.SetChat(Actor{}, "c_2", ChatChange{Title: ptr("Fix the login, again"), Goal: ptr("green tests"), Status: ptr(StatusNeedsYou)})
+		return err
+	}},
+	{name: "SetChat the goal of a spawned chat", run: func(tx *Tx) error {
+		_, err := tx.SetChat(Actor{ID: "c_2"}, "c_3", ChatChange{Goal: ptr("help")})
+		return err
+	}},
+	{name: "StartReply as the person's", run: func(tx *Tx) error {
+		_, err := tx.StartReply(Actor{ID: "c_1"}, ReplyStart{Person: true, PID: os.Getpid()})
+		return err
+	}},
+	{name: "StartReply over a running one", run: func(tx *Tx) error {
+		_, err := tx.StartReply(Actor{ID: "c_2"}, ReplyStart{PID: os.Getpid()})
+		return err
+	}},
+	{name: "Step in a running reply", run: func(tx *Tx) error {
+		_, err := tx.Step(Actor{ID: "c_2"}, StepIn{Family: "edit", Files: []string{"/work/login.go"}})
+		return err
+	}},
+	{name: "Step that starts a reply", run: func(tx *Tx) error {
+		_, err := tx.Step(Actor{ID: "c_1"}, StepIn{Family: "run", PID: os.Getpid()})
+		return err
+	}},
+	{name: "EndReply", run: func(tx *Tx) error {
+		_, err := tx.EndReply(Actor{ID: "c_2"}, ReplyEnd{Outcome: OutcomeFinished, Text: "done"})
+		return err
+	}},
+	{name: "CreateTask with a key", run: func(tx *Tx) error {
+		_, err := tx.CreateTask(Actor{ID: "c_2"}, NewTask{Title: "Lint", Key: "lint"})
+		return err
+	}},
+	{name: "SetTask to done", run: func(tx *Tx) error {
+		_, err := tx.SetTask(Actor{ID: "c_2"}, "t_1", TaskDone, ptr("all green"))
+		return err
+	}},
+	{name: "AddTaint", run: func(tx *Tx) error {
+		_, err := tx.AddTaint(Actor{}, "c_2", "https://example.com", "")
+		return err
+	}},
+	{name: "DeleteChat", run: func(tx *Tx) error {
+		_, err := tx.DeleteChat(Actor{}, "c_3")
+		return err
+	}},
+	{name: "DeleteChat that wrote and was written to", run: func(tx *Tx) error {
+		_, err := tx.DeleteChat(Actor{}, "c_1")
+		return err
+	}},
+	{name: "SendMessage, keyed and watched", run: func(tx *Tx) error {
+		_, err := tx.SendMessage(Actor{ID: "c_2"}, SendIn{To: "c_1", Text: "and back", Watch: true, Key: "k"})
+		return err
+	}},
+	{name: "SendMessage that starts a reply", run: func(tx *Tx) error {
+		_, err := tx.SendMessage(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "start now", StartReply: true})
+		return err
+	}},
+	{name: "MarkNotes reads a message", run: func(tx *Tx) error {
+		n, err := tx.Notes(Actor{ID: "c_2"})
+		if err != nil {
+			return err
+		}
+		if len(n.Messages) == 0 {
+			return errors.New("the base has no message due to c_2")
+		}
+		return tx.MarkNotes(Actor{ID: "c_2"}, n)
+	}},
+	{name: "PassMessage", run: func(tx *Tx) error {
+		_, err := tx.PassMessage(Actor{Terminal: true}, "m_2")
+		return err
+	}},
+	{name: "DismissMessage", run: func(tx *Tx) error {
+		_, err := tx.DismissMessage(Actor{Terminal: true}, "m_2")
+		return err
+	}},
+	{name: "StopChat now", run: func(tx *Tx) error {
+		_, err := tx.StopChat(Actor{ID: "c_1"}, StopIn{Target: "c_2", Reason: "clash", Key: "s"})
+		return err
+	}},
+	{name: "ConfirmRequest", run: func(tx *Tx) error {
+		_, err := tx.ConfirmRequest(Actor{Terminal: true}, "r_1")
+		return err
+	}},
+	{name: "DenyRequest", run: func(tx *Tx) error {
+		_, err := tx.DenyRequest(Actor{Terminal: true}, "r_1")
+		return err
+	}},
+	{name: "Watch", run: func(tx *Tx) error {
+		_, err := tx.Watch(Actor{ID: "c_1"}, "c_2")
+		return err
+	}},
+	{name: "Unwatch", run: func(tx *Tx) error {
+		_, err := tx.Unwatch(Actor{ID: "c_2"}, "c_1")
+		return err
+	}},
+	{name: "ResetChat", run: func(tx *Tx) error {
+		_, err := tx.ResetChat(Actor{}, "c_2")
+		return err
+	}},
+	{name: "Compacted", run: func(tx *Tx) error {
+		_, err := tx.Compacted(Actor{}, "c_1")
+		return err
+	}},
+}
+
+// TestFaultEveryCall walks N over every file-system call of each
+// operation, failing the Nth once and, in a second walk, from then on.
+// Each time every record is either as it was before or as the operation
+// leaves it (each JSON file parses), and an operation that fails says so
+// with an error that names the file and carries the cause.
+func TestFaultEveryCall(t *testing.T) {
+	for _, op := range faultOps {
+		t.Run(op.name, func(t *testing.T) {
+			t.Parallel()
+			root := t.TempDir()
+			base := filepath.Join(root, "base", "home")
+			if !op.fresh {
+				faultBase(t, base)
+			}
+			before := snapshot(t, base)
+			afterDir := filepath.Join(root, "after", "home")
+			copyTree(t, base, afterDir)
+			if err := openAt(t, afterDir, nil).Update(op.run); err != nil {
+				t.Fatalf("without faults: %v", err)
+			}
+			after := snapshot(t, afterDir)
+			if equalSnap(before, after) {
+				t.Fatal("the operation changes nothing: the walk would prove nothing")
+			}
+			for _, sticky := range []bool{false, true} {
+				mode := "once"
+				if sticky {
+					mode = "from then on"
+				}
+				for n := 1; ; n++ {
+					dir := filepath.Join(root, fmt.Sprintf("n%d-%v", n, sticky), "home")
+					copyTree(t, base, dir)
+					ffs := &faultFS{FS: quickFS{}, failAt: n, sticky: sticky}
+					// Opening the home (its config) counts among the calls.
+					h, err := Open(Options{Dir: dir, Now: func() time.Time { return faultNow }, Hostname: "test", FS: ffs})
+					var warnings []string
+					if err == nil {
+						var last *Tx
+						err = h.Update(func(tx *Tx) error { last = tx; return op.run(tx) })
+						if last != nil {
+							warnings = last.Warnings()
+						}
+					}
+					if len(ffs.failed) == 0 {
+						if n == 1 {
+							t.Fatal("the operation made no file-system call")
+						}
+						t.Logf("%s: %d calls, each failed in turn", mode, n-1)
+						break
+					}
+					what := fmt.Sprintf("%s, call %d (%s) failing", mode, n, ffs.failed[0])
+					now := snapshot(t, dir)
+					delete(now, commitMark)
+					switch {
+					case err != nil:
+						checkFaultError(t, what, err, dir)
+						checkIntact(t, what, before, after, now)
+					case len(warnings) > 0:
+						// Best-effort work (recording an event) failed: the
+						// command did the rest and said what it could not do.
+						// What it left differs from a clean run by that much;
+						// every record still parses.
+						checkWarnings(t, what, warnings, dir)
+						checkParses(t, what, now)
+					default:
+						// A failure the operation may shrug off (a Stat it
+						// only asks to save work) must leave the result whole.
+						if !equalSnap(now, after) {
+							t.Errorf("%s: succeeded, said nothing, but the records differ from a clean run:\n%s", what, diffSnap(now, after))
+						}
+					}
+					// What is left can be read, and the next command mends
+					// what a commit cut short left across records.
+					if findings, derr := openAt(t, dir, nil).Doctor(false); derr != nil || torn(findings) {
+						t.Errorf("%s: doctor afterwards: %v %v", what, findings, derr)
+					}
+					if err := openAt(t, dir, nil).Update(func(tx *Tx) error { return nil }); err != nil {
+						t.Errorf("%s: the next command: %v", what, err)
+					}
+					checkIndex(t, what, dir)
+				}
+			}
+		})
+	}
+}
+
+// checkIndex: no commit is left half done, and the index sums up exactly
+// the chat and task records there are.
+func checkIndex(t *testing.T, what, dir string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, commitMark)); err == nil {
+		t.Errorf("%s: the next command left %s", what, commitMark)
+	}
+	h := openAt(t, dir, nil)
+	err := h.View(func(tx *Tx) error {
+		ix, err := tx.ReadIndex()
+		if err != nil {
+			return err
+		}
+		n := 0
+		for _, sub := range []string{"chats", "tasks"} {
+			entries, _ := os.ReadDir(filepath.Join(dir, sub))
+			for _, e := range entries {
+				id := strings.TrimSuffix(e.Name(), ".json")
+				c, err := tx.Chat(id)
+				if err != nil {
+					return err
+				}
+				n++
+				if s := ix.Chats[id]; s == nil || !reflect.DeepEqual(s, summarize(c)) {
+					t.Errorf("%s: the index does not sum up %s as its record is", what, id)
+				}
+			}
+		}
+		if len(ix.Chats) != n {
+			t.Errorf("%s: the index has %d chats; there are %d records", what, len(ix.Chats), n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Errorf("%s: %v", what, err)
+	}
+}
+
+// checkWarnings: each warning names a file in the home and its cause.
+func checkWarnings(t *testing.T, what string, warnings []string, dir string) {
+	t.Helper()
+	for _, w := range warnings {
+		if !strings.Contains(w, dir) || !(strings.Contains(w, syscall.ENOSPC.Error()) || strings.Contains(w, syscall.EIO.Error())) {
+			t.Errorf("%s: a warning that does not name the file and its cause: %s", what, w)
+		}
+	}
+}
+
+func checkParses(t *testing.T, what string, now map[string]string) {
+	t.Helper()
+	for name, got := range now {
+		if strings.HasSuffix(name, ".json") && !json.Valid([]byte(got)) {
+			t.Errorf("%s: %s does not parse:\n%s", what, name, got)
+		}
+	}
+}
+
+// checkFaultError: the error names a file in the home and carries the cause.
+func checkFaultError(t *testing.T, what string, err error, dir string) {
+	t.Helper()
+	if !strings.Contains(err.Error(), dir) {
+		t.Errorf("%s: the error does not name the file: %v", what, err)
+	}
+	if !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EIO) {
+		t.Errorf("%s: the error does not carry its cause: %v", what, err)
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		t.Errorf("%s: a failing disk is reported as %v (%v), not as a failure", what, e.Kind, err)
+	}
+}
+
+// checkIntact: every file is as before or as after, and every JSON file
+// parses.
+func checkIntact(t *testing.T, what string, before, after, now map[string]string) {
+	t.Helper()
+	names := map[string]bool{}
+	for _, m := range []map[string]string{before, after, now} {
+		for k := range m {
+			names[k] = true
+		}
+	}
+	for name := range names {
+		got, there := now[name]
+		if there && strings.HasSuffix(name, ".json") && !json.Valid([]byte(got)) {
+			t.Errorf("%s: %s does not parse:\n%s", what, name, got)
+			continue
+		}
+		b, inBefore := before[name]
+		a, inAfter := after[name]
+		if (there == inBefore && got == b) || (there == inAfter && got == a) {
+			continue
+		}
+		switch {
+		case !there:
+			t.Errorf("%s: %s is gone, though it is there before and after", what, name)
+		case !inBefore && !inAfter:
+			t.Errorf("%s: %s is there, though it is neither before nor after", what, name)
+		default:
+			t.Errorf("%s: %s is neither as before nor as after:\n%s", what, name, got)
+		}
+	}
+}
+
+func torn(findings []Finding) bool {
+	for _, f := range findings {
+		if strings.HasPrefix(f.Problem, "record") {
+			return true
+		}
+	}
+	return false
+}
+
+// snapshot is every file under dir but the lock file, by relative path.
+func snapshot(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == dir {
+			return filepath.SkipDir
+		}
+		if err != nil || d.IsDir() || d.Name() == "conch.lock" {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		m[filepath.ToSlash(rel)] = string(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func equalSnap(a, b map[string]string) bool { return diffSnap(a, b) == "" }
+
+func diffSnap(a, b map[string]string) string {
+	var out []string
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			out = append(out, k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
+
+func copyTree(t testing.TB, from, to string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(from); errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o700)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o600)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,113 @@
+package state
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/conch-sh/conch/state/scrub"
+)
+
+// pollEvery is the backstop look of a blocking wait: it catches what no
+// file change says (a target's reply whose process went away) and anything
+// the notification missed.
+const pollEvery = 250 * time.Millisecond
+
+// Await blocks until the actor's wait on target has ended, and returns it
+// (to be said, then marked told with WaitTold); or until ctx is done, with
+// ctx's error. It watches the folders that hold the waits and the target
+// (a rename replaces a file, so a watch on the file itself would go with
+// it), and looks again every pollEvery in case a change went unsaid. ready,
+// if not nil, is called once the watch is in place.
+func (h *Home) Await(ctx context.Context, a Actor, target string, ready func()) (*WaitView, error) {
+	waiter := WaiterOf(a)
+	mine, theirs := waiter+".json", target+".json"
+	var events <-chan fsnotify.Event
+	var errs <-chan error
+	if w, err := fsnotify.NewWatcher(); err == nil {
+		defer w.Close()
+		// A folder that cannot be watched leaves the poll to notice.
+		_ = w.Add(h.path("waits"))
+		_ = w.Add(filepath.Dir(h.path(chatRel(target))))
+		events, errs = w.Events, w.Errors
+	}
+	// What the wait will say has its secrets taken out: compile the rules
+	// for it while blocking, not after the wake.
+	go func() { _ = scrub.Check() }()
+	if ready != nil {
+		ready()
+	}
+	tick := time.NewTicker(pollEvery)
+	defer tick.Stop()
+	for {
+		v, err := h.awaitCheck(a, target)
+		if err != nil || v != nil {
+			return v, err
+		}
+	next:
+		for {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case ev, ok := <-events:
+				if !ok {
+					events = nil
+					continue
+				}
+				if base := filepath.Base(ev.Name); base == mine || base == theirs {
+					break next
+				}
+			case _, ok := <-errs:
+				if !ok {
+					errs = nil
+				}
+			case <-tick.C:
+				break next
+			}
+		}
+	}
+}
+
+// awaitCheck looks at the wait without the lock: ended, it is returned;
+// registered, with its target stopped working unannounced, the target is
+// settled under the lock and the wait looked at once more.
+func (h *Home) awaitCheck(a Actor, target string) (*WaitView, error) {
+	look := func() (v *WaitView, over bool, err error) {
+		err = h.View(func(tx *Tx) error {
+			me, err := tx.Acting(a)
+			if err != nil {
+				return err
+			}
+			waiter := WaiterOf(a)
+			ws, err := tx.waitsOf(waiter)
+			if err != nil {
+				return err
+			}
+			w := ws.Waits[target]
+			if w == nil {
+				return refusedf("the wait for %s was cancelled", target)
+			}
+			if w.Ended != nil {
+				v = tx.view(me, waiter, w)
+				return nil
+			}
+			over, err = tx.targetOver(waiter, target)
+			return err
+		})
+		return v, over, err
+	}
+	v, over, err := look()
+	if err != nil || v != nil || !over {
+		return v, err
+	}
+	if err := h.Update(func(tx *Tx) error {
+		_, err := tx.SettleWaits(a)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	v, _, err = look()
+	return v, err
+}
