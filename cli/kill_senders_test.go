@@ -20,22 +20,23 @@ import (
 
 // TestKillSendersNeitherTearNorRepeat holds conch to SPEC §9 with real
 // processes: senders of messages are killed with SIGKILL at random points
-// while a reader runs conch notes over and over. Afterwards no record is
-// torn (every JSON file parses), no message was shown twice by notes that
-// exited 0, and every send that exited 0 (and so was delivered: nothing
-// here holds or refuses) was shown exactly once.
+// while a reader runs conch notes over and over, and each killed send is
+// retried with its --key. Afterwards no record is torn (every JSON file
+// parses), no message was shown twice by notes that exited 0, no key sent
+// its words twice, and every send that exited 0 (and so was delivered:
+// nothing here holds or refuses) was shown exactly once.
 //
 // MaxWaitingForTest is state.MaxWaiting: at most that many wait, so a few
 // notes drain them.
 const MaxWaitingForTest = 5
 
-// CONCH_KILL_SENDS sets how many sends to try (default 80, about half of
+// CONCH_KILL_SENDS sets how many sends to try (default 64, about half of
 // them killed).
 func TestKillSendersNeitherTearNorRepeat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds conch and kills processes; skipped with -short")
 	}
-	sends := 80
+	sends := 64
 	if s := os.Getenv("CONCH_KILL_SENDS"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil {
@@ -76,6 +77,8 @@ func TestKillSendersNeitherTearNorRepeat(t *testing.T) {
 		mu     sync.Mutex
 		sent   = map[string]bool{} // ids whose send exited 0
 		shown  = map[string]int{}  // ids shown by a notes that exited 0
+		said   = map[string]int{}  // words shown by a notes that exited 0
+		okSent = map[string]bool{} // words whose send (or its retry) exited 0
 		killed int
 		failed []string
 	)
@@ -92,7 +95,8 @@ func TestKillSendersNeitherTearNorRepeat(t *testing.T) {
 		}
 		var n struct {
 			Messages []struct {
-				ID string `json:"id"`
+				ID   string `json:"id"`
+				Text string `json:"text"`
 			} `json:"messages"`
 		}
 		if err := json.Unmarshal(out, &n); err != nil {
@@ -102,6 +106,7 @@ func TestKillSendersNeitherTearNorRepeat(t *testing.T) {
 		mu.Lock()
 		for _, m := range n.Messages {
 			shown[m.ID]++
+			said[m.Text]++
 		}
 		mu.Unlock()
 		return len(n.Messages)
@@ -148,38 +153,44 @@ func TestKillSendersNeitherTearNorRepeat(t *testing.T) {
 					fail("reply start: %v: %s", err, out)
 					return
 				}
-				cmd := conch("--chat", me, "chat", "message", reader, fmt.Sprintf("words %d from %s", i, me))
-				var out bytes.Buffer
-				cmd.Stdout = &out
-				if err := cmd.Start(); err != nil {
-					fail("start: %v", err)
-					return
-				}
-				// Half the sends are killed, at a random point of their run.
-				kill := rand.IntN(2) == 0
-				var timer *time.Timer
-				if kill {
-					timer = time.AfterFunc(time.Duration(rand.Int64N(int64(window))), func() { _ = cmd.Process.Kill() })
-				}
-				err := cmd.Wait()
-				if timer != nil {
-					timer.Stop()
-				}
-				var exit *exec.ExitError
-				switch {
-				case err == nil:
-					id := strings.TrimSpace(out.String())
-					mu.Lock()
-					sent[id] = true
-					mu.Unlock()
-				case errors.As(err, &exit) && exit.ExitCode() == -1:
-					mu.Lock()
-					killed++
-					mu.Unlock()
-				case errors.As(err, &exit) && exit.ExitCode() == 3:
-					// A bound (five already wait): refused, nothing sent.
-				default:
-					fail("send: %v", err)
+				words := fmt.Sprintf("words %d from %s", i, me)
+				// Half the sends are killed, at a random point of their run,
+				// and retried with the same key.
+				for attempt := 0; attempt < 2; attempt++ {
+					cmd := conch("--chat", me, "chat", "message", reader, words, "--key", words)
+					var out bytes.Buffer
+					cmd.Stdout = &out
+					if err := cmd.Start(); err != nil {
+						fail("start: %v", err)
+						return
+					}
+					var timer *time.Timer
+					if attempt == 0 && rand.IntN(2) == 0 {
+						timer = time.AfterFunc(time.Duration(rand.Int64N(int64(window))), func() { _ = cmd.Process.Kill() })
+					}
+					err := cmd.Wait()
+					if timer != nil {
+						timer.Stop()
+					}
+					var exit *exec.ExitError
+					switch {
+					case err == nil:
+						id, _, _ := strings.Cut(out.String(), "\n")
+						mu.Lock()
+						sent[id] = true
+						okSent[words] = true
+						mu.Unlock()
+					case errors.As(err, &exit) && exit.ExitCode() == -1:
+						mu.Lock()
+						killed++
+						mu.Unlock()
+						continue // the retry
+					case errors.As(err, &exit) && exit.ExitCode() == 3:
+						// A bound (five already wait): refused, nothing sent.
+					default:
+						fail("send: %v", err)
+					}
+					break
 				}
 			}
 		}(s)
@@ -210,8 +221,19 @@ func TestKillSendersNeitherTearNorRepeat(t *testing.T) {
 			t.Errorf("message %s: its send exited 0 but notes showed it %d times", id, shown[id])
 		}
 	}
+	for words, n := range said {
+		if n > 1 {
+			t.Errorf("%q was sent %d times under one key", words, n)
+		}
+	}
+	for words := range okSent {
+		if said[words] != 1 {
+			t.Errorf("%q: its send exited 0 but its words were shown %d times", words, said[words])
+		}
+	}
 	// No record is torn: every record parses. (.NAME123 files are a killed
 	// writer's temporary files, never read.)
+	torn := 0
 	err := filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") || !strings.HasSuffix(p, ".json") {
 			return err
@@ -223,11 +245,15 @@ func TestKillSendersNeitherTearNorRepeat(t *testing.T) {
 		if !json.Valid(data) {
 			t.Errorf("record %s is torn: %q", p, data)
 		}
+		if bytes.Contains(data, []byte(`"why": "its send did not finish"`)) {
+			torn++
+		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("%d sends were cut short after their key was written; their retries sent anew", torn)
 	// A killed writer may leave a temporary file: no record is torn by it,
 	// and doctor --repair takes it away. After that the home is healthy.
 	if out, err := conch("doctor", "--repair").CombinedOutput(); err != nil {

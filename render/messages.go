@@ -57,12 +57,17 @@ func SendAnswer(m *state.Message) string {
 	case state.MsgHeld:
 		fmt.Fprintf(&b, "held: %s holds messages from other chats until the person passes them on\n", to)
 	case state.MsgWaiting:
-		switch m.Answer.StartReply {
-		case state.StartWoke:
+		step := m.Answer.Delivery == "step"
+		switch {
+		case m.Answer.StartReply == state.StartWoke:
 			fmt.Fprintf(&b, "woke %s: its next reply starts with this message\n", to)
-		case state.StartAfterReply:
+		case m.Answer.StartReply == state.StartAfterReply && step:
 			fmt.Fprintf(&b, "%s is working: a step reads it, or its next reply starts with it\n", to)
-		case state.StartNextReply:
+		case m.Answer.StartReply == state.StartAfterReply:
+			fmt.Fprintf(&b, "%s is working: its next reply starts with it\n", to)
+		case m.Answer.StartReply == state.StartNextReply && step:
+			fmt.Fprintf(&b, "%s is working and cannot be woken: a step reads it, or else its next reply\n", to)
+		case m.Answer.StartReply == state.StartNextReply:
 			fmt.Fprintf(&b, "%s cannot be woken now: the message waits for its next reply\n", to)
 		}
 	}

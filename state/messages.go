@@ -154,7 +154,7 @@ func (tx *Tx) receiver(a Actor, me *Chat, id string) (*Chat, error) {
 }
 
 // together checks that the acting chat may message or stop others: a chat
-// that offers together, not in plan mode.
+// that offers together (plan mode is checked after a key's replay).
 func (tx *Tx) together(a Actor, verb string) (*Chat, error) {
 	if a.Person() {
 		return nil, usagef("%s acts as a chat: give --chat ID or set CONCH_CHAT", verb)
@@ -229,7 +229,7 @@ func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
 	key := ""
 	if in.Key != "" {
 		key = "chat message\x00" + me.ID + "\x00" + in.Key
-		if m, err := tx.keyedMessage(key); err != nil || m != nil {
+		if m, err := tx.keyedMessage(me, key); err != nil || m != nil {
 			return m, err
 		}
 	}
@@ -318,9 +318,10 @@ func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
 }
 
 // keyedMessage is the message an earlier send with the same key made, if
-// that send finished (the receiver's record names it: it is written last).
-// A send killed half way is marked not delivered, and the retry sends anew.
-func (tx *Tx) keyedMessage(key string) (*Message, error) {
+// that send finished (the receiver's record names it: it is written with
+// the inbox). A send killed half way is marked not delivered and what it
+// counted is taken back, and the retry sends anew.
+func (tx *Tx) keyedMessage(me *Chat, key string) (*Message, error) {
 	id, err := tx.key(key)
 	if err != nil || id == "" {
 		return nil, err
@@ -336,9 +337,26 @@ func (tx *Tx) keyedMessage(key string) (*Message, error) {
 	if to == nil || slices.Contains(to.Cards, m.ID) {
 		return m, nil
 	}
-	if m.State == MsgWaiting || m.State == MsgHeld {
+	if m.State == MsgWaiting || m.State == MsgHeld || m.State == MsgRefused {
 		m.State, m.Why, m.Done = MsgNotDelivered, "its send did not finish", tx.Now()
 		tx.put(messageRel(m.ID), m, true)
+		// The chain record is written before the message: the torn send
+		// counted there, and perhaps in the sender's recent words.
+		ch, err := tx.chain(m.Chain)
+		if err != nil {
+			return nil, err
+		}
+		ch.Messages = max(ch.Messages-1, 0)
+		ch.Pairs[m.From+">"+m.To] = max(ch.Pairs[m.From+">"+m.To]-1, 0)
+		if m.Woke {
+			ch.Started = max(ch.Started-1, 0)
+		}
+		tx.put(chainRel(ch.ID), ch, true)
+		sum := wordsSum(m.Text)
+		me.Recent = slices.DeleteFunc(me.Recent, func(r RecentSend) bool {
+			return r.To == m.To && r.Sum == sum && r.At.Equal(m.Sent)
+		})
+		tx.saveChat(me, true)
 	}
 	return nil, nil
 }
