@@ -17,6 +17,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/conch-sh/conch/state"
 )
@@ -129,7 +130,7 @@ type figures struct {
 // The kinds of trouble; each must stay at zero.
 var troubles = []string{
 	"unexpected exits", "lock timeouts", "unparsed records", "torn records",
-	"lost", "duplicated", "unexpected messages", "regressions", "mismatches",
+	"lost", "duplicated", "unexpected messages", "unexpected waits", "regressions", "mismatches",
 }
 
 func newFigures() *figures {
@@ -194,6 +195,11 @@ type stressRun struct {
 	mayHave   map[string]bool   // from and words of a send that was killed
 	// shownKilled: shown by a notes that was killed once it had printed.
 	shownKilled map[string]bool
+	// Waits: each registration acknowledged (waiter>target), or tried by
+	// a command that was killed; each ending told, by waiter>target@ended.
+	waited  map[string]bool
+	told    map[string]int
+	waitTry map[string]bool
 }
 
 func newRun(bin, home string, f *figures) *stressRun {
@@ -201,6 +207,7 @@ func newRun(bin, home string, f *figures) *stressRun {
 		bin: bin, home: home, pid: strconv.Itoa(os.Getpid()), f: f,
 		ledger: map[string]map[string]int{}, sent: map[string]string{}, shown: map[string][]string{},
 		shownText: map[string]string{}, mayHave: map[string]bool{}, shownKilled: map[string]bool{},
+		waited: map[string]bool{}, told: map[string]int{}, waitTry: map[string]bool{},
 	}
 }
 
@@ -391,6 +398,15 @@ var stressOps = []stressOp{
 			return []string{"status", fmt.Sprintf("c_%d", 1+rnd.Intn(len(r.workers))), "--since", "0", "--json"}
 		},
 		judge: judgeStatus},
+	{name: "wait chat --detach", weight: 5,
+		args: func(r *stressRun, w, k int, rnd *rand.Rand) []string {
+			to := 1 + rnd.Intn(len(r.workers)-1)
+			if to >= w {
+				to++
+			}
+			return []string{"wait", "chat", fmt.Sprintf("c_%d", to), "--detach", "--json"}
+		},
+		judge: judgeWait, refused: waitLoop},
 	{name: "watch", weight: 3,
 		args: func(r *stressRun, w, k int, rnd *rand.Rand) []string {
 			to := 1 + rnd.Intn(len(r.workers)-1)
@@ -400,6 +416,51 @@ var stressOps = []stressOp{
 			return []string{"watch", fmt.Sprintf("c_%d", to), "--json"}
 		},
 		judge: func(r *stressRun, m *model, o *obs) { decode[map[string]any](r, o) }},
+}
+
+// waitLoop: a wait that would go round in a loop is refused (exit 3).
+func waitLoop(o *obs) bool {
+	return o.code == 3 && strings.Contains(o.err, "in a loop")
+}
+
+// judgeWait: a wait registered (or ended at once) for the target asked.
+func judgeWait(r *stressRun, m *model, o *obs) {
+	if o.code != 0 {
+		return
+	}
+	v, ok := decode[state.WaitView](r, o)
+	if !ok {
+		return
+	}
+	if v.Waiter != m.id || v.Target != o.args[2] {
+		r.f.bad("mismatches", "wait of %s on %s: %s", v.Waiter, v.Target, o)
+	}
+	r.mu.Lock()
+	r.waited[m.id+">"+v.Target] = true
+	r.mu.Unlock()
+}
+
+// waitsTold: once every reply has ended and every chat has heard its notes,
+// no wait is left ended and untold.
+func waitsTold(t *testing.T, r *stressRun) {
+	for _, m := range r.workers {
+		o := runConch(r.bin, r.home, m.id, "wait", "list", "--json")
+		if !common(r, o) {
+			continue
+		}
+		l, ok := decode[struct {
+			Waits []state.WaitView `json:"waits"`
+		}](r, o)
+		if !ok {
+			continue
+		}
+		for _, v := range l.Waits {
+			if v.State == state.WaitEnded {
+				r.f.bad("lost", "%s's wait on %s ended (%s) and was never told", m.id, v.Target, v.Ending.How)
+			}
+		}
+	}
+	r.f.add("wait endings told", len(r.told))
 }
 
 // boundReached: a message past a bound is refused (exit 3), the bound named.
@@ -429,6 +490,7 @@ func judgeSend(r *stressRun, m *model, o *obs) {
 type notesOut struct {
 	Reader   []string           `json:"reader"`
 	Messages []state.DueMessage `json:"messages"`
+	Waits    []state.EndedWait  `json:"waits"`
 	Notices  []string           `json:"notices"`
 }
 
@@ -448,6 +510,17 @@ func judgeNotes(r *stressRun, m *model, o *obs) {
 		if d.Kind == state.DueMessageKind {
 			r.shown[d.ID] = append(r.shown[d.ID], m.id)
 			r.shownText[d.ID] = d.From + "\x00" + d.Text
+		}
+	}
+	for _, w := range n.Waits {
+		pair := m.id + ">" + w.Target
+		key := pair + "@" + w.Ended.Format(time.RFC3339Nano)
+		r.told[key]++
+		if r.told[key] == 2 {
+			r.f.bad("duplicated", "the end of %s's wait on %s (at %s) was told twice: %s", m.id, w.Target, w.Ended, o)
+		}
+		if !r.waited[pair] && !r.waitTry[pair] {
+			r.f.bad("unexpected waits", "%s was told of a wait on %s it never registered: %s", m.id, w.Target, o)
 		}
 	}
 	r.mu.Unlock()
@@ -526,6 +599,7 @@ var stressChecks = []stressCheck{
 	}},
 	{name: "the index agrees with the records", end: indexAgrees},
 	{name: "every message is shown once", end: messagesOnce},
+	{name: "every wait that ended is told", end: waitsTold},
 }
 
 // messagesOnce: every acknowledged message was shown once, by a notes of
@@ -722,8 +796,15 @@ func TestStress(t *testing.T) {
 				}(w)
 			}
 			wg.Wait()
-			// Then each worker begins a reply and hears its notes until
-			// nothing is due, so that every message sent is shown.
+			// Then every reply ends (so every wait ends), and each worker
+			// begins a reply and hears its notes until nothing is due, so
+			// that every message sent is shown and every wait's end told.
+			for w := range seen {
+				o := runConch(bin, r.home, r.workers[w].id, opNamed("reply end").args(r, w+1, sc.ops, nil)...)
+				o.worker = w + 1
+				seen[w] = append(seen[w], o)
+				ops[w] = append(ops[w], opNamed("reply end"))
+			}
 			for w := range seen {
 				for _, name := range []string{"reply start", "notes", "notes", "notes"} {
 					op := opNamed(name)
