@@ -98,8 +98,14 @@ func conchEnv(home, chat string) []string {
 }
 
 func runConch(bin, home, chat string, args ...string) *obs {
+	return runConchIn(bin, home, chat, "", args...)
+}
+
+// runConchIn is runConch with stdin as the command's standard input.
+func runConchIn(bin, home, chat, stdin string, args ...string) *obs {
 	cmd := exec.Command(bin, args...)
 	cmd.Env = conchEnv(home, chat)
+	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -256,6 +262,16 @@ type stressOp struct {
 	// refused says whether a nonzero exit is an answer the command may
 	// give (a bound reached); nil: only 0 is.
 	refused func(o *obs) bool
+	// input, if set, is the command's standard input, and the command runs
+	// as a harness runs it (no CONCH_CHAT): a hook adapter.
+	input func(r *stressRun, w, k int, rnd *rand.Rand) string
+}
+
+// planned is one command a worker will run.
+type planned struct {
+	args  []string
+	input string
+	op    *stressOp
 }
 
 // shown is a chat as chat show, chat set and reply start print it.
@@ -407,6 +423,12 @@ var stressOps = []stressOp{
 			return []string{"wait", "chat", fmt.Sprintf("c_%d", to), "--detach", "--json"}
 		},
 		judge: judgeWait, refused: waitLoop},
+	{name: "hook claude", weight: 6,
+		args: func(r *stressRun, w, k int, rnd *rand.Rand) []string { return []string{"hook", "claude"} },
+		input: func(r *stressRun, w, k int, rnd *rand.Rand) string {
+			return claudeEvent(r, w, k, rnd)
+		},
+		judge: judgeHook},
 	{name: "watch", weight: 3,
 		args: func(r *stressRun, w, k int, rnd *rand.Rand) []string {
 			to := 1 + rnd.Intn(len(r.workers)-1)
@@ -416,6 +438,50 @@ var stressOps = []stressOp{
 			return []string{"watch", fmt.Sprintf("c_%d", to), "--json"}
 		},
 		judge: func(r *stressRun, m *model, o *obs) { decode[map[string]any](r, o) }},
+}
+
+// claudeEvent is one Claude Code hook event of worker w's own session, as
+// Claude Code sends it (testdata/hooks/claude holds recorded ones).
+func claudeEvent(r *stressRun, w, k int, rnd *rand.Rand) string {
+	folder := filepath.Join(filepath.Dir(r.home), "shared")
+	file := filepath.Join(folder, fmt.Sprintf("src/h%d.go", w))
+	ev := map[string]any{
+		"session_id":      fmt.Sprintf("stress-session-%d", w),
+		"transcript_path": filepath.Join(folder, fmt.Sprintf("session-%d.jsonl", w)),
+		"cwd":             folder,
+	}
+	switch rnd.Intn(6) {
+	case 0:
+		ev["hook_event_name"], ev["source"] = "SessionStart", "startup"
+	case 1:
+		ev["hook_event_name"], ev["prompt"] = "UserPromptSubmit", fmt.Sprintf("prompt %d of worker %d", k, w)
+	case 2:
+		ev["hook_event_name"], ev["tool_name"] = "PreToolUse", "Edit"
+		ev["tool_input"] = map[string]any{"file_path": file, "old_string": "a", "new_string": "b"}
+	case 3:
+		ev["hook_event_name"], ev["tool_name"] = "PostToolUse", "Edit"
+		ev["tool_input"] = map[string]any{"file_path": file, "old_string": "a", "new_string": "b"}
+		ev["tool_response"] = map[string]any{"filePath": file}
+	case 4:
+		ev["hook_event_name"], ev["tool_name"] = "PreToolUse", "Bash"
+		ev["tool_input"] = map[string]any{"command": "go test ./..."}
+	default:
+		ev["hook_event_name"], ev["stop_hook_active"] = "Stop", false
+		ev["last_assistant_message"] = fmt.Sprintf("done with %d", k)
+	}
+	data, _ := json.Marshal(ev)
+	return string(data)
+}
+
+// judgeHook: an adapter never breaks the session it serves: it exits 0
+// (checked by judged) and answers nothing or one JSON object.
+func judgeHook(r *stressRun, m *model, o *obs) {
+	if strings.TrimSpace(o.out) != "" {
+		decode[map[string]any](r, o)
+	}
+	if o.err != "" {
+		r.f.add("hooks that warned", 1)
+	}
 }
 
 // waitLoop: a wait that would go round in a loop is refused (exit 3).
@@ -723,24 +789,38 @@ func newStressHome(t *testing.T, n int) string {
 }
 
 // plan draws worker w's commands from the seed.
-func plan(r *stressRun, w, n int, rnd *rand.Rand) ([][]string, []*stressOp) {
+func plan(r *stressRun, w, n int, rnd *rand.Rand) []planned {
 	total := 0
 	for _, op := range stressOps {
 		total += op.weight
 	}
-	var args [][]string
-	var ops []*stressOp
+	var ps []planned
 	for k := 0; k < n; k++ {
 		x := rnd.Intn(total)
 		for i := range stressOps {
-			if x -= stressOps[i].weight; x < 0 {
-				args = append(args, stressOps[i].args(r, w, k, rnd))
-				ops = append(ops, &stressOps[i])
+			op := &stressOps[i]
+			if x -= op.weight; x < 0 {
+				p := planned{args: op.args(r, w, k, rnd), op: op}
+				if op.input != nil {
+					p.input = op.input(r, w, k, rnd)
+				}
+				ps = append(ps, p)
 				break
 			}
 		}
 	}
-	return args, ops
+	return ps
+}
+
+// run runs one planned command as worker w.
+func (p planned) run(r *stressRun, w int) *obs {
+	chat := r.workers[w].id
+	if p.op.input != nil {
+		chat = ""
+	}
+	o := runConchIn(r.bin, r.home, chat, p.input, p.args...)
+	o.worker = w + 1
+	return o
 }
 
 // common judges what every command answers: its exit code, and the words
@@ -774,13 +854,12 @@ func TestStress(t *testing.T) {
 		t.Run("seed"+strconv.FormatInt(seed, 10), func(t *testing.T) {
 			sf := newFigures()
 			r := newRun(bin, newStressHome(t, sc.procs), sf)
-			plans := make([][][]string, sc.procs)
-			ops := make([][]*stressOp, sc.procs)
+			plans := make([][]planned, sc.procs)
 			for w := 0; w < sc.procs; w++ {
 				r.workers = append(r.workers, &model{id: fmt.Sprintf("c_%d", w+1), seen: map[string]int64{}})
 			}
 			for w := 0; w < sc.procs; w++ {
-				plans[w], ops[w] = plan(r, w+1, sc.ops, rand.New(rand.NewSource(seed*1000+int64(w))))
+				plans[w] = plan(r, w+1, sc.ops, rand.New(rand.NewSource(seed*1000+int64(w))))
 			}
 			seen := make([][]*obs, sc.procs)
 			var wg sync.WaitGroup
@@ -788,10 +867,8 @@ func TestStress(t *testing.T) {
 				wg.Add(1)
 				go func(w int) {
 					defer wg.Done()
-					for _, args := range plans[w] {
-						o := runConch(bin, r.home, r.workers[w].id, args...)
-						o.worker = w + 1
-						seen[w] = append(seen[w], o)
+					for _, p := range plans[w] {
+						seen[w] = append(seen[w], p.run(r, w))
 					}
 				}(w)
 			}
@@ -800,29 +877,34 @@ func TestStress(t *testing.T) {
 			// begins a reply and hears its notes until nothing is due, so
 			// that every message sent is shown and every wait's end told.
 			for w := range seen {
-				o := runConch(bin, r.home, r.workers[w].id, opNamed("reply end").args(r, w+1, sc.ops, nil)...)
-				o.worker = w + 1
-				seen[w] = append(seen[w], o)
-				ops[w] = append(ops[w], opNamed("reply end"))
+				p := planned{args: opNamed("reply end").args(r, w+1, sc.ops, nil), op: opNamed("reply end")}
+				plans[w] = append(plans[w], p)
+				seen[w] = append(seen[w], p.run(r, w))
 			}
 			for w := range seen {
 				for _, name := range []string{"reply start", "notes", "notes", "notes"} {
-					op := opNamed(name)
-					args := []string{"reply", "start", "--pid", r.pid, "--json"}
+					p := planned{args: []string{"reply", "start", "--pid", r.pid, "--json"}, op: opNamed(name)}
 					if name == "notes" {
-						args = op.args(r, w+1, 0, nil)
+						p.args = p.op.args(r, w+1, 0, nil)
 					}
-					o := runConch(bin, r.home, r.workers[w].id, args...)
-					o.worker = w + 1
-					seen[w] = append(seen[w], o)
-					ops[w] = append(ops[w], op)
+					plans[w] = append(plans[w], p)
+					seen[w] = append(seen[w], p.run(r, w))
 				}
 			}
 			// What each process saw, worker by worker, in its order.
 			for w := range seen {
 				for i, o := range seen[w] {
-					if judged(r, o, ops[w][i].refused) {
-						ops[w][i].judge(r, r.workers[w], o)
+					op := plans[w][i].op
+					if op.input != nil {
+						// A hook answers within its budget even when the
+						// home is busy: then it answers nothing, and says so.
+						if strings.Contains(o.err, "not had in") {
+							r.f.add("hooks that found the home busy and answered nothing", 1)
+							o.err = ""
+						}
+					}
+					if judged(r, o, op.refused) {
+						op.judge(r, r.workers[w], o)
 					}
 				}
 			}
