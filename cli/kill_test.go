@@ -61,6 +61,11 @@ var killWrites = []killWrite{
 		return []string{"chat", "message", fmt.Sprintf("c_%d", w%killWorkers+1), fmt.Sprintf("message %d of worker %d", k, w), "--json"}
 	}},
 	{"notes", 3, func(w, k int, pid string) []string { return []string{"notes", "--json"} }},
+	{"wait chat --detach", 2, func(w, k int, pid string) []string {
+		// On the worker two ahead: waits go round the ring, and the one
+		// that would close a loop is refused.
+		return []string{"wait", "chat", fmt.Sprintf("c_%d", (w+1)%killWorkers+1), "--detach", "--json"}
+	}},
 }
 
 // killWorkers is how many workers the kill test runs at once (set by its scale).
@@ -203,6 +208,8 @@ func judgeKilled(r *stressRun, m *killModel, name string, o *obs) {
 		case "chat message":
 			// It may have gone: its words may be shown.
 			r.mayHave[m.id+"\x00"+o.args[3]] = true
+		case "wait chat --detach":
+			r.waitTry[m.id+">"+o.args[2]] = true
 		case "notes":
 			// A notes killed once it had printed may have marked what it
 			// printed, too: what it printed counts apart.
@@ -216,8 +223,11 @@ func judgeKilled(r *stressRun, m *killModel, name string, o *obs) {
 		return
 	}
 	refused := func(*obs) bool { return false }
-	if name == "chat message" {
+	switch name {
+	case "chat message":
 		refused = boundReached
+	case "wait chat --detach":
+		refused = waitLoop
 	}
 	if !judged(r, o, refused) || o.code != 0 {
 		return
@@ -237,6 +247,8 @@ func judgeKilled(r *stressRun, m *killModel, name string, o *obs) {
 		}
 	case "chat message":
 		judgeSend(r, &model{id: m.id}, o)
+	case "wait chat --detach":
+		judgeWait(r, &model{id: m.id}, o)
 	case "notes":
 		judgeNotes(r, &model{id: m.id, seen: map[string]int64{}}, o)
 	case "task new --key":
@@ -313,8 +325,12 @@ func killAfterChecks(t *testing.T, r *stressRun, models []*killModel) {
 		common(r, runConch(r.bin, r.home, m.id, "step", "run", "--pid", r.pid))
 	}
 	indexAgrees(t, r)
-	// Each chat begins a reply and hears its notes until nothing is due:
-	// every message acknowledged is shown once.
+	// Every reply ends (so every wait ends); each chat begins a reply and
+	// hears its notes until nothing is due: every message acknowledged is
+	// shown once, every wait's end told once.
+	for _, m := range models {
+		common(r, runConch(r.bin, r.home, m.id, "reply", "end"))
+	}
 	for _, m := range models {
 		common(r, runConch(r.bin, r.home, m.id, "reply", "start", "--pid", r.pid))
 		for i := 0; i < 3; i++ {
@@ -325,6 +341,11 @@ func killAfterChecks(t *testing.T, r *stressRun, models []*killModel) {
 		}
 	}
 	messagesOnce(t, r)
+	r.workers = nil
+	for _, m := range models {
+		r.workers = append(r.workers, &model{id: m.id})
+	}
+	waitsTold(t, r)
 }
 
 // doctorTorn runs conch doctor and counts the records it finds torn. Young

@@ -150,7 +150,7 @@ func faultBase(t testing.TB, dir string) {
 		if _, err := tx.CreateChat(c2, NewChat{Title: "A helper", Folder: work, Parent: "c_2"}); err != nil {
 			return err
 		}
-		// Messages, a watch and a request: c_1 (auto) has written to c_2
+		// Messages, a watch, a request and a wait: c_1 (auto) has written to c_2
 		// (m_1, due at c_2's next step); c_2 to c_3, which holds it (m_2);
 		// c_2 watches c_1; c_3 asked the person to stop c_2 (r_1).
 		if _, err := tx.SetChat(person, "c_1", ChatChange{Mode: ptr(ModeAuto)}); err != nil {
@@ -168,7 +168,11 @@ func faultBase(t testing.TB, dir string) {
 		if _, err := tx.Watch(c2, "c_1"); err != nil {
 			return err
 		}
-		_, err := tx.StopChat(Actor{ID: "c_3"}, StopIn{Target: "c_2", Reason: "enough"})
+		if _, err := tx.StopChat(Actor{ID: "c_3"}, StopIn{Target: "c_2", Reason: "enough"}); err != nil {
+			return err
+		}
+		// c_1 waits for c_2 to stop working.
+		_, err := tx.StartWait(Actor{ID: "c_1"}, WaitChat, "c_2", 0)
 		return err
 	})
 	if err != nil {
@@ -292,6 +296,24 @@ var faultOps = []faultOp{
 	{name: "ResetChat", run: func(tx *Tx) error {
 		_, err := tx.ResetChat(Actor{}, "c_2")
 		return err
+	}},
+	{name: "StartWait on a task", run: func(tx *Tx) error {
+		_, err := tx.StartWait(Actor{ID: "c_2"}, WaitTask, "t_1", 0)
+		return err
+	}},
+	{name: "CancelWait", run: func(tx *Tx) error {
+		_, err := tx.CancelWait(Actor{ID: "c_1"}, "c_2")
+		return err
+	}},
+	{name: "EndReply ends a wait, and the waiter is told", run: func(tx *Tx) error {
+		if _, err := tx.EndReply(Actor{ID: "c_2"}, ReplyEnd{Text: "all done"}); err != nil {
+			return err
+		}
+		n, err := tx.Notes(Actor{ID: "c_1"})
+		if err != nil {
+			return err
+		}
+		return tx.MarkNotes(Actor{ID: "c_1"}, n)
 	}},
 	{name: "Compacted", run: func(tx *Tx) error {
 		_, err := tx.Compacted(Actor{}, "c_1")

@@ -112,6 +112,8 @@ func readers(t *testing.T, h *Home, path string) {
 		knownErr(t, "requests", err, path)
 		_, err = tx.Tasks(Actor{ID: "c_2"})
 		knownErr(t, "tasks", err, path)
+		_, err = tx.ListWaits(Actor{ID: "c_1"})
+		knownErr(t, "waits", err, path)
 		return nil
 	}), path)
 }
@@ -145,6 +147,9 @@ func writers(t *testing.T, h *Home, path string) {
 		func(tx *Tx) error { _, err := tx.SetTask(c2, "t_1", TaskDone, nil); return err },
 		func(tx *Tx) error { _, err := tx.Watch(c1, "c_2"); return err },
 		func(tx *Tx) error { _, err := tx.Unwatch(c2, "c_1"); return err },
+		func(tx *Tx) error { _, err := tx.StartWait(c2, WaitTask, "t_1", 0); return err },
+		func(tx *Tx) error { _, err := tx.SettleWaits(c1); return err },
+		func(tx *Tx) error { _, err := tx.CancelWait(c1, "c_2"); return err },
 		func(tx *Tx) error { _, err := tx.Compacted(person, "c_1"); return err },
 		func(tx *Tx) error { _, err := tx.ResetChat(person, "c_2"); return err },
 		func(tx *Tx) error {
@@ -173,7 +178,7 @@ func writers(t *testing.T, h *Home, path string) {
 // under the id it holds.
 func misnamed(t *testing.T, dir, fuzzed string) {
 	t.Helper()
-	for sub, field := range map[string]string{"chats": "id", "tasks": "id", "messages": "id", "requests": "id", "chains": "id", "watch": "watcher"} {
+	for sub, field := range map[string]string{"chats": "id", "tasks": "id", "messages": "id", "requests": "id", "chains": "id", "watch": "watcher", "waits": "waiter"} {
 		entries, _ := os.ReadDir(filepath.Join(dir, sub))
 		for _, e := range entries {
 			p := filepath.Join(dir, sub, e.Name())
@@ -266,6 +271,11 @@ func FuzzCursors(f *testing.F) {
 		_, err := tx.cursors("c_2")
 		return err
 	}, `{"watcher":"c_2","targets":{"c_1":{"last_seen":1,"notified":2,"material":3}}}`)
+}
+
+func FuzzWaits(f *testing.F) {
+	fuzzRecord[Waits](f, "waits/c_1.json", func(tx *Tx) error { _, err := tx.ListWaits(Actor{ID: "c_1"}); return err },
+		`{"waiter":"c_1","waits":{"c_2":{"target":"c_2","kind":"chat","since":"2026-11-29T12:00:00Z"}}}`)
 }
 
 func FuzzCounters(f *testing.F) {

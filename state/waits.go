@@ -16,6 +16,7 @@ package state
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -140,6 +141,16 @@ func (tx *Tx) waitsOf(waiter string) (*Waits, error) {
 	ws, err := load[Waits](tx, rel)
 	if err != nil {
 		return nil, err
+	}
+	if ws != nil && ws.Waiter != waiter {
+		return nil, tx.misnamed(rel, ws.Waiter)
+	}
+	if ws != nil {
+		for id, w := range ws.Waits {
+			if w == nil || w.Target != id {
+				return nil, &CorruptError{Path: tx.h.path(rel), Err: fmt.Errorf("its wait on %q is not a wait on that chat", id)}
+			}
+		}
 	}
 	if ws == nil {
 		ws = &Waits{Waiter: waiter}
