@@ -196,12 +196,15 @@ func TestKill(t *testing.T) {
 }
 
 // judgeKilled moves a worker's model on by what one command did: killed,
-// it may or may not have happened; acknowledged, it did.
+// it may or may not have happened; acknowledged, it did. Workers judge as
+// they go, so what they share is under the run's lock.
 func judgeKilled(r *stressRun, m *killModel, name string, o *obs) {
 	m.history = append(m.history, o)
 	if o.code == -1 {
 		r.f.add("commands", 1)
 		r.f.add("killed", 1)
+		r.mu.Lock()
+		defer r.mu.Unlock()
 		switch name {
 		case "chat set --goal":
 			m.goals = append(m.goals, o.args[3])
