@@ -854,7 +854,7 @@ func judged(r *stressRun, o *obs, refused func(*obs) bool) bool {
 }
 
 func TestStress(t *testing.T) {
-	sc := scaleFor(stressScale{procs: 32, ops: 10, seeds: 2}, stressScale{procs: 32, ops: 150, seeds: 5}, stressScale{procs: 32, ops: 3, seeds: 1})
+	sc := scaleFor(stressScale{procs: 32, ops: 10, seeds: 2}, stressScale{procs: 32, ops: 150, seeds: 5}, stressScale{procs: 32, ops: 2, seeds: 1})
 	bin := conchBin(t)
 	f := newFigures()
 	for seed := int64(1); seed <= int64(sc.seeds); seed++ {
