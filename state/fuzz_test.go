@@ -308,3 +308,17 @@ func FuzzValidID(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPlainSessionKey holds plainSessionKey, checked by hand, to the
+// pattern it stands for.
+func FuzzPlainSessionKey(f *testing.F) {
+	for _, s := range []string{"SESSION-A", "a", "", ".a", "-a", "a.b_c-d", "a/b", "a..b", strings.Repeat("x", 128), strings.Repeat("x", 129), "é", "a\n"} {
+		f.Add(s)
+	}
+	pattern := regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := plainSessionKey(s), pattern.MatchString(s); got != want {
+			t.Errorf("plainSessionKey(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
