@@ -59,7 +59,7 @@ func knownErr(t *testing.T, what string, err error, path string) {
 		// It names the file, or the file that says what it lacks (a head
 		// that claims an event the log does not hold).
 		if ce.Path != path && !strings.Contains(ce.Err.Error(), path) {
-			t.Errorf("%s: corrupt record %s, want %s", what, ce.Path, path)
+			t.Errorf("%s: corrupt record %s, want %s (%v)", what, ce.Path, path, ce.Err)
 		}
 	default:
 		t.Errorf("%s: an error of no known kind: %v", what, err)
@@ -235,7 +235,7 @@ func FuzzTaskRecord(f *testing.F) {
 
 func FuzzIndex(f *testing.F) {
 	fuzzRecord[Index](f, "index.json", func(tx *Tx) error { _, err := tx.ReadIndex(); return err },
-		`{"chats":{"c_1":{"id":"c_1","status":"idle"}}}`)
+		`{"version":1,"chats":["c_1|x|||idle||/w|x|1795953600000000000|||||0|0"]}`)
 }
 
 func FuzzHead(f *testing.F) {
