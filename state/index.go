@@ -176,3 +176,41 @@ func (tx *Tx) readIndexFile() (*Index, error) {
 	}
 	return ix, nil
 }
+
+// ScanIndex calls fn with each chat's summary, as ReadIndex would give
+// them, without keeping them: fn is handed one summary that the next call
+// overwrites, so it copies what it keeps. Listing a thousand chats reads
+// them this way, without a thousand summaries on the heap.
+func (tx *Tx) ScanIndex(fn func(s *Summary)) error {
+	if tx.index != nil {
+		for _, s := range tx.index.Chats {
+			fn(s)
+		}
+		return nil
+	}
+	p := tx.h.path("index.json")
+	data, err := tx.h.FS.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", p, err)
+	}
+	lines, err := indexLines(data)
+	if err != nil {
+		return &CorruptError{Path: p, Err: err}
+	}
+	var s Summary
+	seen := make(map[string]bool, len(lines))
+	for i, line := range lines {
+		if err := parseSummaryInto(&s, line); err != nil {
+			return &CorruptError{Path: p, Err: fmt.Errorf("index entry %d: %w", i+1, err)}
+		}
+		if seen[s.ID] {
+			return &CorruptError{Path: p, Err: fmt.Errorf("index entry %d: %s twice", i+1, s.ID)}
+		}
+		seen[s.ID] = true
+		fn(&s)
+	}
+	return nil
+}

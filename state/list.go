@@ -48,10 +48,6 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 	if me != nil && !me.OffersTogether() {
 		return nil, refusedf("chats list is not offered to chat %s", me.ID)
 	}
-	ix, err := tx.ReadIndex()
-	if err != nil {
-		return nil, err
-	}
 	now := tx.Now()
 	// Each group keeps only its first ListMax rows, in order, as it goes:
 	// a thousand chats are counted, not gathered and sorted.
@@ -59,22 +55,20 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 	needs := topRows{by: func(s *Summary) time.Time { return s.LastActive }}
 	recent := topRows{by: func(s *Summary) time.Time { return s.LastActive }}
 	going := map[string]int{}
-	for _, s := range ix.Chats {
+	err = tx.ScanIndex(func(s *Summary) {
 		if s.IsTask() && TaskGoingState(s.TaskState) {
 			going[s.Parent]++
 		}
-	}
-	for _, s := range ix.Chats {
 		if me != nil && s.ID == me.ID {
-			continue
+			return
 		}
 		ownTask := me != nil && s.IsTask() && s.Parent == me.ID
 		if !s.Yours() && !ownTask {
-			continue
+			return
 		}
 		st := s.State()
 		if s.Archived && st != StatusWorking {
-			continue
+			return
 		}
 		switch {
 		case st == StatusWorking:
@@ -84,6 +78,9 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 		case !workingOnly && now.Sub(s.LastActive) <= recentWindow:
 			recent.add(s, st)
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	out := &ChatList{Working: busy.n, NeedsYou: needs.n, Chats: []OtherChat{}}
 	rows := busy.rows
@@ -178,5 +175,6 @@ func (t *topRows) add(s *Summary, state string) {
 		t.rows = append(t.rows, row{})
 	}
 	copy(t.rows[i+1:], t.rows[i:])
-	t.rows[i] = row{s, state}
+	kept := *s // s is the scan's: the next chat overwrites it
+	t.rows[i] = row{&kept, state}
 }

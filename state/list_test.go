@@ -31,7 +31,7 @@ func TestTopRowsIsTheSortedHead(t *testing.T) {
 			t.Fatalf("kept %d rows, want %d", len(top.rows), want)
 		}
 		for i := range top.rows {
-			if top.rows[i].s != all[i] {
+			if top.rows[i].s.ID != all[i].ID {
 				t.Fatalf("round %d row %d: %s, want %s", round, i, top.rows[i].s.ID, all[i].ID)
 			}
 		}
