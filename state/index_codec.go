@@ -246,78 +246,127 @@ func indexLines(data []byte) ([]string, error) {
 	return f.Chats, nil
 }
 
-// fastIndexLines reads `{"version": 1, "fields": [...], "chats": ["…", …]}`
-// as conch writes it, with any white space. Strings with an escape in them
-// are decoded one by one with encoding/json. It says false for anything it
-// does not expect, and the caller decodes the whole with encoding/json.
+// fastIndexLines reads exactly `{"version": 1, "fields": [ strings ],
+// "chats": [ strings ]}`, in that order, with any white space, as conch
+// writes it. A string with an escape in it is decoded by encoding/json. It
+// says false for anything else (the caller then decodes the whole with
+// encoding/json, which says what is wrong).
 func fastIndexLines(data []byte) ([]string, bool) {
 	if len(data) == 0 {
 		return nil, false
 	}
 	// The lines are substrings of the file's bytes, which nothing changes
 	// after: no second copy of the file.
-	s := unsafe.String(&data[0], len(data))
-	v := strings.Index(s, `"version":`)
-	c := strings.Index(s, `"chats":`)
-	if v < 0 || c < v || strings.TrimLeft(s[v+10:], " \n")[:1] != strconv.Itoa(indexVersion) {
+	r := jsonReader{s: unsafe.String(&data[0], len(data))}
+	ok := r.byte('{') && r.key("version") && r.literal(strconv.Itoa(indexVersion)) && r.byte(',') &&
+		r.key("fields")
+	if !ok {
 		return nil, false
 	}
-	i := c + len(`"chats":`)
-	skip := func() {
-		for i < len(s) && (s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r') {
-			i++
+	if _, ok := r.strings(); !ok {
+		return nil, false
+	}
+	if !r.byte(',') || !r.key("chats") {
+		return nil, false
+	}
+	lines, ok := r.strings()
+	if !ok || !r.byte('}') {
+		return nil, false
+	}
+	r.space()
+	return lines, r.i == len(r.s)
+}
+
+// jsonReader reads the few JSON forms the index is made of.
+type jsonReader struct {
+	s string
+	i int
+}
+
+func (r *jsonReader) space() {
+	for r.i < len(r.s) && (r.s[r.i] == ' ' || r.s[r.i] == '\n' || r.s[r.i] == '\t' || r.s[r.i] == '\r') {
+		r.i++
+	}
+}
+
+// byte reads c after any white space.
+func (r *jsonReader) byte(c byte) bool {
+	r.space()
+	if r.i < len(r.s) && r.s[r.i] == c {
+		r.i++
+		return true
+	}
+	return false
+}
+
+// literal reads lit (a number) after any white space.
+func (r *jsonReader) literal(lit string) bool {
+	r.space()
+	if strings.HasPrefix(r.s[r.i:], lit) {
+		r.i += len(lit)
+		if r.i == len(r.s) || strings.IndexByte(" \n\t\r,}]", r.s[r.i]) >= 0 {
+			return true
 		}
 	}
-	skip()
-	if i >= len(s) || s[i] != '[' {
+	return false
+}
+
+// key reads "name":.
+func (r *jsonReader) key(name string) bool {
+	s, ok := r.string()
+	return ok && s == name && r.byte(':')
+}
+
+// string reads one JSON string.
+func (r *jsonReader) string() (string, bool) {
+	if !r.byte('"') {
+		return "", false
+	}
+	start, escaped := r.i, false
+	for r.i < len(r.s) && r.s[r.i] != '"' {
+		switch c := r.s[r.i]; {
+		case c == '\\':
+			escaped = true
+			r.i += 2
+			continue
+		case c < 0x20:
+			return "", false
+		}
+		r.i++
+	}
+	if r.i >= len(r.s) {
+		return "", false
+	}
+	str := r.s[start:r.i]
+	r.i++
+	if escaped {
+		if err := json.Unmarshal([]byte(r.s[start-1:r.i]), &str); err != nil {
+			return "", false
+		}
+	}
+	return str, true
+}
+
+// strings reads an array of strings.
+func (r *jsonReader) strings() ([]string, bool) {
+	if !r.byte('[') {
 		return nil, false
 	}
-	i++
-	lines := []string{}
+	out := []string{}
+	if r.byte(']') {
+		return out, true
+	}
 	for {
-		skip()
-		if i >= len(s) {
+		s, ok := r.string()
+		if !ok {
 			return nil, false
 		}
-		if s[i] == ']' {
-			i++
-			break
+		out = append(out, s)
+		if r.byte(']') {
+			return out, true
 		}
-		if len(lines) > 0 {
-			if s[i] != ',' {
-				return nil, false
-			}
-			i++
-			skip()
-		}
-		if i >= len(s) || s[i] != '"' {
+		if !r.byte(',') {
 			return nil, false
 		}
-		end, escaped := i+1, false
-		for end < len(s) && s[end] != '"' {
-			if s[end] == '\\' {
-				escaped = true
-				end++
-			} else if s[end] < 0x20 {
-				return nil, false
-			}
-			end++
-		}
-		if end >= len(s) {
-			return nil, false
-		}
-		line := s[i+1 : end]
-		if escaped {
-			if err := json.Unmarshal([]byte(s[i:end+1]), &line); err != nil {
-				return nil, false
-			}
-		}
-		lines = append(lines, line)
-		i = end + 1
 	}
-	skip()
-	if i >= len(s) || s[i] != '}' || strings.TrimSpace(s[i+1:]) != "" {
-		return nil, false
-	}
-	return lines, true
 }
