@@ -20,15 +20,21 @@ import (
 // hooksCommands adds the hooks capability's commands: subcommands of chat to
 // chat, and returns the top-level ones.
 func (a *app) hooksCommands(chat *cobra.Command) []*cobra.Command {
+	hook := a.newHookGroup()
+	install := group("install", "Set a harness up to report to conch through its hooks")
+	install.AddCommand(a.newInstallClaude(), a.newInstallCodex())
+	return []*cobra.Command{hook, install, a.newAdopt(), a.newScan()}
+}
+
+// newHookGroup is conch hook and its adapters.
+func (a *app) newHookGroup() *cobra.Command {
 	hook := group("hook", "Adapters a harness runs from its own hooks (see conch help integrations)")
 	hook.Annotations = access(accessWrite)
 	// A hook must never break the session it serves: its own preparation
 	// turns every failure into a warning, where the root's would exit 2.
 	hook.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return nil }
 	hook.AddCommand(a.newHookClaude(), a.newHookCodex())
-	install := group("install", "Set a harness up to report to conch through its hooks")
-	install.AddCommand(a.newInstallClaude(), a.newInstallCodex())
-	return []*cobra.Command{hook, install, a.newAdopt(), a.newScan()}
+	return hook
 }
 
 // The budgets of a hook. Claude Code gives SessionEnd hooks 1.5 s in all;

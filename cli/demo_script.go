@@ -63,6 +63,7 @@ func (d *demo) scenes() []func() {
 		d.sceneHeld,
 		d.sceneLoop,
 		d.sceneWatch,
+		d.sceneStop,
 		d.sceneWait,
 		d.sceneHooks,
 	}
@@ -256,4 +257,18 @@ func (d *demo) sceneHooks() {
 	d.hook("B reads a file", ev("sess-B", "PreToolUse", `,"tool_name":"Read","tool_input":{"file_path":"parser_test.go"}`))
 	d.hook("B read it: conch answers with what B must hear", ev("sess-B", "PostToolUse", `,"tool_name":"Read","tool_input":{"file_path":"parser_test.go"},"tool_response":{}`))
 	d.must("", "chats", "list")
+}
+
+func (d *demo) sceneStop() {
+	d.say("“Fix the login” (Auto mode) stops the lead's reply: its next step ends it, and its next reply hears who and why; from Ask mode a stop asks the person first")
+	d.must("c_1", "chat", "stop", "c_7", "--reason", "I am rewriting the login flow you were about to touch")
+	d.run("c_7", "step", "edit", "--file", d.file("src/login.ts"))
+	d.must("c_7", "reply", "end", "--outcome", "stopped")
+	d.must("c_7", "reply", "start", "--person", "--pid", d.pid)
+	d.must("c_7", "notes")
+	d.run("c_3", "chat", "stop", "c_8", "--reason", "the deploy needs the folder quiet")
+	d.must("", "requests")
+	d.terminal = true
+	d.must("", "deny", "r_2")
+	d.terminal = false
 }

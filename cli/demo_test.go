@@ -39,6 +39,9 @@ func TestDemo(t *testing.T) {
 		"goal_changed",
 		"“Fix the login” finished its reply",
 		"My key was [secret removed], never mind.",
+		"“Fix the login” (chat c_1) stopped your last reply: I am rewriting the login flow",
+		"(exit 5)",
+		"waits for the person's OK",
 		`"hookEventName":"PostToolUse","additionalContext":"another of the person's chats is changing files in this folder right now: “Make the parser handle empty input”`,
 	} {
 		if !strings.Contains(out.String(), want) {

@@ -1,32 +1,37 @@
 package cli
 
 import (
-	"embed"
+	_ "embed" // the help topics
 	"strings"
 
 	"github.com/spf13/cobra"
 )
 
-//go:embed topics/*.txt
-var topics embed.FS
+// The topics are strings in the binary's read-only data: embedding them
+// as an embed.FS would copy each into the heap at every start of every
+// command, to build help that is almost never shown.
+var (
+	//go:embed topics/json.txt
+	topicJSON string
+	//go:embed topics/integrations.txt
+	topicIntegrations string
+	//go:embed topics/security.txt
+	topicSecurity string
+)
 
 // helpTopics are the documents the binary carries beyond each command's
 // help: conch help json, conch help integrations, conch help security.
 func helpTopics() []*cobra.Command {
 	var cmds []*cobra.Command
-	for _, t := range []struct{ name, short string }{
-		{"json", "The JSON every command prints with --json"},
-		{"integrations", "Setting up Claude Code and Codex to report to conch"},
-		{"security", "What conch guards against, what it does not, and the tests that hold it"},
+	for _, t := range []struct{ name, short, text string }{
+		{"json", "The JSON every command prints with --json", topicJSON},
+		{"integrations", "Setting up Claude Code and Codex to report to conch", topicIntegrations},
+		{"security", "What conch guards against, what it does not, and the tests that hold it", topicSecurity},
 	} {
-		text, err := topics.ReadFile("topics/" + t.name + ".txt")
-		if err != nil {
-			panic(err) // the files are embedded: a missing one is a build mistake
-		}
 		cmds = append(cmds, &cobra.Command{
 			Use:         t.name,
 			Short:       t.short,
-			Long:        strings.TrimRight(string(text), "\n"),
+			Long:        strings.TrimRight(t.text, "\n"),
 			Annotations: access(accessNone),
 		})
 	}

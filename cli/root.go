@@ -82,7 +82,7 @@ type app struct {
 // Main runs conch with args and returns the exit code.
 func Main(args []string, env Env) int {
 	a := &app{env: env}
-	root := a.newRoot()
+	root := a.newRoot(args)
 	root.SetArgs(args)
 	root.SetIn(env.In)
 	root.SetOut(env.Out)
@@ -177,7 +177,8 @@ Exit codes:
 
 Start with: conch demo`
 
-func (a *app) newRoot() *cobra.Command {
+// newRoot builds the command tree for a run with args (nil: the whole).
+func (a *app) newRoot(args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "conch",
 		Short:         "Let the AI chats you run side by side know about each other",
@@ -196,19 +197,16 @@ func (a *app) newRoot() *cobra.Command {
 	})
 	root.CompletionOptions.DisableDefaultCmd = true
 
-	chat := group("chat", "One chat: register, change, show, message, stop")
-	chat.AddCommand(
-		a.newChatNew(), a.newChatShow(), a.newChatSet(), a.newChatTaint(), a.newChatDelete(),
-	)
-	chats := group("chats", "The person's other chats")
-	chats.AddCommand(a.newChatsList())
-	task := group("task", "Tasks a chat started")
-	task.AddCommand(a.newTaskNew(), a.newTaskSet())
-	reply := group("reply", "A chat's reply begins and ends")
-	reply.AddCommand(a.newReplyStart(), a.newReplyEnd())
-
-	root.AddCommand(chat, chats, task, reply, a.newStep(), a.newNotes(), a.newPrompt(), a.newTasks(),
-		a.newVersion(), a.newCompletion(root), a.newDoctor(), a.newDemo())
+	// The hot commands (a harness runs them at every step) build only
+	// their own branch of the tree: the whole of it is a few hundred
+	// allocations, and in a new process every fresh page is a fault.
+	if build, ok := a.hotCommands()[firstWord(args)]; ok {
+		root.AddCommand(build())
+		return root
+	}
+	chat := a.newChatGroup()
+	root.AddCommand(chat, a.newChatsGroup(), a.newTaskGroup(), a.newReplyGroup(), a.newStep(), a.newNotes(),
+		a.newPrompt(), a.newTasks(), a.newVersion(), a.newCompletion(root), a.newDoctor(), a.newDemo())
 	for _, more := range [](func(*cobra.Command) []*cobra.Command){
 		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,
 	} {
@@ -216,6 +214,56 @@ func (a *app) newRoot() *cobra.Command {
 	}
 	root.AddCommand(helpTopics()...)
 	return root
+}
+
+// hotCommands are the top-level commands that may be built alone.
+func (a *app) hotCommands() map[string]func() *cobra.Command {
+	return map[string]func() *cobra.Command{
+		"step": a.newStep, "notes": a.newNotes, "version": a.newVersion, "prompt": a.newPrompt,
+		"tasks": a.newTasks, "chats": a.newChatsGroup, "reply": a.newReplyGroup, "task": a.newTaskGroup,
+		"hook": a.newHookGroup,
+	}
+}
+
+// firstWord is the command a run names: its first word that is not a flag
+// (or a flag's value), "" when there is none.
+func firstWord(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch arg := args[i]; {
+		case arg == "--":
+			return ""
+		case arg == "--chat":
+			i++ // its value
+		case strings.HasPrefix(arg, "-"):
+		default:
+			return arg
+		}
+	}
+	return ""
+}
+
+func (a *app) newChatGroup() *cobra.Command {
+	chat := group("chat", "One chat: register, change, show, message, stop")
+	chat.AddCommand(a.newChatNew(), a.newChatShow(), a.newChatSet(), a.newChatTaint(), a.newChatDelete())
+	return chat
+}
+
+func (a *app) newChatsGroup() *cobra.Command {
+	chats := group("chats", "The person's other chats")
+	chats.AddCommand(a.newChatsList())
+	return chats
+}
+
+func (a *app) newTaskGroup() *cobra.Command {
+	task := group("task", "Tasks a chat started")
+	task.AddCommand(a.newTaskNew(), a.newTaskSet())
+	return task
+}
+
+func (a *app) newReplyGroup() *cobra.Command {
+	reply := group("reply", "A chat's reply begins and ends")
+	reply.AddCommand(a.newReplyStart(), a.newReplyEnd())
+	return reply
 }
 
 func group(name, short string) *cobra.Command {

@@ -59,7 +59,7 @@ func knownErr(t *testing.T, what string, err error, path string) {
 		// It names the file, or the file that says what it lacks (a head
 		// that claims an event the log does not hold).
 		if ce.Path != path && !strings.Contains(ce.Err.Error(), path) {
-			t.Errorf("%s: corrupt record %s, want %s", what, ce.Path, path)
+			t.Errorf("%s: corrupt record %s, want %s (%v)", what, ce.Path, path, ce.Err)
 		}
 	default:
 		t.Errorf("%s: an error of no known kind: %v", what, err)
@@ -235,7 +235,7 @@ func FuzzTaskRecord(f *testing.F) {
 
 func FuzzIndex(f *testing.F) {
 	fuzzRecord[Index](f, "index.json", func(tx *Tx) error { _, err := tx.ReadIndex(); return err },
-		`{"chats":{"c_1":{"id":"c_1","status":"idle"}}}`)
+		`{"version":1,"chats":["c_1|x|||idle||/w|x|1795953600000000000|||||0|0"]}`)
 }
 
 func FuzzHead(f *testing.F) {
@@ -309,7 +309,7 @@ func FuzzValidID(f *testing.F) {
 	})
 }
 
-// FuzzPlainSessionKey holds plainSessionKey, checked by hand, to the
+// FuzzPlainSessionKey holds plainKey, checked by hand, to the
 // pattern it stands for.
 func FuzzPlainSessionKey(f *testing.F) {
 	for _, s := range []string{"SESSION-A", "a", "", ".a", "-a", "a.b_c-d", "a/b", "a..b", strings.Repeat("x", 128), strings.Repeat("x", 129), "é", "a\n"} {
@@ -317,8 +317,8 @@ func FuzzPlainSessionKey(f *testing.F) {
 	}
 	pattern := regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := plainSessionKey(s), pattern.MatchString(s); got != want {
-			t.Errorf("plainSessionKey(%q) = %v, want %v", s, got, want)
+		if got, want := plainKey(s), pattern.MatchString(s); got != want {
+			t.Errorf("plainKey(%q) = %v, want %v", s, got, want)
 		}
 	})
 }

@@ -393,6 +393,10 @@ func (tx *Tx) nextID(prefix string) (string, error) {
 	if c == nil {
 		c = &Counters{}
 	}
+	if n := (*c)[prefix]; n < 0 || n >= 1e9 {
+		// Ids are c_1 … c_999999999: a counter outside that was not written by conch.
+		return "", &CorruptError{Path: tx.h.path("counters.json"), Err: fmt.Errorf("counter %q is %d", prefix, n)}
+	}
 	(*c)[prefix]++
 	tx.put("counters.json", c, true)
 	return fmt.Sprintf("%s_%d", prefix, (*c)[prefix]), nil

@@ -1,7 +1,9 @@
 package state
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"reflect"
 	"time"
 )
@@ -65,15 +67,18 @@ func (s *Summary) Yours() bool {
 	return !s.IsTask() && !s.Person && (s.Origin == "" || isApp(s.Origin) || s.Origin == "routine")
 }
 
-// Working says whether a reply runs now (its harness process still there).
+// Working says whether a reply runs now: its harness process is still
+// there. From the index this is the cheap check (is there a process with
+// that pid?), which a list of a thousand chats can afford; a pid taken over
+// by a stranger is caught where a chat's record is read (Reply.Alive).
 func (s *Summary) Working() bool {
-	return !s.ReplyStarted.IsZero() && alive(s.ReplyPID, s.ReplyPIDStart)
+	return !s.ReplyStarted.IsZero() && procExists(s.ReplyPID)
 }
 
 // State is the chat's state as the chat list has it.
 func (s *Summary) State() string {
 	if !s.ReplyStarted.IsZero() {
-		if alive(s.ReplyPID, s.ReplyPIDStart) {
+		if procExists(s.ReplyPID) {
 			return StatusWorking
 		}
 		return StatusStopped
@@ -89,12 +94,9 @@ func (tx *Tx) ReadIndex() (*Index, error) {
 	if tx.index != nil {
 		return tx.index, nil
 	}
-	ix, err := load[Index](tx, "index.json")
+	ix, err := tx.readIndexFile()
 	if err != nil {
 		return nil, err
-	}
-	if ix == nil {
-		ix = &Index{}
 	}
 	if ix.Chats == nil {
 		ix.Chats = map[string]*Summary{}
@@ -150,6 +152,65 @@ func (tx *Tx) updateIndex() error {
 	}
 	if changed {
 		tx.put("index.json", ix, true)
+	}
+	return nil
+}
+
+// readIndexFile reads index.json straight into its fast form: through
+// load, encoding/json would first scan the whole file once more.
+func (tx *Tx) readIndexFile() (*Index, error) {
+	if v, ok := tx.cache["index.json"]; ok && v != nil {
+		return v.(*Index), nil
+	}
+	p := tx.h.path("index.json")
+	data, err := tx.h.FS.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Index{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	ix := &Index{}
+	if err := ix.UnmarshalJSON(data); err != nil {
+		return nil, &CorruptError{Path: p, Err: err}
+	}
+	return ix, nil
+}
+
+// ScanIndex calls fn with each chat's summary, as ReadIndex would give
+// them, without keeping them: fn is handed one summary that the next call
+// overwrites, so it copies what it keeps. Listing a thousand chats reads
+// them this way, without a thousand summaries on the heap.
+func (tx *Tx) ScanIndex(fn func(s *Summary)) error {
+	if tx.index != nil {
+		for _, s := range tx.index.Chats {
+			fn(s)
+		}
+		return nil
+	}
+	p := tx.h.path("index.json")
+	data, err := tx.h.FS.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", p, err)
+	}
+	lines, err := indexLines(data)
+	if err != nil {
+		return &CorruptError{Path: p, Err: err}
+	}
+	var s Summary
+	seen := make(map[string]bool, len(lines))
+	for i, line := range lines {
+		if err := parseSummaryInto(&s, line); err != nil {
+			return &CorruptError{Path: p, Err: fmt.Errorf("index entry %d: %w", i+1, err)}
+		}
+		if seen[s.ID] {
+			return &CorruptError{Path: p, Err: fmt.Errorf("index entry %d: %s twice", i+1, s.ID)}
+		}
+		seen[s.ID] = true
+		fn(&s)
 	}
 	return nil
 }

@@ -48,56 +48,44 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 	if me != nil && !me.OffersTogether() {
 		return nil, refusedf("chats list is not offered to chat %s", me.ID)
 	}
-	ix, err := tx.ReadIndex()
-	if err != nil {
-		return nil, err
-	}
 	now := tx.Now()
-	type row struct {
-		s     *Summary
-		state string
-	}
-	var busy, needs, recent []row
+	// Each group keeps only its first ListMax rows, in order, as it goes:
+	// a thousand chats are counted, not gathered and sorted.
+	busy := topRows{by: func(s *Summary) time.Time { return s.ReplyStarted }}
+	needs := topRows{by: func(s *Summary) time.Time { return s.LastActive }}
+	recent := topRows{by: func(s *Summary) time.Time { return s.LastActive }}
 	going := map[string]int{}
-	for _, s := range ix.Chats {
+	err = tx.ScanIndex(func(s *Summary) {
 		if s.IsTask() && TaskGoingState(s.TaskState) {
 			going[s.Parent]++
 		}
-	}
-	for _, s := range ix.Chats {
 		if me != nil && s.ID == me.ID {
-			continue
+			return
 		}
 		ownTask := me != nil && s.IsTask() && s.Parent == me.ID
 		if !s.Yours() && !ownTask {
-			continue
+			return
 		}
 		st := s.State()
 		if s.Archived && st != StatusWorking {
-			continue
+			return
 		}
 		switch {
 		case st == StatusWorking:
-			busy = append(busy, row{s, st})
+			busy.add(s, st)
 		case st == StatusNeedsYou:
-			needs = append(needs, row{s, st})
+			needs.add(s, st)
 		case !workingOnly && now.Sub(s.LastActive) <= recentWindow:
-			recent = append(recent, row{s, st})
+			recent.add(s, st)
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
-	sort.Slice(busy, func(i, j int) bool {
-		return newer(busy[i].s.ReplyStarted, busy[j].s.ReplyStarted, busy[i].s.ID, busy[j].s.ID)
-	})
-	sort.Slice(needs, func(i, j int) bool {
-		return newer(needs[i].s.LastActive, needs[j].s.LastActive, needs[i].s.ID, needs[j].s.ID)
-	})
-	sort.Slice(recent, func(i, j int) bool {
-		return newer(recent[i].s.LastActive, recent[j].s.LastActive, recent[i].s.ID, recent[j].s.ID)
-	})
-	out := &ChatList{Working: len(busy), NeedsYou: len(needs), Chats: []OtherChat{}}
-	rows := busy
+	out := &ChatList{Working: busy.n, NeedsYou: needs.n, Chats: []OtherChat{}}
+	rows := busy.rows
 	if !workingOnly {
-		rows = append(append(rows, needs...), recent...)
+		rows = append(append(rows, needs.rows...), recent.rows...)
 	}
 	if len(rows) > ListMax {
 		rows = rows[:ListMax]
@@ -127,6 +115,8 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 			if err != nil {
 				return nil, err
 			}
+			// The record's check also tells a pid a stranger took over.
+			o.State = c.State()
 			if c.Reply != nil {
 				rs, ss := c.Reply.Started, c.Reply.StepSince
 				o.ReplyStarted, o.DoingSince = &rs, &ss
@@ -156,4 +146,35 @@ func newer(a, b time.Time, ida, idb string) bool {
 // Worktrees is conch's own folder of task worktrees, resolved.
 func (tx *Tx) Worktrees() string {
 	return placeOf(filepath.Join(tx.h.Dir, "worktrees"))
+}
+
+type row struct {
+	s     *Summary
+	state string
+}
+
+// topRows keeps the ListMax newest rows of a group (newest first, by the
+// time by gives, ties by id) and counts every row it was offered.
+type topRows struct {
+	by   func(*Summary) time.Time
+	rows []row
+	n    int
+}
+
+func (t *topRows) add(s *Summary, state string) {
+	t.n++
+	before := func(i int) bool {
+		o := t.rows[i].s
+		return newer(t.by(s), t.by(o), s.ID, o.ID)
+	}
+	i := sort.Search(len(t.rows), before)
+	if i >= ListMax {
+		return
+	}
+	if len(t.rows) < ListMax {
+		t.rows = append(t.rows, row{})
+	}
+	copy(t.rows[i+1:], t.rows[i:])
+	kept := *s // s is the scan's: the next chat overwrites it
+	t.rows[i] = row{&kept, state}
 }

@@ -1,9 +1,11 @@
 package state
 
 import (
+	"errors"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // procStart is the start time of process pid (clock ticks since boot), and
@@ -66,4 +68,14 @@ func HarnessPID(ppid int) int {
 		pid = parent
 	}
 	return pid
+}
+
+// procExists says whether a process with that pid exists: one system call,
+// without the start time that tells a pid reused by another process.
+func procExists(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }

@@ -18,3 +18,8 @@ func procStart(pid int) (uint64, bool) {
 // HarnessPID is the process that runs a chat; elsewhere than Linux, the
 // parent itself.
 func HarnessPID(ppid int) int { return ppid }
+
+func procExists(pid int) bool {
+	_, ok := procStart(pid)
+	return ok
+}

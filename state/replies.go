@@ -143,7 +143,7 @@ func (tx *Tx) Step(a Actor, in StepIn) (*Chat, error) {
 type StoppedError struct{ Notice StopNotice }
 
 func (e *StoppedError) Error() string {
-	return fmt.Sprintf("%q (chat %s) stopped this reply: %s", e.Notice.ByTitle, e.Notice.By, e.Notice.Reason)
+	return fmt.Sprintf("“%s” (chat %s) stopped this reply: end it now (%s)", e.Notice.ByTitle, e.Notice.By, e.Notice.Reason)
 }
 func (e *StoppedError) Unwrap() error { return ErrStopped }
 

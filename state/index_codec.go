@@ -1,0 +1,372 @@
+package state
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+)
+
+// The index is read by every chats list and by notes at each step, so its
+// form is chosen for reading fast: still JSON (any JSON tool reads it, and
+// doctor checks it like every record), but each chat's summary is one
+// string of tab-separated fields, which conch splits by hand. Decoding
+// a thousand chats this way costs a fraction of decoding a thousand
+// objects. Fields are separated by '|' (a character JSON writes as it is,
+// so a line needs no unquoting). indexVersion names the form; the fields
+// are, in order:
+var indexFields = []string{
+	"id", "title", "origin", "parent", "status", "flags", "folder", "computer",
+	"last_active", "task_state", "reply_started", "reply_place", "reply_computer",
+	"reply_pid", "reply_pid_start",
+}
+
+const indexVersion = 1
+
+// flags: one letter each for the booleans of a summary.
+const (
+	flagArchived = 'a'
+	flagBrowser  = 'b'
+	flagOutside  = 'o'
+	flagPerson   = 'p'
+	flagWaits    = 'w'
+	flagIncoming = 'i'
+	flagRecovery = 'r'
+)
+
+type indexFile struct {
+	Version int      `json:"version"`
+	Fields  []string `json:"fields"`
+	Chats   []string `json:"chats"`
+}
+
+// MarshalJSON writes the index in its fast form, ordered by id.
+func (ix Index) MarshalJSON() ([]byte, error) {
+	f := indexFile{Version: indexVersion, Fields: indexFields, Chats: make([]string, 0, len(ix.Chats))}
+	ids := make([]string, 0, len(ix.Chats))
+	for id := range ix.Chats {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		f.Chats = append(f.Chats, ix.Chats[id].line())
+	}
+	return json.Marshal(f)
+}
+
+// UnmarshalJSON reads the index's fast form.
+func (ix *Index) UnmarshalJSON(data []byte) error {
+	lines, err := indexLines(data)
+	if err != nil {
+		return err
+	}
+	ix.Chats = make(map[string]*Summary, len(lines))
+	// One block for every summary: a list of a thousand chats must not
+	// touch a thousand fresh allocations (each page is a fault in a new
+	// process).
+	block := make([]Summary, len(lines))
+	for i, line := range lines {
+		s := &block[i]
+		if err := parseSummaryInto(s, line); err != nil {
+			return fmt.Errorf("index entry %d: %w", i+1, err)
+		}
+		if _, dup := ix.Chats[s.ID]; dup {
+			return fmt.Errorf("index entry %d: %s twice", i+1, s.ID)
+		}
+		ix.Chats[s.ID] = s
+	}
+	return nil
+}
+
+func (s *Summary) line() string {
+	var flags []byte
+	for _, f := range []struct {
+		on bool
+		c  byte
+	}{{s.Archived, flagArchived}, {s.Browser, flagBrowser}, {s.Outside, flagOutside}, {s.Person, flagPerson}, {s.Waits, flagWaits}, {s.Incoming, flagIncoming}, {s.Recovery, flagRecovery}} {
+		if f.on {
+			flags = append(flags, f.c)
+		}
+	}
+	fields := []string{
+		s.ID, s.Title, s.Origin, s.Parent, s.Status, string(flags), s.Folder, s.Computer,
+		unixNano(s.LastActive), s.TaskState, unixNano(s.ReplyStarted), s.ReplyPlace, s.ReplyComputer,
+		strconv.Itoa(s.ReplyPID), strconv.FormatUint(s.ReplyPIDStart, 10),
+	}
+	for i, f := range fields {
+		fields[i] = escapeField(f)
+	}
+	return strings.Join(fields, "|")
+}
+
+func parseSummary(line string) (*Summary, error) {
+	s := &Summary{}
+	return s, parseSummaryInto(s, line)
+}
+
+func parseSummaryInto(s *Summary, line string) error {
+	var fields []string
+	var fixed [15]string
+	if strings.IndexByte(line, '\\') < 0 {
+		n := 0
+		for n < len(fixed) {
+			i := strings.IndexByte(line, '|')
+			if i < 0 {
+				fixed[n] = line
+				n++
+				line = ""
+				break
+			}
+			fixed[n] = line[:i]
+			line = line[i+1:]
+			n++
+		}
+		if line != "" || n != len(fixed) {
+			return fmt.Errorf("not %d fields", len(indexFields))
+		}
+		fields = fixed[:]
+	} else {
+		fields = splitEscaped(line)
+	}
+	if len(fields) != len(indexFields) {
+		return fmt.Errorf("%d fields, want %d", len(fields), len(indexFields))
+	}
+	*s = Summary{
+		ID: fields[0], Title: fields[1], Origin: fields[2], Parent: fields[3], Status: fields[4],
+		Folder: fields[6], Computer: fields[7], TaskState: fields[9], ReplyPlace: fields[11], ReplyComputer: fields[12],
+	}
+	if !ValidID(s.ID) {
+		return fmt.Errorf("id %q is not a chat id", s.ID)
+	}
+	for _, c := range []byte(fields[5]) {
+		switch c {
+		case flagArchived:
+			s.Archived = true
+		case flagBrowser:
+			s.Browser = true
+		case flagOutside:
+			s.Outside = true
+		case flagPerson:
+			s.Person = true
+		case flagWaits:
+			s.Waits = true
+		case flagIncoming:
+			s.Incoming = true
+		case flagRecovery:
+			s.Recovery = true
+		default:
+			return fmt.Errorf("unknown flag %q", c)
+		}
+	}
+	var err error
+	if s.LastActive, err = parseUnixNano(fields[8]); err != nil {
+		return err
+	}
+	if s.ReplyStarted, err = parseUnixNano(fields[10]); err != nil {
+		return err
+	}
+	if s.ReplyPID, err = strconv.Atoi(fields[13]); err != nil {
+		return fmt.Errorf("reply_pid: %w", err)
+	}
+	if s.ReplyPIDStart, err = strconv.ParseUint(fields[14], 10, 64); err != nil {
+		return fmt.Errorf("reply_pid_start: %w", err)
+	}
+	return nil
+}
+
+// unixNano writes a time as nanoseconds since 1970, "" for no time.
+func unixNano(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return strconv.FormatInt(t.UnixNano(), 10)
+}
+
+func parseUnixNano(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("time %q: %w", s, err)
+	}
+	return time.Unix(0, n).UTC(), nil
+}
+
+// escapeField keeps a field whole on its line: a backslash, a '|' and a
+// newline are written \\, \| and \n.
+func escapeField(s string) string {
+	if !strings.ContainsAny(s, "\\|\n") {
+		return s
+	}
+	return strings.NewReplacer(`\`, `\\`, "|", `\|`, "\n", `\n`).Replace(s)
+}
+
+// splitEscaped splits a line that holds escapes, and unescapes its fields.
+func splitEscaped(line string) []string {
+	var fields []string
+	var b strings.Builder
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == '|':
+			fields = append(fields, b.String())
+			b.Reset()
+		case c == '\\' && i+1 < len(line):
+			i++
+			if line[i] == 'n' {
+				b.WriteByte('\n')
+			} else {
+				b.WriteByte(line[i])
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return append(fields, b.String())
+}
+
+// indexLines finds the summaries' lines in the index file. The file conch
+// writes is read by hand, without decoding it twice over; anything else
+// (written by hand, or another version) goes through encoding/json.
+func indexLines(data []byte) ([]string, error) {
+	if lines, ok := fastIndexLines(data); ok {
+		return lines, nil
+	}
+	var f indexFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, err
+	}
+	if f.Version != indexVersion {
+		return nil, fmt.Errorf("index version %d, want %d", f.Version, indexVersion)
+	}
+	return f.Chats, nil
+}
+
+// fastIndexLines reads exactly `{"version": 1, "fields": [ strings ],
+// "chats": [ strings ]}`, in that order, with any white space, as conch
+// writes it. A string with an escape in it is decoded by encoding/json. It
+// says false for anything else (the caller then decodes the whole with
+// encoding/json, which says what is wrong).
+func fastIndexLines(data []byte) ([]string, bool) {
+	if len(data) == 0 {
+		return nil, false
+	}
+	// The lines are substrings of the file's bytes, which nothing changes
+	// after: no second copy of the file.
+	r := jsonReader{s: unsafe.String(&data[0], len(data))}
+	ok := r.byte('{') && r.key("version") && r.literal(strconv.Itoa(indexVersion)) && r.byte(',') &&
+		r.key("fields")
+	if !ok {
+		return nil, false
+	}
+	if _, ok := r.strings(); !ok {
+		return nil, false
+	}
+	if !r.byte(',') || !r.key("chats") {
+		return nil, false
+	}
+	lines, ok := r.strings()
+	if !ok || !r.byte('}') {
+		return nil, false
+	}
+	r.space()
+	return lines, r.i == len(r.s)
+}
+
+// jsonReader reads the few JSON forms the index is made of.
+type jsonReader struct {
+	s string
+	i int
+}
+
+func (r *jsonReader) space() {
+	for r.i < len(r.s) && (r.s[r.i] == ' ' || r.s[r.i] == '\n' || r.s[r.i] == '\t' || r.s[r.i] == '\r') {
+		r.i++
+	}
+}
+
+// byte reads c after any white space.
+func (r *jsonReader) byte(c byte) bool {
+	r.space()
+	if r.i < len(r.s) && r.s[r.i] == c {
+		r.i++
+		return true
+	}
+	return false
+}
+
+// literal reads lit (a number) after any white space.
+func (r *jsonReader) literal(lit string) bool {
+	r.space()
+	if strings.HasPrefix(r.s[r.i:], lit) {
+		r.i += len(lit)
+		if r.i == len(r.s) || strings.IndexByte(" \n\t\r,}]", r.s[r.i]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// key reads "name":.
+func (r *jsonReader) key(name string) bool {
+	s, ok := r.string()
+	return ok && s == name && r.byte(':')
+}
+
+// string reads one JSON string.
+func (r *jsonReader) string() (string, bool) {
+	if !r.byte('"') {
+		return "", false
+	}
+	start, escaped := r.i, false
+	for r.i < len(r.s) && r.s[r.i] != '"' {
+		switch c := r.s[r.i]; {
+		case c == '\\':
+			escaped = true
+			r.i += 2
+			continue
+		case c < 0x20:
+			return "", false
+		}
+		r.i++
+	}
+	if r.i >= len(r.s) {
+		return "", false
+	}
+	str := r.s[start:r.i]
+	r.i++
+	if escaped {
+		if err := json.Unmarshal([]byte(r.s[start-1:r.i]), &str); err != nil {
+			return "", false
+		}
+	}
+	return str, true
+}
+
+// strings reads an array of strings.
+func (r *jsonReader) strings() ([]string, bool) {
+	if !r.byte('[') {
+		return nil, false
+	}
+	out := []string{}
+	if r.byte(']') {
+		return out, true
+	}
+	for {
+		s, ok := r.string()
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+		if r.byte(']') {
+			return out, true
+		}
+		if !r.byte(',') {
+			return nil, false
+		}
+	}
+}
