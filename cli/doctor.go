@@ -46,7 +46,7 @@ Exit codes: 0 nothing wrong (or all repaired), 1 problems found.`,
 			return err
 		}
 		if open > 0 {
-			return fmt.Errorf("doctor found %d problems (conch doctor --repair mends what it can)", open)
+			return fmt.Errorf("doctor found %d problem(s) (conch doctor --repair mends what it can)", open)
 		}
 		return nil
 	})

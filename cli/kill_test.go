@@ -210,23 +210,17 @@ func judgeKilled(r *stressRun, m *killModel, name string, o *obs) {
 			m.goals = append(m.goals, o.args[3])
 		case "chat message":
 			// It may have gone: its words may be shown.
-			r.mu.Lock()
 			r.mayHave[m.id+"\x00"+o.args[3]] = true
-			r.mu.Unlock()
 		case "wait chat --detach":
-			r.mu.Lock()
 			r.waitTry[m.id+">"+o.args[2]] = true
-			r.mu.Unlock()
 		case "notes":
 			// A notes killed once it had printed may have marked what it
 			// printed, too: what it printed counts apart.
 			var n notesOut
 			if json.Unmarshal([]byte(o.out), &n) == nil {
-				r.mu.Lock()
 				for _, d := range n.Messages {
 					r.shownKilled[d.ID] = true
 				}
-				r.mu.Unlock()
 			}
 		}
 		return
