@@ -82,9 +82,13 @@ func alive(pid int, start uint64) bool {
 }
 
 // State is the chat's state as the chat list has it.
-func (c *Chat) State() string {
+func (c *Chat) State() string { return c.stateWith((*Reply).Alive) }
+
+// stateWith is State with the liveness check given, for a caller that
+// checks many replies and remembers what it found.
+func (c *Chat) stateWith(alive func(*Reply) bool) string {
 	if c.Reply != nil {
-		if c.Reply.Alive() {
+		if alive(c.Reply) {
 			return StatusWorking
 		}
 		return StatusStopped

@@ -98,6 +98,21 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 		}
 	}
 	worktrees := tx.Worktrees()
+	// Chats run by one harness share its process: look each up once.
+	type proc struct {
+		pid   int
+		start uint64
+	}
+	seen := map[proc]bool{}
+	replyAlive := func(r *Reply) bool {
+		k := proc{r.PID, r.PIDStart}
+		is, ok := seen[k]
+		if !ok {
+			is = r.Alive()
+			seen[k] = is
+		}
+		return is
+	}
 	for _, r := range rows {
 		s := r.s
 		o := OtherChat{
@@ -116,7 +131,7 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 				return nil, err
 			}
 			// The record's check also tells a pid a stranger took over.
-			o.State = c.State()
+			o.State = c.stateWith(replyAlive)
 			if c.Reply != nil {
 				rs, ss := c.Reply.Started, c.Reply.StepSince
 				o.ReplyStarted, o.DoingSince = &rs, &ss
