@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -35,7 +34,8 @@ const (
 	abandoned
 )
 
-// Exclusive takes the lock file at path, creating it (0600) if needed, and
+// Exclusive takes the lock file at path, creating it (0600) in its folder,
+// which the caller has made, and
 // returns the function that releases it. It waits at most wait.
 //
 // A lock that is busy is waited for in the kernel (a blocking flock), not by
@@ -44,9 +44,6 @@ const (
 // wait runs out first, the call returns a TimeoutError and the kernel wait
 // is abandoned: should it get the lock after all, it lets go at once.
 func Exclusive(ctx context.Context, path string, wait time.Duration) (unlock func(), err error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, err
-	}
 	fl := flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
 	ok, err := fl.TryLock()
 	if err != nil {

@@ -38,10 +38,15 @@ func (OSFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(name) }
 
 func (OSFS) WriteFile(name string, data []byte, durable bool) error {
 	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
 	t, err := renameio.TempFile(dir, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		// The record's folder is made on its first write only, not
+		// looked up again at every write.
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		t, err = renameio.TempFile(dir, name)
+	}
 	if err != nil {
 		return err
 	}

@@ -126,7 +126,11 @@ func (h *Home) path(rel string) string { return filepath.Join(h.Dir, filepath.Fr
 // transaction that is thrown away, so that bad input creates nothing, not
 // even the home. It must change nothing but the transaction.
 func (h *Home) Update(fn func(tx *Tx) error) error {
-	if _, err := h.FS.Stat(h.Dir); errors.Is(err, fs.ErrNotExist) {
+	_, err := h.FS.Stat(h.Dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("home %s: %w", h.Dir, err)
+	}
+	if err != nil {
 		dry := newTx(h, true)
 		if err := fn(dry); err != nil {
 			return err
@@ -134,9 +138,11 @@ func (h *Home) Update(fn func(tx *Tx) error) error {
 		if dry.failed != nil {
 			return dry.failed
 		}
-	}
-	if err := h.FS.MkdirAll(h.Dir); err != nil {
-		return fmt.Errorf("home %s: %w", h.Dir, err)
+		// Only a home that is not there yet is made: a step in one that is
+		// asks the disk nothing more.
+		if err := h.FS.MkdirAll(h.Dir); err != nil {
+			return fmt.Errorf("home %s: %w", h.Dir, err)
+		}
 	}
 	unlock, err := lock.Exclusive(context.Background(), h.path("conch.lock"), h.LockWait)
 	if err != nil {

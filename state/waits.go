@@ -641,12 +641,7 @@ func (tx *Tx) WaitTold(a Actor, target string, ended time.Time) error {
 // said; else it stays registered, as if detached (its blocker gone, the
 // chat is woken when it ends).
 func (tx *Tx) WaitOf(a Actor, target string) (*WaitView, error) {
-	me, err := tx.Acting(a)
-	if err != nil {
-		return nil, err
-	}
-	waiter := WaiterOf(a)
-	ws, err := tx.waitsOf(waiter)
+	me, waiter, ws, err := tx.actorWaits(a)
 	if err != nil {
 		return nil, err
 	}
@@ -657,15 +652,21 @@ func (tx *Tx) WaitOf(a Actor, target string) (*WaitView, error) {
 	return tx.view(me, waiter, w), nil
 }
 
+// actorWaits is the acting chat (nil for the person), its name as a
+// waiter, and its waits record.
+func (tx *Tx) actorWaits(a Actor) (me *Chat, waiter string, ws *Waits, err error) {
+	if me, err = tx.Acting(a); err != nil {
+		return nil, "", nil, err
+	}
+	waiter = WaiterOf(a)
+	ws, err = tx.waitsOf(waiter)
+	return me, waiter, ws, err
+}
+
 // CancelWait is `conch wait cancel ID`: the actor's wait on the target goes,
 // registered or ended.
 func (tx *Tx) CancelWait(a Actor, target string) (*WaitView, error) {
-	me, err := tx.Acting(a)
-	if err != nil {
-		return nil, err
-	}
-	waiter := WaiterOf(a)
-	ws, err := tx.waitsOf(waiter)
+	me, waiter, ws, err := tx.actorWaits(a)
 	if err != nil {
 		return nil, err
 	}
