@@ -28,7 +28,7 @@ type FS interface {
 // OSFS is the real file system.
 type OSFS struct{}
 
-func (OSFS) ReadFile(name string) ([]byte, error)       { return os.ReadFile(name) }
+func (OSFS) ReadFile(name string) ([]byte, error)       { return readFile(name) }
 func (OSFS) Remove(name string) error                   { return os.Remove(name) }
 func (OSFS) RemoveAll(name string) error                { return os.RemoveAll(name) }
 func (OSFS) Rename(from, to string) error               { return os.Rename(from, to) }

@@ -245,8 +245,11 @@ func load[T any](tx *Tx, rel string) (*T, error) {
 		return nil, fmt.Errorf("read %s: %w", p, err)
 	}
 	v := new(T)
-	if err := json.Unmarshal(data, v); err != nil {
-		return nil, &CorruptError{Path: p, Err: err}
+	if !decodeFast(data, v) {
+		*v = *new(T)
+		if err := json.Unmarshal(data, v); err != nil {
+			return nil, &CorruptError{Path: p, Err: err}
+		}
 	}
 	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
 		// Unmarshal takes null for "leave it as it is": a record is never null.

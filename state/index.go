@@ -76,9 +76,12 @@ func (s *Summary) Working() bool {
 }
 
 // State is the chat's state as the chat list has it.
-func (s *Summary) State() string {
+func (s *Summary) State() string { return s.stateWith(procExists) }
+
+// stateWith is State, asking exists whether the reply's process is there.
+func (s *Summary) stateWith(exists func(pid int) bool) string {
 	if !s.ReplyStarted.IsZero() {
-		if procExists(s.ReplyPID) {
+		if exists(s.ReplyPID) {
 			return StatusWorking
 		}
 		return StatusStopped

@@ -51,10 +51,11 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 	now := tx.Now()
 	// Each group keeps only its first ListMax rows, in order, as it goes:
 	// a thousand chats are counted, not gathered and sorted.
-	busy := topRows{by: func(s *Summary) time.Time { return s.ReplyStarted }}
-	needs := topRows{by: func(s *Summary) time.Time { return s.LastActive }}
-	recent := topRows{by: func(s *Summary) time.Time { return s.LastActive }}
+	busy := topRows{byReply: true}
+	var needs, recent topRows
 	going := map[string]int{}
+	// Chats run by one harness share its process: each pid is asked once.
+	var pids procMemo
 	err = tx.ScanIndex(func(s *Summary) {
 		if s.IsTask() && TaskGoingState(s.TaskState) {
 			going[s.Parent]++
@@ -66,7 +67,7 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 		if !s.Yours() && !ownTask {
 			return
 		}
-		st := s.State()
+		st := s.stateWith(pids.exists)
 		if s.Archived && st != StatusWorking {
 			return
 		}
@@ -83,9 +84,9 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 		return nil, err
 	}
 	out := &ChatList{Working: busy.n, NeedsYou: needs.n, Chats: []OtherChat{}}
-	rows := busy.rows
+	rows := append(make([]row, 0, 3*ListMax), busy.rows()...)
 	if !workingOnly {
-		rows = append(append(rows, needs.rows...), recent.rows...)
+		rows = append(append(rows, needs.rows()...), recent.rows()...)
 	}
 	if len(rows) > ListMax {
 		rows = rows[:ListMax]
@@ -114,7 +115,7 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 		return is
 	}
 	for _, r := range rows {
-		s := r.s
+		s := &r.s
 		o := OtherChat{
 			ID: s.ID, Title: s.Title, State: r.state, LastActive: s.LastActive, Folder: s.Folder,
 			Files: []string{}, Browser: s.Browser, TasksGoing: going[s.ID], Untrusted: s.Outside,
@@ -164,32 +165,60 @@ func (tx *Tx) Worktrees() string {
 }
 
 type row struct {
-	s     *Summary
+	s     Summary
 	state string
 }
 
 // topRows keeps the ListMax newest rows of a group (newest first, by the
-// time by gives, ties by id) and counts every row it was offered.
+// reply's start when byReply, else by last activity; ties by id) and counts
+// every row it was offered. The rows live in the value itself: a thousand
+// chats offered make no allocation.
 type topRows struct {
-	by   func(*Summary) time.Time
-	rows []row
-	n    int
+	byReply bool
+	kept    [ListMax]row
+	len     int
+	n       int
+}
+
+func (t *topRows) at(s *Summary) time.Time {
+	if t.byReply {
+		return s.ReplyStarted
+	}
+	return s.LastActive
 }
 
 func (t *topRows) add(s *Summary, state string) {
 	t.n++
-	before := func(i int) bool {
-		o := t.rows[i].s
-		return newer(t.by(s), t.by(o), s.ID, o.ID)
-	}
-	i := sort.Search(len(t.rows), before)
+	at := t.at(s)
+	i := sort.Search(t.len, func(i int) bool {
+		o := &t.kept[i].s
+		return newer(at, t.at(o), s.ID, o.ID)
+	})
 	if i >= ListMax {
 		return
 	}
-	if len(t.rows) < ListMax {
-		t.rows = append(t.rows, row{})
+	if t.len < ListMax {
+		t.len++
 	}
-	copy(t.rows[i+1:], t.rows[i:])
-	kept := *s // s is the scan's: the next chat overwrites it
-	t.rows[i] = row{&kept, state}
+	copy(t.kept[i+1:t.len], t.kept[i:t.len-1])
+	t.kept[i] = row{*s, state} // s is the scan's: the next chat overwrites it
+}
+
+func (t *topRows) rows() []row { return t.kept[:t.len] }
+
+// procMemo asks the system once per pid whether a process is there.
+type procMemo struct {
+	seen map[int]bool
+}
+
+func (m *procMemo) exists(pid int) bool {
+	if is, ok := m.seen[pid]; ok {
+		return is
+	}
+	if m.seen == nil {
+		m.seen = map[int]bool{}
+	}
+	is := procExists(pid)
+	m.seen[pid] = is
+	return is
 }

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package state
+
+import "os"
+
+func readFile(name string) ([]byte, error) { return os.ReadFile(name) }
