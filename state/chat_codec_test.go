@@ -164,3 +164,38 @@ func FuzzDecodeChat(f *testing.F) {
 		sameAsJSON(t, data)
 	})
 }
+
+// BenchmarkDecodeChat: a busy chat's record, by hand and by encoding/json.
+// (In a fresh process encoding/json also pays, once, for learning the
+// record's types: see testdata/bench/run for whole commands.)
+func BenchmarkDecodeChat(b *testing.B) {
+	now := time.Now().UTC()
+	c := Chat{
+		ID: "c_12", Title: "Fix the login bug", Folder: "/home/ann/src/app", Computer: "laptop",
+		Status: StatusIdle, Mode: ModeAsk, Inbound: InboundAccept, Created: now, LastActive: now,
+		Replies: 3, Chain: "ch_4", Cards: []string{"m_1", "m_2"},
+		Reply: &Reply{ID: "c_12.3", Started: now, Person: true, Chain: "ch_4", Folder: "/home/ann/src/app",
+			Computer: "laptop", Place: "/home/ann/src/app", Family: "edit", StepSince: now,
+			Files: []string{"/home/ann/src/app/auth.go", "/home/ann/src/app/login.go"}, PID: 4242, PIDStart: 99, Steps: 7},
+	}
+	data, err := json.MarshalIndent(&c, "", " ")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("hand", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			var c Chat
+			if !decodeChat(data, &c) {
+				b.Fatal("handed on")
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			var c Chat
+			if err := json.Unmarshal(data, &c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
