@@ -3,7 +3,6 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -71,7 +70,7 @@ var killWrites = []killWrite{
 // killWorkers is how many workers the kill test runs at once (set by its scale).
 var killWorkers int
 
-// killed is a command run with a kill that may come before it ends.
+// runKilled runs a command with a kill that may come before it ends.
 func runKilled(bin, home, chat string, args []string, after time.Duration, kill bool) (*obs, time.Duration) {
 	cmd := exec.Command(bin, args...)
 	cmd.Env = conchEnv(home, chat)
@@ -88,20 +87,7 @@ func runKilled(bin, home, chat string, args []string, after time.Duration, kill 
 		defer t.Stop()
 	}
 	err := cmd.Wait()
-	took := time.Since(began)
-	o := &obs{args: args, out: out.String(), err: errb.String()}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		o.code = ee.ExitCode()
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			o.code = -1
-		}
-	default:
-		o.code, o.err = -2, err.Error()
-	}
-	return o, took
+	return observed(args, &out, &errb, err), time.Since(began)
 }
 
 // killModel is what a worker may find of its chat at the end: the goals

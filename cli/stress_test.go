@@ -115,7 +115,12 @@ func runConchIn(bin, home, chat, stdin string, args ...string) *obs {
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	return observed(args, &out, &errb, cmd.Run())
+}
+
+// observed is what a finished command did: its output, and its exit code
+// (-1 killed by a signal, -2 not run or not waited for).
+func observed(args []string, out, errb *bytes.Buffer, err error) *obs {
 	o := &obs{args: args, out: out.String(), err: errb.String()}
 	var ee *exec.ExitError
 	switch {
