@@ -29,8 +29,8 @@ import (
 // A writer killed while it holds the lock leaves it to the next command at
 // once: the kernel lets go of a dead process's flock.
 //
-//	go test ./cli/ -run TestKill                       short form: dozens of kills
-//	CONCH_STRESS=long go test ./cli/ -run TestKill -v  long form: hundreds
+//	go test ./cli/ -run TestKill                       short form (CI): about 200 kills
+//	CONCH_STRESS=long go test ./cli/ -run TestKill -v  long form: about 1,500
 
 // killWrite is one kind of write the killed workers run.
 type killWrite struct {
@@ -112,7 +112,7 @@ func (m *killModel) story() string {
 }
 
 func TestKill(t *testing.T) {
-	sc := scaleFor(stressScale{procs: 8, ops: 16, seeds: 1}, stressScale{procs: 16, ops: 100, seeds: 3}, stressScale{procs: 4, ops: 6, seeds: 1})
+	sc := scaleFor(stressScale{procs: 16, ops: 40, seeds: 1}, stressScale{procs: 16, ops: 100, seeds: 3}, stressScale{procs: 4, ops: 6, seeds: 1})
 	bin := conchBin(t)
 	total := newFigures()
 	killWorkers = sc.procs
