@@ -144,8 +144,9 @@ func TestDecodeChatHandsOn(t *testing.T) {
 }
 
 // FuzzDecodeChat: whatever the bytes, the hand reader either hands them on
-// or reads exactly what encoding/json reads. Seeds: every record of the
-// fault walk's home, and the forms TestDecodeChatHandsOn names.
+// or reads exactly what encoding/json reads. Seeds: testdata/fuzz/
+// FuzzDecodeChat (records of the bench's home, escapes, forms to hand on),
+// and every record of the fault walk's home.
 func FuzzDecodeChat(f *testing.F) {
 	dir := fuzzTemplate(f)
 	for _, sub := range []string{"chats", "tasks"} {
