@@ -133,3 +133,24 @@ func TestIndexFastAndSlowAgree(t *testing.T) {
 		}
 	}
 }
+
+// FuzzIndexLines: whatever the bytes, the index's hand reader either turns
+// them away or finds the very lines encoding/json finds.
+func FuzzIndexLines(f *testing.F) {
+	f.Add([]byte(`{"version":1,"fields":["id"],"chats":["c_1|x|||idle||/w|x|1795953600000000000|||||0|0"]}`))
+	f.Add([]byte("{\"version\": 1, \"fields\": [], \"chats\": [\"c_1|caf\xe9\", \"a\\\"b\", \"\\u00e9\"]}"))
+	f.Add([]byte(`{"version":1,"fields":[],"chats":[]}` + "\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fast, ok := fastIndexLines(data)
+		if !ok {
+			return
+		}
+		var slow indexFile
+		if err := json.Unmarshal(data, &slow); err != nil {
+			t.Fatalf("the hand reader took what encoding/json turns away (%v): %q", err, data)
+		}
+		if slow.Version != indexVersion || !reflect.DeepEqual(fast, slow.Chats) {
+			t.Fatalf("hand reader %q, encoding/json %q (version %d), from %q", fast, slow.Chats, slow.Version, data)
+		}
+	})
+}
