@@ -2,7 +2,6 @@ package state
 
 import (
 	"errors"
-	"os"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,7 +14,7 @@ func procStart(pid int) (uint64, bool) {
 	if pid <= 0 {
 		return 0, false
 	}
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	data, err := readFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0, false
 	}
@@ -43,7 +42,7 @@ func procStart(pid int) (uint64, bool) {
 func HarnessPID(ppid int) int {
 	pid := ppid
 	for i := 0; i < 4; i++ {
-		data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		data, err := readFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		if err != nil {
 			return pid
 		}
