@@ -170,19 +170,7 @@ func FuzzDecodeChat(f *testing.F) {
 // (In a fresh process encoding/json also pays, once, for learning the
 // record's types: see testdata/bench/run for whole commands.)
 func BenchmarkDecodeChat(b *testing.B) {
-	now := time.Now().UTC()
-	c := Chat{
-		ID: "c_12", Title: "Fix the login bug", Folder: "/home/ann/src/app", Computer: "laptop",
-		Status: StatusIdle, Mode: ModeAsk, Inbound: InboundAccept, Created: now, LastActive: now,
-		Replies: 3, Chain: "ch_4", Cards: []string{"m_1", "m_2"},
-		Reply: &Reply{ID: "c_12.3", Started: now, Person: true, Chain: "ch_4", Folder: "/home/ann/src/app",
-			Computer: "laptop", Place: "/home/ann/src/app", Family: "edit", StepSince: now,
-			Files: []string{"/home/ann/src/app/auth.go", "/home/ann/src/app/login.go"}, PID: 4242, PIDStart: 99, Steps: 7},
-	}
-	data, err := json.MarshalIndent(&c, "", " ")
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := benchRecord(b)
 	b.Run("hand", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			var c Chat
@@ -199,4 +187,22 @@ func BenchmarkDecodeChat(b *testing.B) {
 			}
 		}
 	})
+}
+
+// benchRecord is a busy chat's record as conch writes it.
+func benchRecord(b *testing.B) []byte {
+	now := time.Now().UTC()
+	c := Chat{
+		ID: "c_12", Title: "Fix the login bug", Folder: "/home/ann/src/app", Computer: "laptop",
+		Status: StatusIdle, Mode: ModeAsk, Inbound: InboundAccept, Created: now, LastActive: now,
+		Replies: 3, Chain: "ch_4", Cards: []string{"m_1", "m_2"},
+		Reply: &Reply{ID: "c_12.3", Started: now, Person: true, Chain: "ch_4", Folder: "/home/ann/src/app",
+			Computer: "laptop", Place: "/home/ann/src/app", Family: "edit", StepSince: now,
+			Files: []string{"/home/ann/src/app/auth.go", "/home/ann/src/app/login.go"}, PID: 4242, PIDStart: 99, Steps: 7},
+	}
+	data, err := json.MarshalIndent(&c, "", " ")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
 }

@@ -362,7 +362,7 @@ func (tx *Tx) commit() error {
 		if tx.logSkipped(rel) {
 			continue
 		}
-		data, err := json.MarshalIndent(tx.cache[rel], "", " ")
+		data, err := marshalRecord(tx.cache[rel])
 		if err != nil {
 			return err
 		}
