@@ -254,7 +254,7 @@ func judgeKilled(r *stressRun, m *killModel, name string, o *obs) {
 // write is there, keyed writes answer as before, and once the next command
 // has run the index agrees with the records.
 func killAfterChecks(t *testing.T, r *stressRun, models []*killModel) {
-	doctorTorn(t, r)
+	doctorClean(t, r)
 	temps := 0
 	_ = filepath.WalkDir(r.home, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -337,27 +337,6 @@ func killAfterChecks(t *testing.T, r *stressRun, models []*killModel) {
 	waitsTold(t, r)
 }
 
-// doctorTorn runs conch doctor and counts the records it finds torn. Young
-// temporary files of killed writers are no finding (doctor leaves a file
-// younger than a minute to whoever may still write it).
-func doctorTorn(t *testing.T, r *stressRun) {
-	o := runConch(r.bin, r.home, "", "doctor", "--json")
-	var d struct {
-		Findings []state.Finding `json:"findings"`
-	}
-	if err := json.Unmarshal([]byte(o.out), &d); err != nil {
-		r.f.bad("unparsed records", "doctor: %v: %s", err, o)
-		return
-	}
-	for _, x := range d.Findings {
-		if strings.HasPrefix(x.Problem, "record") {
-			r.f.bad("torn records", "doctor: %s: %s", x.Path, x.Problem)
-		} else {
-			r.f.bad("mismatches", "doctor: %s: %s", x.Path, x.Problem)
-		}
-	}
-}
-
 // lockBusy says whether some process holds the lock file, trying it
 // without waiting.
 func lockBusy(t *testing.T, path string) bool {
@@ -432,7 +411,7 @@ func TestKillWhileHoldingTheLock(t *testing.T) {
 		}
 		common(r, runConch(bin, home, "c_1", "step", "run", "--pid", r.pid))
 	}
-	doctorTorn(t, r)
+	doctorClean(t, r)
 	o := runConch(bin, home, "", "chat", "show", "c_1", "--json")
 	if common(r, o) {
 		if c, ok := decode[shown](r, o); ok && !slices.Contains(goals, c.Goal) {
