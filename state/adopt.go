@@ -265,7 +265,7 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 		return res, nil
 	}
 	c, err := tx.Chat(l.Chat)
-	if isNoChat(err) {
+	if errors.Is(err, ErrNoChat) {
 		// The chat was deleted: its link goes with it.
 		tx.remove(rel)
 		res.Dropped = true

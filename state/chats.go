@@ -124,7 +124,8 @@ func (tx *Tx) Chat(id string) (*Chat, error) {
 	if !ValidID(id) {
 		return nil, noChat(id)
 	}
-	c, err := load[Chat](tx, chatRel(id))
+	rel := chatRel(id)
+	c, err := load[Chat](tx, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -133,9 +134,9 @@ func (tx *Tx) Chat(id string) (*Chat, error) {
 	}
 	if c.ID != id || c.IsTask() != strings.HasPrefix(id, "t_") {
 		// A record under another's name would be written back under its own.
-		return nil, &CorruptError{Path: tx.h.path(chatRel(id)), Err: fmt.Errorf("it holds %s %q", kindOf(c), c.ID)}
+		return nil, &CorruptError{Path: tx.h.path(rel), Err: fmt.Errorf("it holds %s %q", kindOf(c), c.ID)}
 	}
-	if _, seen := tx.loaded[id]; !seen && !tx.dirty[chatRel(id)] {
+	if _, seen := tx.loaded[id]; tx.write && !seen && !tx.dirty[rel] {
 		// As read from the file, which the index sums up; a record this
 		// transaction made or changed is not in the index as it is here.
 		tx.loaded[id] = summarize(c)

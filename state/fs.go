@@ -50,7 +50,15 @@ func (OSFS) WriteFile(name string, data []byte, durable bool) error {
 	if err != nil {
 		return err
 	}
-	defer t.Cleanup()
+	// Cleanup removes the temporary file of a write that failed. A
+	// rename done here, not by renameio, is not known to it: after one,
+	// Cleanup would close the file again and try to remove what is gone.
+	renamed := false
+	defer func() {
+		if !renamed {
+			_ = t.Cleanup()
+		}
+	}()
 	if err := t.Chmod(0o600); err != nil {
 		return err
 	}
@@ -68,7 +76,11 @@ func (OSFS) WriteFile(name string, data []byte, durable bool) error {
 	if err := t.File.Close(); err != nil {
 		return err
 	}
-	return os.Rename(t.Name(), name)
+	if err := os.Rename(t.Name(), name); err != nil {
+		return err
+	}
+	renamed = true
+	return nil
 }
 
 func syncDir(dir string) error {

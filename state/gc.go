@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -237,13 +238,7 @@ func (tx *Tx) expireCursors() (int, error) {
 }
 
 func without(list []string, s string) []string {
-	out := list[:0:0]
-	for _, x := range list {
-		if x != s {
-			out = append(out, x)
-		}
-	}
-	return out
+	return slices.DeleteFunc(list, func(x string) bool { return x == s })
 }
 
 // pruneBatch removes at most l.Batch events: first those older than l.Age

@@ -9,6 +9,7 @@ package state
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -107,7 +108,7 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 	}
 	var main *Chat
 	if link != nil {
-		if main, err = tx.Chat(link.Chat); err != nil && !isNoChat(err) {
+		if main, err = tx.Chat(link.Chat); err != nil && !errors.Is(err, ErrNoChat) {
 			return nil, false, err
 		}
 	}
@@ -149,7 +150,7 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 			}
 			return child, made, nil
 		}
-		if !isNoChat(err) {
+		if !errors.Is(err, ErrNoChat) {
 			return nil, false, err
 		}
 	}
@@ -198,7 +199,7 @@ func (tx *Tx) sessionChat(in SessionIn) (*Chat, error) {
 			}
 			tx.spawned(Actor{ID: c.ID}, c, child)
 			return child, nil
-		} else if err != nil && !isNoChat(err) {
+		} else if err != nil && !errors.Is(err, ErrNoChat) {
 			return nil, err
 		}
 	}
@@ -272,11 +273,6 @@ func (tx *Tx) ChangedFiles(a Actor, files []string, pid int) (*Chat, error) {
 		}
 	}
 	return c, nil
-}
-
-func isNoChat(err error) bool {
-	e, ok := err.(*Error)
-	return ok && e.Kind == ErrNoChat
 }
 
 func cutRunes(s string, n int) string {

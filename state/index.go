@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"reflect"
 	"time"
 )
 
@@ -125,7 +124,7 @@ func (tx *Tx) updateIndex() error {
 			continue
 		}
 		s := summarize(c)
-		if was := tx.loaded[c.ID]; was != nil && reflect.DeepEqual(was, s) {
+		if was := tx.loaded[c.ID]; was != nil && *was == *s {
 			continue // its summary is as it was read: the index has it
 		}
 		if ix == nil {
@@ -134,7 +133,7 @@ func (tx *Tx) updateIndex() error {
 				return err
 			}
 		}
-		if old := ix.Chats[c.ID]; old == nil || !reflect.DeepEqual(old, s) {
+		if old := ix.Chats[c.ID]; old == nil || *old != *s {
 			ix.Chats[c.ID] = s
 			changed = true
 		}
@@ -162,9 +161,6 @@ func (tx *Tx) updateIndex() error {
 // readIndexFile reads index.json straight into its fast form: through
 // load, encoding/json would first scan the whole file once more.
 func (tx *Tx) readIndexFile() (*Index, error) {
-	if v, ok := tx.cache["index.json"]; ok && v != nil {
-		return v.(*Index), nil
-	}
 	p := tx.h.path("index.json")
 	data, err := tx.h.FS.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -583,9 +583,9 @@ func (tx *Tx) markMessages(me *Chat, ms []DueMessage) error {
 // dropEntry takes an entry off the chat's inbox lists.
 func dropEntry(c *Chat, e string) bool {
 	n := len(c.Inbox) + len(c.InboxStart) + len(c.Held)
-	c.Inbox = slices.DeleteFunc(c.Inbox, func(x string) bool { return x == e })
-	c.InboxStart = slices.DeleteFunc(c.InboxStart, func(x string) bool { return x == e })
-	c.Held = slices.DeleteFunc(c.Held, func(x string) bool { return x == e })
+	c.Inbox = without(c.Inbox, e)
+	c.InboxStart = without(c.InboxStart, e)
+	c.Held = without(c.Held, e)
 	return len(c.Inbox)+len(c.InboxStart)+len(c.Held) != n
 }
 

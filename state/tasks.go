@@ -2,7 +2,6 @@ package state
 
 import (
 	"slices"
-	"strings"
 )
 
 // NewTask is what `conch task new` asks for. Folder is absolute, or "" for
@@ -160,7 +159,7 @@ func (tx *Tx) Tasks(a Actor) (*TaskStatus, error) {
 			ids = append(ids, s.ID)
 		}
 	}
-	slices.SortFunc(ids, func(x, y string) int { return idNumber(x) - idNumber(y) })
+	slices.SortFunc(ids, func(x, y string) int { return serial(x) - serial(y) })
 	for _, id := range ids {
 		t, err := tx.Chat(id)
 		if err != nil {
@@ -169,13 +168,4 @@ func (tx *Tx) Tasks(a Actor) (*TaskStatus, error) {
 		st.Tasks = append(st.Tasks, TaskRow{ID: t.ID, Title: t.Title, Parent: t.Parent, State: t.Task.State, Result: t.Task.Result})
 	}
 	return st, nil
-}
-
-// idNumber is N of c_N or t_N, for ordering ids as they were allocated.
-func idNumber(id string) int {
-	n := 0
-	for _, r := range id[strings.IndexByte(id, '_')+1:] {
-		n = n*10 + int(r-'0')
-	}
-	return n
 }

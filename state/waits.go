@@ -350,7 +350,7 @@ func (tx *Tx) endWaits(a Actor, c *Chat) error {
 // nothing else and is not woken stops working itself, and the waits on it
 // end in turn.
 func (tx *Tx) endWait(a Actor, waiter string, target *Chat, e Ending) error {
-	target.Waiters = slices.DeleteFunc(target.Waiters, func(s string) bool { return s == waiter })
+	target.Waiters = without(target.Waiters, waiter)
 	ws, err := tx.waitsOf(waiter)
 	if err != nil {
 		return err
@@ -378,7 +378,7 @@ func (tx *Tx) endWait(a Actor, waiter string, target *Chat, e Ending) error {
 	if err != nil {
 		return err
 	}
-	me.Waiting = slices.DeleteFunc(me.Waiting, func(s string) bool { return s == target.ID })
+	me.Waiting = without(me.Waiting, target.ID)
 	if e.How != EndedGone {
 		tx.carryTaint(target, me)
 	}
@@ -461,7 +461,7 @@ func (tx *Tx) waitsOnDelete(c *Chat) error {
 		if err != nil {
 			return err
 		}
-		t.Waiters = slices.DeleteFunc(t.Waiters, func(s string) bool { return s == c.ID })
+		t.Waiters = without(t.Waiters, c.ID)
 		tx.saveChat(t, true)
 	}
 	ws.Waits = nil
@@ -682,13 +682,13 @@ func (tx *Tx) CancelWait(a Actor, target string) (*WaitView, error) {
 		return v, nil
 	}
 	if t, err := tx.Chat(target); err == nil {
-		t.Waiters = slices.DeleteFunc(t.Waiters, func(s string) bool { return s == waiter })
+		t.Waiters = without(t.Waiters, waiter)
 		tx.saveChat(t, true)
 	} else if !errors.Is(err, ErrNoChat) {
 		return nil, err
 	}
 	if me != nil {
-		me.Waiting = slices.DeleteFunc(me.Waiting, func(s string) bool { return s == target })
+		me.Waiting = without(me.Waiting, target)
 		tx.saveChat(me, true)
 		// It waits for nothing more of its own: if that was all that kept it
 		// working, the waits on it end.
@@ -701,12 +701,7 @@ func (tx *Tx) CancelWait(a Actor, target string) (*WaitView, error) {
 
 // ListWaits is `conch wait list`: the actor's waits, by target.
 func (tx *Tx) ListWaits(a Actor) ([]*WaitView, error) {
-	me, err := tx.Acting(a)
-	if err != nil {
-		return nil, err
-	}
-	waiter := WaiterOf(a)
-	ws, err := tx.waitsOf(waiter)
+	me, waiter, ws, err := tx.actorWaits(a)
 	if err != nil {
 		return nil, err
 	}
@@ -733,10 +728,10 @@ func (tx *Tx) SettleWaits(a Actor) (bool, error) {
 			continue
 		}
 		over, err := tx.targetOver(waiter, id)
-		if err != nil || !over {
-			if err != nil {
-				return false, err
-			}
+		if err != nil {
+			return false, err
+		}
+		if !over {
 			continue
 		}
 		if err := tx.settleTarget(a, waiter, id); err != nil {

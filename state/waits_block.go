@@ -76,12 +76,7 @@ func (h *Home) Await(ctx context.Context, a Actor, target string, ready func()) 
 func (h *Home) awaitCheck(a Actor, target string) (*WaitView, error) {
 	look := func() (v *WaitView, over bool, err error) {
 		err = h.View(func(tx *Tx) error {
-			me, err := tx.Acting(a)
-			if err != nil {
-				return err
-			}
-			waiter := WaiterOf(a)
-			ws, err := tx.waitsOf(waiter)
+			me, waiter, ws, err := tx.actorWaits(a)
 			if err != nil {
 				return err
 			}
