@@ -122,20 +122,12 @@ func harnessName(h string) string {
 
 // Adoptions are every chat's links, in the order of their chats' ids.
 func (tx *Tx) Adoptions() ([]*Adoption, error) {
-	entries, err := tx.h.FS.ReadDir(tx.h.path("adopted"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	ids, err := tx.recordIDs("adopted", ValidID)
 	if err != nil {
 		return nil, err
 	}
 	var out []*Adoption
-	for _, e := range entries {
-		name := e.Name()
-		id := strings.TrimSuffix(name, ".json")
-		if !strings.HasSuffix(name, ".json") || !ValidID(id) {
-			continue // a temporary file, or not conch's
-		}
+	for _, id := range ids {
 		ad, err := load[Adoption](tx, adoptionRel(id))
 		if err != nil {
 			return nil, err

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"strconv"
 	"time"
 )
@@ -266,10 +267,8 @@ func (r *jsonReader) object(field func(key string) bool) bool {
 		if !ok || !r.byte(':') {
 			return false
 		}
-		for _, k := range seen {
-			if k == key {
-				return false
-			}
+		if slices.Contains(seen, key) {
+			return false
 		}
 		seen = append(seen, key)
 		if !field(key) {

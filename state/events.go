@@ -1,7 +1,6 @@
 package state
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -335,12 +334,18 @@ func (tx *Tx) pendingNotices(me *Chat) ([]Notice, error) {
 		return nil, err
 	}
 	now := tx.Now()
-	for _, t := range cs.targets() {
-		cur := cs.Targets[t]
+	// Only the pending are sorted: at most notes, none are.
+	for t, cur := range cs.Targets {
 		if cur.Pending() && !cur.Expired(now) {
 			ns = append(ns, Notice{Target: t, Since: cur.LastSeen})
 		}
 	}
+	slices.SortFunc(ns, func(a, b Notice) int {
+		if idLess(a.Target, b.Target) {
+			return -1
+		}
+		return 1 // targets are a map's keys: never the same
+	})
 	return ns, nil
 }
 
@@ -495,20 +500,9 @@ func (tx *Tx) readEvent(id string, seq int64) (*Event, error) {
 
 // freshHead reads a chat's head from the disk, not the transaction's cache.
 func (tx *Tx) freshHead(id string) (*Head, error) {
-	p := tx.h.path(headRel(id))
-	data, err := tx.h.FS.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &Head{}, nil
+	h, err := readRecord[Head](tx, headRel(id))
+	if h == nil && err == nil {
+		h = &Head{}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", p, err)
-	}
-	h := new(Head)
-	if err := json.Unmarshal(data, h); err != nil {
-		return nil, &CorruptError{Path: p, Err: err}
-	}
-	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
-		return nil, &CorruptError{Path: p, Err: errors.New("it holds null, not a record")}
-	}
-	return h, nil
+	return h, err
 }

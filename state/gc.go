@@ -190,19 +190,12 @@ func (tx *Tx) sweepLogs() (orphans int, err error) {
 // expireCursors drops watches untouched for CursorTTL, and watches of or on
 // chats that are gone, with their places in the reverse lists.
 func (tx *Tx) expireCursors() (int, error) {
-	entries, err := tx.h.FS.ReadDir(tx.h.path("watch"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
-	}
+	ids, err := tx.recordIDs("watch", ValidID)
 	if err != nil {
 		return 0, err
 	}
 	now, expired := tx.Now(), 0
-	for _, e := range entries {
-		id, ok := chatIDOf("chats/" + e.Name())
-		if !ok || !ValidID(id) {
-			continue
-		}
+	for _, id := range ids {
 		cs, err := tx.cursors(id)
 		if err != nil {
 			return expired, err

@@ -327,10 +327,7 @@ func (tx *Tx) ContinueWithMessage(a Actor, text string, pid int) (bool, error) {
 	var m *Message
 	var ch *Chain
 	for _, e := range slices.Concat(c.Inbox, c.InboxStart) {
-		if !ValidMessageID(e) {
-			continue
-		}
-		x, err := tx.message(e)
+		x, err := tx.message(e) // nil for an entry that is not a message
 		if err != nil {
 			return false, err
 		}
@@ -355,11 +352,7 @@ func (tx *Tx) ContinueWithMessage(a Actor, text string, pid int) (bool, error) {
 		return false, err
 	}
 	now := tx.Now()
-	ch.Started++
-	ch.Updated = now
-	tx.put(chainRel(ch.ID), ch, true)
-	m.Woke = true
-	tx.put(messageRel(m.ID), m, true)
+	tx.chargeStart(ch, m, now)
 	// Recorded before the reply ends, so that the end does not wake the
 	// chat's wake_cmd for the same message: the harness is still here.
 	c.Wake = &Wake{Reason: WakeMessage, Message: m.ID, Chain: m.Chain, At: now}

@@ -235,10 +235,45 @@ func load[T any](tx *Tx, rel string) (*T, error) {
 	if tx.gone[rel] {
 		return nil, nil
 	}
+	v, err := readRecord[T](tx, rel)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		tx.cache[rel] = nil
+		return nil, nil
+	}
+	tx.cache[rel] = v
+	return v, nil
+}
+
+// recordIDs are the ids of the records in dir (ID.json) that valid takes,
+// in the folder's order; none when the folder is not there. A killed
+// writer's temporary file (.ID.json123) and whatever is not conch's are
+// passed over.
+func (tx *Tx) recordIDs(dir string, valid func(id string) bool) ([]string, error) {
+	entries, err := tx.h.FS.ReadDir(tx.h.path(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, e := range entries {
+		if id, ok := strings.CutSuffix(e.Name(), ".json"); ok && valid(id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+// readRecord reads the record at rel from the disk into a new T, past the
+// transaction's cache; nil if there is none.
+func readRecord[T any](tx *Tx, rel string) (*T, error) {
 	p := tx.h.path(rel)
 	data, err := tx.h.FS.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		tx.cache[rel] = nil
 		return nil, nil
 	}
 	if err != nil {
@@ -255,7 +290,6 @@ func load[T any](tx *Tx, rel string) (*T, error) {
 		// Unmarshal takes null for "leave it as it is": a record is never null.
 		return nil, &CorruptError{Path: p, Err: errors.New("it holds null, not a record")}
 	}
-	tx.cache[rel] = v
 	return v, nil
 }
 

@@ -3,7 +3,8 @@ package state
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -46,12 +47,7 @@ type indexFile struct {
 // MarshalJSON writes the index in its fast form, ordered by id.
 func (ix Index) MarshalJSON() ([]byte, error) {
 	f := indexFile{Version: indexVersion, Fields: indexFields, Chats: make([]string, 0, len(ix.Chats))}
-	ids := make([]string, 0, len(ix.Chats))
-	for id := range ix.Chats {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(ix.Chats)) {
 		f.Chats = append(f.Chats, ix.Chats[id].line())
 	}
 	return json.Marshal(f)

@@ -3,6 +3,7 @@ package state
 import (
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -98,7 +99,7 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 			myPlace, myComputer = me.Reply.Place, me.Reply.Computer
 		}
 	}
-	worktrees := tx.Worktrees()
+	worktrees := sync.OnceValue(tx.Worktrees)
 	// Chats run by one harness share its process: look each up once.
 	type proc struct {
 		pid   int
@@ -145,7 +146,7 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 			if place == "" {
 				place = placeOf(s.Folder)
 			}
-			o.SameFolder = samePlace(myComputer, myPlace, computer, place, worktrees)
+			o.SameFolder = sharePlace(myComputer, myPlace, computer, place, worktrees)
 		}
 		out.Chats = append(out.Chats, o)
 	}

@@ -10,8 +10,6 @@ package state
 // notes sees it gone from the inbox, so no message is shown twice.
 
 import (
-	"errors"
-	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -388,24 +386,25 @@ func (tx *Tx) startReplyFor(to *Chat, m *Message, ch *Chain) string {
 	case ch.Started >= ChainStarted:
 		return StartNextReply
 	}
-	ch.Started++
-	ch.Updated = tx.Now()
-	tx.put(chainRel(ch.ID), ch, true)
-	m.Woke = true
+	tx.chargeStart(ch, m, tx.Now())
 	tx.wake(to, WakeMessage, m.ID, m.Chain)
 	return StartWoke
+}
+
+// chargeStart counts a reply that m starts against its chain's bound, and
+// marks m as the message that woke its chat.
+func (tx *Tx) chargeStart(ch *Chain, m *Message, now time.Time) {
+	ch.Started++
+	ch.Updated = now
+	tx.put(chainRel(ch.ID), ch, true)
+	m.Woke = true
+	tx.put(messageRel(m.ID), m, true)
 }
 
 // scrubber takes out the values of the variables [scrub] env names and
 // anything shaped like a key. Only this path (and a wait's reply) loads
 // the rules.
-func (tx *Tx) scrubber() *scrub.Scrubber {
-	var vals []string
-	for _, name := range tx.h.Config.Scrub.Env {
-		vals = append(vals, tx.h.Getenv(name))
-	}
-	return scrub.New(vals)
-}
+func (tx *Tx) scrubber() *scrub.Scrubber { return scrub.New(tx.secretValues()) }
 
 // DueMessage is something the messages capability says in notes: a
 // message due to be read now, with its frame's facts (Kind "message"), how
@@ -614,11 +613,7 @@ func (tx *Tx) messagesAfterReply(c *Chat) {
 			// Past the bound the message waits for the next reply anyway.
 			continue
 		}
-		ch.Started++
-		ch.Updated = tx.Now()
-		tx.put(chainRel(ch.ID), ch, true)
-		m.Woke = true
-		tx.put(messageRel(m.ID), m, true)
+		tx.chargeStart(ch, m, tx.Now())
 		tx.wake(c, WakeMessage, m.ID, m.Chain)
 		return
 	}
@@ -801,15 +796,11 @@ func (tx *Tx) Cards(a Actor, id string) ([]Card, error) {
 	var ids []string
 	if id == "" && a.Person() {
 		for _, dir := range []string{"messages", "requests"} {
-			entries, err := tx.h.FS.ReadDir(tx.h.path(dir))
-			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			in, err := tx.recordIDs(dir, func(n string) bool { return ValidMessageID(n) || ValidRequestID(n) })
+			if err != nil {
 				return nil, err
 			}
-			for _, e := range entries {
-				if n, ok := strings.CutSuffix(e.Name(), ".json"); ok && (ValidMessageID(n) || ValidRequestID(n)) {
-					ids = append(ids, n)
-				}
-			}
+			ids = append(ids, in...)
 		}
 		// Oldest first: by number here, by time across the two kinds below.
 		slices.SortStableFunc(ids, func(x, y string) int { return serial(x) - serial(y) })

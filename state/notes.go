@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // MaxReaderLines is how many reader lines a reply hears at most.
@@ -129,13 +130,13 @@ func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
 	if err != nil {
 		return nil, err
 	}
-	worktrees := tx.Worktrees()
+	worktrees := sync.OnceValue(tx.Worktrees)
 	var others []*Summary
 	for _, s := range ix.Chats {
 		if s.ID == me.ID || s.Person || !(s.Yours() || s.IsTask()) {
 			continue
 		}
-		if s.ReplyStarted.IsZero() || !samePlace(computer, place, s.ReplyComputer, s.ReplyPlace, worktrees) {
+		if s.ReplyStarted.IsZero() || !sharePlace(computer, place, s.ReplyComputer, s.ReplyPlace, worktrees) {
 			continue
 		}
 		if !s.Working() {
@@ -148,10 +149,8 @@ func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
 		if len(lines) >= room || slices.Contains(said, l.Key) {
 			return
 		}
-		for _, had := range lines {
-			if had.Key == l.Key {
-				return // each chat and each shared file once
-			}
+		if slices.ContainsFunc(lines, func(had ReaderLine) bool { return had.Key == l.Key }) {
+			return // each chat and each shared file once
 		}
 		lines = append(lines, l)
 	}

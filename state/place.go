@@ -55,16 +55,23 @@ func swapCase(s string) string {
 // same computer and the same folder, or one inside the other; inside
 // conch's worktrees folder only the very same folder counts.
 func samePlace(computerA, placeA, computerB, placeB, worktrees string) bool {
+	return sharePlace(computerA, placeA, computerB, placeB, func() string { return worktrees })
+}
+
+// sharePlace is samePlace, asking for the worktrees folder (which costs a
+// look at the disk) only for two places one inside the other.
+func sharePlace(computerA, placeA, computerB, placeB string, worktrees func() string) bool {
 	if computerA != computerB || placeA == "" || placeB == "" {
 		return false
 	}
 	if placeA == placeB {
 		return true
 	}
-	if within(placeA, worktrees) || within(placeB, worktrees) {
+	if !within(placeA, placeB) && !within(placeB, placeA) {
 		return false
 	}
-	return within(placeA, placeB) || within(placeB, placeA)
+	wt := worktrees()
+	return !within(placeA, wt) && !within(placeB, wt)
 }
 
 // within says whether p is dir or inside it.

@@ -6,11 +6,8 @@ package state
 // a request is one that had to ask the person first (asked_person).
 
 import (
-	"errors"
-	"io/fs"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -79,19 +76,12 @@ func (tx *Tx) Request(a Actor, id string) (*Request, error) {
 
 // allRequests reads every stop record, oldest first.
 func (tx *Tx) allRequests() ([]*Request, error) {
-	entries, err := tx.h.FS.ReadDir(tx.h.path("requests"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	ids, err := tx.recordIDs("requests", ValidRequestID)
 	if err != nil {
 		return nil, err
 	}
 	var rs []*Request
-	for _, e := range entries {
-		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !ValidRequestID(id) {
-			continue
-		}
+	for _, id := range ids {
 		r, err := tx.request(id)
 		if err != nil {
 			return nil, err

@@ -225,10 +225,6 @@ func (tx *Tx) secretValues() []string {
 	return vals
 }
 
-// minSecret is the shortest [scrub] env value taken out, as package scrub
-// has it: shorter ones would eat ordinary words.
-const minSecret = 4
-
 // takeOutValues takes the secret values (and their trimmed forms) out of
 // text, longest first. It is the cheap half of scrubbing, for the command
 // that ends a wait: that process may know values the waiter's does not,
@@ -236,19 +232,7 @@ const minSecret = 4
 // out when the wait is told, so the command that ends a reply never pays
 // to compile them.
 func takeOutValues(text string, vals []string) string {
-	var vs []string
-	for _, v := range vals {
-		for _, w := range []string{v, strings.TrimSpace(v)} {
-			if len(w) >= minSecret && !slices.Contains(vs, w) {
-				vs = append(vs, w)
-			}
-		}
-	}
-	slices.SortStableFunc(vs, func(a, b string) int { return len(b) - len(a) })
-	for _, v := range vs {
-		text = strings.ReplaceAll(text, v, scrub.Removed)
-	}
-	return text
+	return scrub.New(vals).TakeOutValues(text)
 }
 
 // tail is the last n characters of s.
