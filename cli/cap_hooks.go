@@ -72,9 +72,10 @@ func (h *hook) warn(format string, args ...any) {
 	h.warnings = append(h.warnings, fmt.Sprintf(format, args...))
 }
 
-// runHook reads one event and hands it to handle. Whatever happens (bad
-// JSON, a missing field, a locked home, a panic) it prints at most one
-// warning line on standard error and returns nil: the harness goes on.
+// runHook reads one event (input, or standard input when input is nil) and
+// hands it to handle. Whatever happens (an event it cannot read, bad JSON,
+// a missing field, a locked home, a panic) it prints at most one warning
+// line on standard error and returns nil: the harness goes on.
 func (a *app) runHook(harness string, input []byte, handle func(h *hook) error) (err error) {
 	h := &hook{a: a, harness: harness}
 	defer func() {
@@ -93,6 +94,11 @@ func (a *app) runHook(harness string, input []byte, handle func(h *hook) error) 
 		}
 		err = nil
 	}()
+	if input == nil {
+		if input, err = a.readHookInput(); err != nil {
+			return err
+		}
+	}
 	p, err := parsePayload(input)
 	if err != nil {
 		return err

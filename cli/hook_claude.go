@@ -38,13 +38,7 @@ Exit codes: 0, always.`,
 			if asksHelp(args) {
 				return cmd.Help()
 			}
-			input, err := a.readHookInput()
-			return a.runHook(state.HarnessClaude, input, func(h *hook) error {
-				if err != nil {
-					return err
-				}
-				return h.handle()
-			})
+			return a.runHook(state.HarnessClaude, nil, (*hook).handle)
 		},
 	}
 }

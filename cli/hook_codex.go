@@ -46,13 +46,7 @@ Exit codes: 0, always.`,
 					return h.notify()
 				})
 			}
-			input, err := a.readHookInput()
-			return a.runHook(state.HarnessCodex, input, func(h *hook) error {
-				if err != nil {
-					return err
-				}
-				return h.handle()
-			})
+			return a.runHook(state.HarnessCodex, nil, (*hook).handle)
 		},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,4 +191,31 @@ func TestHookContextCap(t *testing.T) {
 	if !strings.Contains(next, "charlie charlie") || strings.Contains(next, "alpha") {
 		t.Fatalf("the next event should say the third message, and only it:\n%.300s…", next)
 	}
+}
+
+// TestHookEventTooLarge: an event past the hook's bound is not read, and
+// the one warning says so (not that there was no event).
+func TestHookEventTooLarge(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	for _, harness := range []string{"claude", "codex"} {
+		env, out, errs := hookEnv(t, home, "")
+		env.In = io.MultiReader(strings.NewReader(`{"prompt":"`), io.LimitReader(zeros{}, hookMaxInput))
+		if code := Main([]string{"hook", harness}, env); code != 0 {
+			t.Fatalf("%s: exit %d, want 0", harness, code)
+		}
+		want := "conch: warning: hook " + harness + ": the event is larger than 64 MiB: not read\n"
+		if out.Len() != 0 || errs.String() != want {
+			t.Errorf("%s: answered %q, warned %q; want nothing and %q", harness, out, errs, want)
+		}
+	}
+}
+
+// zeros reads as endless '0' bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = '0'
+	}
+	return len(p), nil
 }

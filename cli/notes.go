@@ -62,9 +62,10 @@ stopped: end it now.`,
 			}
 			return a.stopNow(n)
 		}
-		err := a.update(func(tx *state.Tx) error {
-			n, err := tx.Notes(a.actor())
-			if err != nil {
+		// Under the lock the notes are gathered again, and these are the
+		// ones said and marked; a stop that came in between is among them.
+		err := a.update(func(tx *state.Tx) (err error) {
+			if n, err = tx.Notes(a.actor()); err != nil {
 				return err
 			}
 			shown, err := a.printNotes(n, maxChars)
