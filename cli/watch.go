@@ -14,7 +14,7 @@ func (a *app) newWatch() *cobra.Command {
 		Long: `As a chat: watch chat ID. When another actor changes it (the person steps
 in, its goal changes, its upstream goes missing), conch notes says so once:
 
-  Chat "c_2" changed (other actor). Reconcile before acting: conch status c_2 --since 12
+  ` + render.NoticeLine(state.Notice{Target: "c_2", Since: 12}) + `
 
 The watch starts at the chat's current state version, so nothing from before
 makes a notice. Watching a chat already watched keeps its cursor as it is,

@@ -439,7 +439,7 @@ func mayChange(a Actor, c *Chat, ch ChatChange) error {
 	harness := ch.Mode != nil || ch.WakeCmd != nil || ch.StopCmd != nil
 	if a.Person() {
 		if ch.Inbound != nil && looser(*ch.Inbound, c.Inbound) && !a.Press() {
-			return refusedf("letting more messages into chat %s is the person's press: run it at a terminal, with no chat acting", c.ID)
+			return notPress("letting more messages into chat " + c.ID)
 		}
 		return nil
 	}

@@ -49,3 +49,14 @@ func (e *CorruptError) Error() string {
 	return fmt.Sprintf("record %s cannot be read: %v (conch doctor --repair quarantines it)", e.Path, e.Err)
 }
 func (e *CorruptError) Unwrap() error { return e.Err }
+
+// needsChat is the error of a command that acts as a chat, run with none
+// acting.
+func needsChat(verb string) error {
+	return usagef("%s acts as a chat: give --chat ID or set CONCH_CHAT", verb)
+}
+
+// notPress is the refusal of what only the person's press may do.
+func notPress(what string) error {
+	return refusedf("%s is the person's press: run it at a terminal, with no chat acting", what)
+}

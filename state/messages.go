@@ -155,7 +155,7 @@ func (tx *Tx) receiver(a Actor, me *Chat, id string) (*Chat, error) {
 // that offers together (plan mode is checked after a key's replay).
 func (tx *Tx) together(a Actor, verb string) (*Chat, error) {
 	if a.Person() {
-		return nil, usagef("%s acts as a chat: give --chat ID or set CONCH_CHAT", verb)
+		return nil, needsChat(verb)
 	}
 	me, err := tx.Chat(a.ID)
 	if err != nil {
@@ -736,7 +736,7 @@ func (tx *Tx) DismissMessage(a Actor, id string) (*Message, error) {
 
 func (tx *Tx) heldMessage(a Actor, id, what string) (*Message, error) {
 	if !a.Press() {
-		return nil, refusedf("%s is the person's press: run it at a terminal, with no chat acting", what)
+		return nil, notPress(what)
 	}
 	m, err := tx.Message(a, id)
 	if err != nil {

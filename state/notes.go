@@ -45,7 +45,7 @@ type ReaderLine struct {
 // MarkNotes records what was said.
 func (tx *Tx) Notes(a Actor) (*Notes, error) {
 	if a.Person() {
-		return nil, usagef("notes acts as a chat: give --chat ID or set CONCH_CHAT")
+		return nil, needsChat("notes")
 	}
 	me, err := tx.Chat(a.ID)
 	if err != nil {

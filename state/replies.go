@@ -20,7 +20,7 @@ type ReplyStart struct {
 // wake's, whatever Person says: it joins the wake's chain and runs unwatched.
 func (tx *Tx) StartReply(a Actor, in ReplyStart) (*Chat, error) {
 	if a.Person() {
-		return nil, usagef("reply start acts as a chat: give --chat ID or set CONCH_CHAT")
+		return nil, needsChat("reply start")
 	}
 	if in.Folder != "" {
 		var err error
@@ -92,7 +92,7 @@ type StepIn struct {
 // stopped gets ErrStopped with the notice, until its next reply starts.
 func (tx *Tx) Step(a Actor, in StepIn) (*Chat, error) {
 	if a.Person() {
-		return nil, usagef("step acts as a chat: give --chat ID or set CONCH_CHAT")
+		return nil, needsChat("step")
 	}
 	if err := oneOf("family", in.Family, Families); err != nil {
 		return nil, err
@@ -175,7 +175,7 @@ type ReplyEnd struct {
 // whoever waits on it.
 func (tx *Tx) EndReply(a Actor, in ReplyEnd) (*Chat, error) {
 	if a.Person() {
-		return nil, usagef("reply end acts as a chat: give --chat ID or set CONCH_CHAT")
+		return nil, needsChat("reply end")
 	}
 	if in.Outcome == "" {
 		in.Outcome = OutcomeFinished

@@ -165,7 +165,7 @@ func (tx *Tx) DenyRequest(a Actor, id string) (*Request, error) {
 
 func (tx *Tx) waitingRequest(a Actor, id, what string) (*Request, error) {
 	if !a.Press() {
-		return nil, refusedf("%s is the person's press: run it at a terminal, with no chat acting", what)
+		return nil, notPress(what)
 	}
 	r, err := tx.Request(a, id)
 	if err != nil {

@@ -13,7 +13,7 @@ type NewTask struct {
 // CreateTask registers a task the acting chat started.
 func (tx *Tx) CreateTask(a Actor, in NewTask) (*Chat, error) {
 	if a.Person() {
-		return nil, usagef("task new acts as a chat: give --chat ID or set CONCH_CHAT")
+		return nil, needsChat("task new")
 	}
 	if err := validTitle(in.Title); err != nil {
 		return nil, err

@@ -125,7 +125,7 @@ func (tx *Tx) Unwatch(a Actor, id string) (*Watch, error) {
 
 func (tx *Tx) watcher(a Actor, verb string) (*Chat, error) {
 	if a.Person() {
-		return nil, usagef("%s acts as a chat: give --chat ID or set CONCH_CHAT", verb)
+		return nil, needsChat(verb)
 	}
 	return tx.Chat(a.ID)
 }
