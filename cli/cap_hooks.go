@@ -332,18 +332,14 @@ func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop f
 		if n.StopNow {
 			return h.say(stop(render.StopLine(*n.Stop)))
 		}
-		return h.sayNotes(tx, actor, build)
+		return h.sayNotes(tx, actor, n, build)
 	})
 }
 
-// sayNotes says the chat's notes, within what the harness's cap leaves
-// beside what build puts around them, and marks what was said; whatever
-// does not fit stays due. It runs under the lock.
-func (h *hook) sayNotes(tx *state.Tx, actor state.Actor, build func(notes string) *answer) error {
-	n, err := tx.Notes(actor)
-	if err != nil {
-		return err
-	}
+// sayNotes says the chat's notes n, gathered in tx, within what the
+// harness's cap leaves beside what build puts around them, and marks what
+// was said; whatever does not fit stays due. It runs under the lock.
+func (h *hook) sayNotes(tx *state.Tx, actor state.Actor, n *state.Notes, build func(notes string) *answer) error {
 	room := contextCap - len(build("x").contextText()) - 64
 	text, shown := "", n
 	if room > 0 {

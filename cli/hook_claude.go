@@ -192,7 +192,7 @@ func (h *hook) preTool() error {
 		if c, _, err = h.chat(tx, true); err != nil {
 			return err
 		}
-		_, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PID: h.a.harnessPID(0)})
+		_, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PPID: h.a.env.PPID})
 		return err
 	})
 	if se := stoppedNotice(err); se != nil {
@@ -249,12 +249,12 @@ func (h *hook) postTool() error {
 			// The turn goes on with no reply running: the person answered
 			// a prompt that ended the last one as needs-you, or conch was
 			// set up mid-turn. The tool that ran was a step of a reply.
-			in := state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PID: h.a.harnessPID(0)}
+			in := state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PPID: h.a.env.PPID}
 			if _, err := tx.Step(actor, in); err != nil {
 				return err
 			}
 		case family == "edit" && len(files) > 0:
-			if _, err := tx.ChangedFiles(actor, files, h.a.harnessPID(0)); err != nil {
+			if _, err := tx.ChangedFiles(actor, files, h.a.env.PPID); err != nil {
 				return err
 			}
 		}
@@ -346,7 +346,11 @@ func (h *hook) stop() error {
 				return err
 			}
 			if going {
-				return h.sayNotes(tx, actor, func(notes string) *answer {
+				n, err := tx.Notes(actor)
+				if err != nil {
+					return err
+				}
+				return h.sayNotes(tx, actor, n, func(notes string) *answer {
 					return &answer{Decision: "block", Reason: notes}
 				})
 			}

@@ -36,7 +36,7 @@ Exit codes: 0 done, 2 unknown family or no chat acting, 3 no such chat,
 		if err := checkArgs(append(files, tool)); err != nil {
 			return err
 		}
-		in := state.StepIn{Family: args[0], Tool: tool, PID: a.harnessPID(pid)}
+		in := state.StepIn{Family: args[0], Tool: tool, PID: pid, PPID: a.env.PPID}
 		for _, f := range files {
 			in.Files = append(in.Files, a.absPath(f))
 		}

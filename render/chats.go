@@ -11,16 +11,29 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-// FamilyWords are conch's own words for what a step does (SPEC §1).
-var FamilyWords = map[string]string{
-	"edit":   "editing files",
-	"run":    "running a command",
-	"read":   "reading files",
-	"search": "searching",
-	"browse": "browsing the web",
-	"talk":   "talking",
-	"wait":   "waiting",
-	"other":  "working",
+// FamilyWords are conch's own words for what a step of the family does
+// (SPEC §1); "" for a family conch does not know. (A switch, not a map: a
+// map would be built at every start of every command.)
+func FamilyWords(family string) string {
+	switch family {
+	case "edit":
+		return "editing files"
+	case "run":
+		return "running a command"
+	case "read":
+		return "reading files"
+	case "search":
+		return "searching"
+	case "browse":
+		return "browsing the web"
+	case "talk":
+		return "talking"
+	case "wait":
+		return "waiting"
+	case "other":
+		return "working"
+	}
+	return ""
 }
 
 // Named is a chat as conch's own lines name it: “Title” (chat c_1). The
@@ -105,7 +118,7 @@ func ChatList(l *state.ChatList, now time.Time, home string) string {
 		parts := []string{c.State}
 		if c.State == state.StatusWorking && c.Doing != "" {
 			// While working, what it does says it: "editing files for 2m".
-			parts[0] = FamilyWords[c.Doing]
+			parts[0] = FamilyWords(c.Doing)
 			if c.DoingSince != nil {
 				parts[0] += " for " + Span(now.Sub(*c.DoingSince))
 			}

@@ -49,7 +49,7 @@ func ChatShow(c *state.ChatShown, now time.Time, home string) string {
 		row("recovery", "will carry on by itself")
 	}
 	if r := c.Reply; r != nil {
-		row("reply", fmt.Sprintf("%s began %s, %s for %s", r.ID, Ago(now, r.Started), FamilyWords[r.Family], Span(now.Sub(r.StepSince))))
+		row("reply", fmt.Sprintf("%s began %s, %s for %s", r.ID, Ago(now, r.Started), FamilyWords(r.Family), Span(now.Sub(r.StepSince))))
 		if len(r.Files) > 0 {
 			row("changed", strings.Join(r.Files, ", "))
 		}

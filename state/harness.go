@@ -253,13 +253,13 @@ func (tx *Tx) EndTurn(harness, session, turn string) (seen bool, err error) {
 // step would, without changing what the reply is doing now (the harness
 // reports them after the tool ran). With no reply running, it is an edit
 // step, which starts one.
-func (tx *Tx) ChangedFiles(a Actor, files []string, pid int) (*Chat, error) {
+func (tx *Tx) ChangedFiles(a Actor, files []string, ppid int) (*Chat, error) {
 	c, err := tx.Chat(a.ID)
 	if err != nil {
 		return nil, err
 	}
 	if c.Reply == nil || !c.Reply.Alive() {
-		return tx.Step(a, StepIn{Family: "edit", Files: files, PID: pid})
+		return tx.Step(a, StepIn{Family: "edit", Files: files, PPID: ppid})
 	}
 	for _, f := range files {
 		if err := validText("file", f); err != nil {

@@ -85,6 +85,17 @@ type StepIn struct {
 	Files  []string // absolute
 	Tool   string
 	PID    int // the harness process, should the step start a reply
+	// PPID, with no PID given: the harness is found from the command's
+	// parent (HarnessPID), and only when the step starts a reply.
+	PPID int
+}
+
+// harness is the process that runs the reply the step starts.
+func (in StepIn) harness() int {
+	if in.PID != 0 {
+		return in.PID
+	}
+	return HarnessPID(in.PPID)
 }
 
 // Step records that a step of the family begins. A step with no reply
@@ -113,7 +124,7 @@ func (tx *Tx) Step(a Actor, in StepIn) (*Chat, error) {
 		tx.endReply(a, c, OutcomeGone, "")
 	}
 	if c.Reply == nil {
-		r := tx.newReply(c, "", in.PID)
+		r := tx.newReply(c, "", in.harness())
 		r.Chain = c.Chain
 		if c.Wake != nil {
 			r.Chain, r.Unwatched, c.Wake = c.Wake.Chain, c.Wake.Reason == "message", nil
