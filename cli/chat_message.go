@@ -100,7 +100,7 @@ func (a *app) chatMessage(to string, textSet bool, o *chatMessageOptions) error 
 // rangeArgs checks that a command has between min and max arguments.
 func rangeArgs(cmd *cobra.Command, args []string, min, max int, names string) error {
 	if len(args) < min || len(args) > max {
-		return &runError{usage("%s takes %s (got %d arguments)", cmd.CommandPath(), names, len(args))}
+		return usage("%s takes %s (got %d arguments)", cmd.CommandPath(), names, len(args))
 	}
 	return nil
 }

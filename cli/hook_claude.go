@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -29,7 +30,7 @@ locked home or any failure prints one warning line on standard error and
 answers nothing.
 
 Exit codes: 0, always.`,
-		Args:        cobraAny,
+		Args:        cobra.ArbitraryArgs, // a hook refuses nothing the harness passes
 		Annotations: access(accessWrite),
 		// Whatever the harness passes is the hook's to judge, never a
 		// usage error: Codex's one argument is JSON, never a flag.
@@ -47,9 +48,6 @@ Exit codes: 0, always.`,
 func asksHelp(args []string) bool {
 	return len(args) == 1 && (args[0] == "-h" || args[0] == "--help")
 }
-
-// cobraAny takes any arguments: a hook refuses nothing the harness passes.
-func cobraAny(cmd *cobra.Command, args []string) error { return nil }
 
 // handle does what one event means, for Claude Code and for Codex alike
 // (Codex's hooks speak the same protocol; where they differ, the harness
@@ -518,10 +516,8 @@ func patchFiles(patch string) []string {
 }
 
 func appendNew(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
-		}
+	if slices.Contains(list, s) {
+		return list
 	}
 	return append(list, s)
 }
@@ -540,14 +536,7 @@ func inside(p, dir string) bool {
 
 func hasAll(list, want []string) bool {
 	for _, w := range want {
-		found := false
-		for _, x := range list {
-			if x == filepath.Clean(w) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.Contains(list, filepath.Clean(w)) {
 			return false
 		}
 	}

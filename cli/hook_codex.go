@@ -32,7 +32,7 @@ It never breaks the session it serves: any failure prints one warning line
 on standard error and answers nothing.
 
 Exit codes: 0, always.`,
-		Args:        cobraAny,
+		Args:        cobra.ArbitraryArgs,
 		Annotations: access(accessWrite),
 		// Whatever the harness passes is the hook's to judge, never a
 		// usage error: Codex's one argument is JSON, never a flag.
@@ -70,7 +70,7 @@ func (h *hook) notify() error {
 		return fmt.Errorf("the notification names no thread-id (an older Codex): set CONCH_CHAT for the session, or use Codex's hooks")
 	}
 	in := state.SessionIn{
-		Harness: state.HarnessCodex, Session: thread, Folder: h.folderOf("cwd"),
+		Harness: state.HarnessCodex, Session: thread, Folder: h.folder(),
 		Inherit: h.a.chat, Make: true,
 	}
 	return h.update(func(tx *state.Tx) error {
@@ -103,14 +103,4 @@ func (h *hook) notify() error {
 		_, err = tx.EndReply(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: text})
 		return err
 	})
-}
-
-// folderOf is the payload's folder under key, when it gives an absolute
-// one, else the adapter's own.
-func (h *hook) folderOf(key string) string {
-	p := h.p.str(key)
-	if p != "" && len(p) > 0 && p[0] == '/' {
-		return p
-	}
-	return h.a.env.Cwd
 }

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/google/renameio/v2"
@@ -314,15 +313,11 @@ func resolveLink(path string) string {
 
 // backup keeps a file as it was beside it, under a name of its own.
 func (a *app) backup(path string, data []byte) (string, error) {
-	now := time.Now()
-	if a.home != nil {
-		now = a.home.Now()
-	} else if s := a.env.Getenv("CONCH_NOW"); s != "" {
-		if t, err := time.Parse(time.RFC3339, s); err == nil {
-			now = t
-		}
+	now, err := a.clock()
+	if err != nil {
+		now = a.env.Now // a CONCH_NOW that is not a time names no backup
 	}
-	base := path + ".bak-" + now.UTC().Format("20060102T150405Z")
+	base := path + ".bak-" + now().UTC().Format("20060102T150405Z")
 	name := base
 	for i := 2; ; i++ {
 		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)

@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/conch-sh/conch/lock"
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 )
@@ -115,11 +114,8 @@ func (a *app) printer() *render.Printer {
 
 // exitCode is the one place that maps errors to exit codes.
 func exitCode(err error) int {
-	var lockErr *lock.TimeoutError
 	switch {
 	case err == nil:
-		return ExitOK
-	case errors.Is(err, errSilentOK):
 		return ExitOK
 	case errors.Is(err, state.ErrUsage):
 		return ExitUsage
@@ -131,14 +127,9 @@ func exitCode(err error) int {
 		return ExitStopped
 	case errors.Is(err, state.ErrTimeout):
 		return ExitTimeout
-	case errors.As(err, &lockErr):
-		return ExitFailed
 	}
-	return ExitFailed
+	return ExitFailed // a lock not had in time included
 }
-
-// errSilentOK ends a command early with nothing more to say.
-var errSilentOK = errors.New("")
 
 // runError marks an error that a command's run returned, as against one
 // cobra found in the words typed.
@@ -192,9 +183,6 @@ func (a *app) newRoot(args []string) *cobra.Command {
 	}
 	root.PersistentFlags().BoolVar(&a.json, "json", false, "print JSON (see conch help json)")
 	root.PersistentFlags().StringVar(&a.chat, "chat", "", "act as this chat (default $CONCH_CHAT)")
-	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return usage("%s", err.Error())
-	})
 	root.CompletionOptions.DisableDefaultCmd = true
 
 	// The hot commands (a harness runs them at every step) build only
@@ -304,15 +292,24 @@ func (a *app) openHome() (*state.Home, error) {
 		}
 		dir = filepath.Join(home, ".conch")
 	}
-	now := a.env.Now
-	if s := a.env.Getenv("CONCH_NOW"); s != "" {
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			return nil, usage("CONCH_NOW %q is not an RFC 3339 time", s)
-		}
-		now = func() time.Time { return t }
+	now, err := a.clock()
+	if err != nil {
+		return nil, err
 	}
 	return state.Open(state.Options{Dir: dir, Now: now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe})
+}
+
+// clock is the command's clock: the time CONCH_NOW names, when set.
+func (a *app) clock() (func() time.Time, error) {
+	s := a.env.Getenv("CONCH_NOW")
+	if s == "" {
+		return a.env.Now, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return nil, usage("CONCH_NOW %q is not an RFC 3339 time", s)
+	}
+	return func() time.Time { return t }, nil
 }
 
 // actor is who runs the command.
@@ -351,7 +348,7 @@ func isText(s string) bool {
 func exactArgs(n int, names string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return &runError{usage("%s takes %s (got %d arguments)", cmd.CommandPath(), names, len(args))}
+			return usage("%s takes %s (got %d arguments)", cmd.CommandPath(), names, len(args))
 		}
 		return nil
 	}
@@ -360,7 +357,7 @@ func exactArgs(n int, names string) cobra.PositionalArgs {
 func maxArgs(n int, names string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) > n {
-			return &runError{usage("%s takes at most %s (got %d arguments)", cmd.CommandPath(), names, len(args))}
+			return usage("%s takes at most %s (got %d arguments)", cmd.CommandPath(), names, len(args))
 		}
 		return nil
 	}
