@@ -10,11 +10,17 @@ import (
 // standard error what went wrong without failing it (a log append that
 // could not be written).
 func (a *app) update(fn func(tx *state.Tx) error) error {
+	return updateWarning(a.home, fn, func(w string) { a.printer().Warn("%s", w) })
+}
+
+// updateWarning runs fn in a transaction under the home's lock; after a
+// commit, warn hears each thing that went wrong without failing it.
+func updateWarning(home *state.Home, fn func(tx *state.Tx) error, warn func(string)) error {
 	var last *state.Tx
-	err := a.home.Update(func(tx *state.Tx) error { last = tx; return fn(tx) })
+	err := home.Update(func(tx *state.Tx) error { last = tx; return fn(tx) })
 	if err == nil && last != nil {
 		for _, w := range last.Warnings() {
-			a.printer().Warn("%s", w)
+			warn(w)
 		}
 	}
 	return err

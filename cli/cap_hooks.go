@@ -299,12 +299,7 @@ func (h *hook) chat(tx *state.Tx, make bool) (*state.Chat, bool, error) {
 // update runs fn under the home's lock, keeping what went wrong without
 // failing it (a log append) for the run's one warning line.
 func (h *hook) update(fn func(tx *state.Tx) error) error {
-	var last *state.Tx
-	err := h.a.home.Update(func(tx *state.Tx) error { last = tx; return fn(tx) })
-	if err == nil && last != nil {
-		h.warnings = append(h.warnings, last.Warnings()...)
-	}
-	return err
+	return updateWarning(h.a.home, fn, func(w string) { h.warnings = append(h.warnings, w) })
 }
 
 // withNotes answers with the chat's notes, when it has any (and with

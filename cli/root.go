@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -341,7 +342,7 @@ func checkArgs(args []string) error {
 }
 
 func isText(s string) bool {
-	return !strings.ContainsRune(s, 0) && strings.ToValidUTF8(s, "\uFFFD") == s
+	return !strings.ContainsRune(s, 0) && utf8.ValidString(s)
 }
 
 // exactArgs is cobra.ExactArgs with the usage error kind.

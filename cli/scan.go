@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -65,55 +65,9 @@ written.`,
 				b.WriteString("no adopted sessions\n")
 			}
 			for _, r := range results {
-				b.WriteString(scanLine(r) + "\n")
+				b.WriteString(render.ScanLine(r) + "\n")
 			}
 			return a.printer().Value(results, b.String())
 		}),
 	}
-}
-
-// scanLine is one look in words.
-func scanLine(r state.ScanResult) string {
-	head := r.Chat + ": " + r.File
-	switch {
-	case r.Skipped:
-		return head + ": another scan read it first"
-	case r.Error != "":
-		return head + ": cannot be read: " + r.Error
-	case r.Dropped && r.Missing:
-		return fmt.Sprintf("%s: gone %d looks in a row: upstream_missing recorded, link dropped", head, r.Missed)
-	case r.Dropped:
-		return head + ": the chat is gone: link dropped"
-	case r.Missing:
-		return fmt.Sprintf("%s: missing (%d of %d looks)", head, r.Missed, state.MissedLooks)
-	}
-	var parts []string
-	if r.Restarted {
-		parts = append(parts, "shorter than the last look (replaced): read again from its start")
-	}
-	switch {
-	case r.Messages > 0:
-		parts = append(parts, fmt.Sprintf("%s typed by the person directly", plural(r.Messages, "message")))
-	case r.Read > 0:
-		parts = append(parts, "nothing typed by the person")
-	default:
-		parts = append(parts, "nothing new")
-	}
-	if r.Echoes > 0 {
-		parts = append(parts, fmt.Sprintf("%s known already (conch's own words, or prompts its hooks reported)", plural(r.Echoes, "row")))
-	}
-	if r.Read > 0 {
-		parts = append(parts, fmt.Sprintf("%d bytes read", r.Read))
-	}
-	if r.Blocked {
-		parts = append(parts, fmt.Sprintf("a row longer than %d bytes at byte %d blocks the scan (no byte is skipped)", state.ScanCap, r.Offset))
-	}
-	return head + ": " + strings.Join(parts, "; ")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
