@@ -14,7 +14,7 @@ func (a *app) newMessages() *cobra.Command {
 		Long: `The message cards of a chat (default: the chat acting), each message once
 per side, oldest first, with its state: waiting, read, held, refused,
 dismissed, or not delivered (and why). "To “Fix the login”" is a message
-this chat sent; "From “Release notes” · another chat, not you" one that
+this chat sent; "From “Release notes” · ` + render.NotYou + `" one that
 came to it. Stops one chat asked of another are cards too.
 
 A message's words are shown to the person, to the chat that sent it, and to

@@ -133,6 +133,10 @@ func Cards(cards []state.Card) string {
 	return b.String()
 }
 
+// NotYou marks a card that came from another chat: its words are that
+// chat's, not the person's.
+const NotYou = "another chat, not you"
+
 // CardLine is one card: `To “Fix the login”` / `From “Release notes” ·
 // another chat, not you`, and its state.
 func CardLine(c state.Card) string {
@@ -150,7 +154,7 @@ func CardLine(c state.Card) string {
 		case "to":
 			return fmt.Sprintf("%s  Stop %s · %s%s", c.ID, to, st, reason)
 		case "from":
-			return fmt.Sprintf("%s  Stop by %s · another chat, not you · %s%s", c.ID, from, st, reason)
+			return fmt.Sprintf("%s  Stop by %s · %s · %s%s", c.ID, from, NotYou, st, reason)
 		}
 		return fmt.Sprintf("%s  Stop of %s by %s · %s%s", c.ID, to, from, st, reason)
 	}
@@ -159,7 +163,7 @@ func CardLine(c state.Card) string {
 	case "to":
 		return fmt.Sprintf("%s  To %s · %s", c.ID, to, st)
 	case "from":
-		return fmt.Sprintf("%s  From %s · another chat, not you · %s", c.ID, from, st)
+		return fmt.Sprintf("%s  From %s · %s · %s", c.ID, from, NotYou, st)
 	}
 	return fmt.Sprintf("%s  From %s to %s · %s", c.ID, from, to, st)
 }
