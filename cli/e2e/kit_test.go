@@ -1,0 +1,168 @@
+// Package e2e drives the real harness binaries (Claude Code, Codex, …)
+// against a scripted fake model server on 127.0.0.1, with conch's hooks
+// installed, and checks what conch recorded and what the model was sent.
+//
+// The binaries come from the npm registry, pinned in
+// testdata/e2e/harnesses.txt, installed once into a cache
+// (CONCH_E2E_CACHE, else the user's cache folder). Without npm, every test
+// here skips with a message saying so. Nothing here reaches any address but
+// 127.0.0.1.
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// conchBin is the conch binary built once for the whole package (TestMain).
+var conchBin string
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "conch-e2e-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	conchBin = filepath.Join(dir, "conch")
+	build := exec.Command("go", "build", "-o", conchBin, "github.com/conch-sh/conch/cmd/conch")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: building conch:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// repoRoot is the repository's top folder.
+func repoRoot(t testing.TB) string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// harnessPackage is the pinned package@version for a harness name.
+func harnessPackage(t testing.TB, name string) string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(repoRoot(t), "testdata", "e2e", "harnesses.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Fields(line)
+		if len(fields) == 2 && fields[0] == name {
+			return fields[1]
+		}
+	}
+	t.Fatalf("testdata/e2e/harnesses.txt names no harness %q", name)
+	return ""
+}
+
+var installMu sync.Mutex
+
+// harnessBin installs the pinned harness from the npm registry into the
+// cache (once; later runs reuse it) and returns the path of its binary.
+// It skips the test when npm is not on the machine.
+func harnessBin(t testing.TB, name string) string {
+	t.Helper()
+	if os.Getenv("CONCH_E2E") == "off" {
+		t.Skip("e2e: CONCH_E2E=off")
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skipf("e2e: npm is not on this machine, so the real %s cannot be installed; .ci/run installs what this needs", name)
+	}
+	pkg := harnessPackage(t, name)
+	cache := os.Getenv("CONCH_E2E_CACHE")
+	if cache == "" {
+		uc, err := os.UserCacheDir()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cache = filepath.Join(uc, "conch-e2e")
+	}
+	dir := filepath.Join(cache, strings.NewReplacer("/", "+", "@", "_").Replace(strings.TrimPrefix(pkg, "@")))
+	bin := filepath.Join(dir, "node_modules", ".bin", name)
+	installMu.Lock()
+	defer installMu.Unlock()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Another test process (go test runs packages in parallel) may be
+	// installing the same package.
+	fl := flock.New(filepath.Join(dir, ".install.lock"))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if ok, err := fl.TryLockContext(ctx, 200*time.Millisecond); err != nil || !ok {
+		t.Fatalf("e2e: lock %s: %v", dir, err)
+	}
+	defer fl.Unlock()
+	done := filepath.Join(dir, ".installed")
+	if _, err := os.Stat(done); err == nil {
+		if _, err := os.Stat(bin); err == nil {
+			return bin
+		}
+	}
+	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--no-save", "--prefix", dir, pkg)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("e2e: npm install %s: %v\n%s", pkg, err, out)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("e2e: npm installed %s but %s is not there: %v", pkg, bin, err)
+	}
+	if err := os.WriteFile(done, []byte(pkg+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// conch runs the conch binary with env (KEY=VALUE, added to a clean
+// environment that has PATH and HOME) and returns its standard output.
+func conch(t testing.TB, env []string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(conchBin, args...)
+	cmd.Env = append(baseEnv(), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return string(out), fmt.Errorf("conch %s: exit %d: %s", strings.Join(args, " "), ee.ExitCode(), strings.TrimSpace(stderr.String()))
+		}
+		return string(out), err
+	}
+	return string(out), nil
+}
+
+// baseEnv is the environment every process here starts from: PATH with
+// conch's folder first, and nothing of the machine's proxies or keys.
+func baseEnv() []string {
+	return []string{
+		"PATH=" + filepath.Dir(conchBin) + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"LANG=C.UTF-8",
+		"TERM=xterm-256color",
+	}
+}
