@@ -315,7 +315,7 @@ func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop f
 	}
 	switch {
 	case n.StopNow:
-		return h.say(stop(render.StopLine(*n.Stop)))
+		return h.sayStop(c, stop(render.StopLine(*n.Stop)))
 	case n.Empty():
 		return h.say(build(""))
 	}
@@ -325,7 +325,10 @@ func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop f
 			return err
 		}
 		if n.StopNow {
-			return h.say(stop(render.StopLine(*n.Stop)))
+			if err := h.say(stop(render.StopLine(*n.Stop))); err != nil {
+				return err
+			}
+			return tx.HeardStop(actor)
 		}
 		return h.sayNotes(tx, actor, n, build)
 	})

@@ -1,0 +1,76 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestProbe records every hook payload of one scripted session (for
+// testdata/hooks/claude): CONCH_E2E_PROBE=DIR.
+func TestProbe(t *testing.T) {
+	dir := os.Getenv("CONCH_E2E_PROBE")
+	if dir == "" {
+		t.Skip("CONCH_E2E_PROBE not set")
+	}
+	var m *fakeModel
+	switch os.Getenv("CONCH_E2E_SCENARIO") {
+	case "agent":
+		m = newFakeModel(t,
+			say(tool("Agent", map[string]any{"description": "sub work", "prompt": "SUBTASK-1 do it", "subagent_type": "general-purpose", "run_in_background": true})),
+			say(text("Started it.")),
+			say(text("The agent finished.")),
+		)
+		m.subagent("SUBTASK-1",
+			say(tool("Bash", map[string]any{"command": "echo sub; env | grep -i -E 'agent|claude'", "description": "sub env"})),
+			say(text("sub done")),
+		)
+		release := m.holdTurn("SUBTASK-1", 1)
+		go func() { time.Sleep(4 * time.Second); release() }()
+	case "perm", "deny":
+		m = newFakeModel(t,
+			say(tool("Bash", map[string]any{"command": "touch made.txt", "description": "make"})),
+			say(text("After the tool.")),
+		)
+	case "fail":
+		m = newFakeModel(t, apiError(400, "invalid_request_error"))
+	default:
+		m = newFakeModel(t,
+			say(text("Running it."), tool("Bash", map[string]any{"command": "echo hi; echo $CONCH_CHAT; env | grep -i claude", "description": "say hi"})),
+			say(tool("Bash", map[string]any{"command": "false", "description": "fail"})),
+			say(tool("Write", map[string]any{"file_path": "a.txt", "content": "hello\n"})),
+			say(text("All done here.")),
+		)
+	}
+	e := newClaudeEnv(t, m)
+	events := []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "PermissionRequest", "PermissionDenied", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop", "PreCompact", "SessionEnd"}
+	hooks := map[string]any{}
+	for _, ev := range events {
+		hooks[ev] = []any{map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": "cat >> " + filepath.Join(dir, "events.jsonl") + "; echo >> " + filepath.Join(dir, "events.jsonl") + "; env > " + filepath.Join(dir, "env-"+ev+".txt")}}}}
+	}
+	data, _ := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
+	os.MkdirAll(filepath.Join(e.home, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(e.home, ".claude", "settings.json"), data, 0o644)
+	if os.Getenv("CONCH_E2E_SCENARIO") == "deny" {
+		hooks["PreToolUse"] = []any{map[string]any{"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": "cat >> " + filepath.Join(dir, "events.jsonl") + "; echo >> " + filepath.Join(dir, "events.jsonl") + `; echo '{"continue":false,"stopReason":"STOP-REASON","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"DENY-REASON"}}'`}}}}
+		data, _ := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
+		os.WriteFile(filepath.Join(e.home, ".claude", "settings.json"), data, 0o644)
+	}
+	args := claudeArgs
+	if os.Getenv("CONCH_E2E_SCENARIO") == "perm" {
+		claudeArgs = []string{"--output-format", "stream-json", "--verbose"}
+	}
+	s := e.run(os.Getenv("CONCH_E2E_PROMPT"))
+	claudeArgs = args
+	os.WriteFile(filepath.Join(dir, "out.jsonl"), s.out, 0o644)
+	os.WriteFile(filepath.Join(dir, "stderr.txt"), []byte(s.stderr), 0o644)
+	var reqs []byte
+	for _, r := range m.requests() {
+		reqs = append(reqs, r.Raw...)
+		reqs = append(reqs, '\n')
+	}
+	os.WriteFile(filepath.Join(dir, "requests.jsonl"), reqs, 0o644)
+	t.Logf("err %v", s.err)
+}
