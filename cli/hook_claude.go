@@ -288,7 +288,9 @@ func (h *hook) postTool() error {
 	// Most tool calls change nothing conch keeps (the step began at
 	// PreToolUse): look first without the lock, as conch notes does.
 	var c *state.Chat
-	if err := h.a.view(func(tx *state.Tx) (err error) { c, _, err = h.chat(tx, false); return err }); err != nil {
+	look := h.sessionIn(false)
+	look.Mode, look.Transcript = "", "" // what they change is the locked path's to write
+	if err := h.a.view(func(tx *state.Tx) (err error) { c, _, err = tx.HarnessChat(look); return err }); err != nil {
 		return err
 	}
 	if c != nil && c.Reply != nil && source == "" && (family != "edit" || hasAll(c.Reply.Files, files)) {

@@ -38,8 +38,8 @@ func TestProbe(t *testing.T) {
 		m = newFakeModel(t, apiError(400, "invalid_request_error"))
 	default:
 		m = newFakeModel(t,
-			say(text("Running it."), tool("Bash", map[string]any{"command": "echo hi; echo $CONCH_CHAT; env | grep -i claude", "description": "say hi"})),
-			say(tool("Bash", map[string]any{"command": "false", "description": "fail"})),
+			say(text("Running it."), tool("Bash", map[string]any{"command": "conch chats list", "description": "List the other chats"})),
+			say(tool("Bash", map[string]any{"command": "go test ./...", "description": "Run the tests"})),
 			say(tool("Write", map[string]any{"file_path": "a.txt", "content": "hello\n"})),
 			say(text("All done here.")),
 		)
