@@ -42,9 +42,9 @@ Exit codes: 0 nothing wrong (or all repaired), 1 problems found.`,
 		if len(found) == 0 {
 			b.WriteString("the home is healthy\n")
 		}
-		if covered, above := a.claudeCoverage(a.env.Cwd); !covered && above != "" {
+		if w := a.claudeWarning(); w != "" {
 			// Not a problem of the home: said, not counted.
-			fmt.Fprintf(a.env.Err, "conch: warning: Claude Code sessions started in %s run no conch hooks: %s/.claude/settings.json has them, but Claude Code reads only the folder a session starts in (conch install claude --user covers every folder)\n", a.env.Cwd, above)
+			fmt.Fprintf(a.env.Err, "conch: warning: %s\n", w)
 		}
 		if err := a.printer().Value(map[string]any{"findings": found, "open": open}, b.String()); err != nil {
 			return err

@@ -228,7 +228,7 @@ func (h *hook) preTool() error {
 		return err
 	})
 	if se := stoppedNotice(err); se != nil {
-		return h.sayStop(c, h.stopBeforeTool(render.StopLine(*se)))
+		return h.sayStop(c, h.stopBeforeTool(*se))
 	}
 	if err == nil && made && h.harness == state.HarnessClaude && h.p.str("agent_id") == "" {
 		// Neither SessionStart nor the prompt could take the lock: the
@@ -239,16 +239,18 @@ func (h *hook) preTool() error {
 }
 
 // stopBeforeTool is how a stopped reply is told before a tool runs: the
-// tool is denied with the reason, so it does not run (Claude Code runs
+// tool is denied with the notice, so it does not run (Claude Code runs
 // the pending tool before it ends a turn on {"continue": false} alone),
-// and for Claude Code the turn ends too. Codex refuses continue:false
-// before a tool: the denial alone.
-func (h *hook) stopBeforeTool(reason string) *answer {
-	deny := &specific{HookEventName: h.event, PermissionDecision: "deny", PermissionDecisionReason: reason}
+// and for Claude Code the turn ends too. Claude Code puts both the denial
+// and the stopReason before the model: the notice goes in the denial (the
+// tool's result), the stopReason says only who, so the notice is said once.
+// Codex refuses continue:false before a tool: the denial alone.
+func (h *hook) stopBeforeTool(n state.StopNotice) *answer {
+	deny := &specific{HookEventName: h.event, PermissionDecision: "deny", PermissionDecisionReason: render.StopLine(n)}
 	if h.harness == state.HarnessCodex {
 		return &answer{HookSpecificOutput: deny}
 	}
-	ans := stopAnswer(reason)
+	ans := stopAnswer(render.StopWho(n))
 	ans.HookSpecificOutput = deny
 	return ans
 }

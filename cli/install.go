@@ -751,6 +751,24 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// claudeWarning is what conch doctor says when Claude Code sessions
+// started in the current folder would run none of conch's hooks, where
+// Claude Code is in use (~/.claude is there) or a folder above has them;
+// "" when they would, or Claude Code is not in use.
+func (a *app) claudeWarning() string {
+	covered, above := a.claudeCoverage(a.env.Cwd)
+	if covered {
+		return ""
+	}
+	if above != "" {
+		return "Claude Code sessions started in " + a.env.Cwd + " run no conch hooks: " + filepath.Join(above, ".claude", "settings.json") + " has them, but Claude Code reads only the folder a session starts in (conch install claude --user covers every folder)"
+	}
+	if _, err := os.Stat(filepath.Join(a.userHome(), ".claude")); err != nil {
+		return ""
+	}
+	return "Claude Code sessions started in " + a.env.Cwd + " run no conch hooks (conch install claude --user covers every folder, --project this one)"
+}
+
 // claudeCoverage says whether Claude Code sessions started in dir run
 // conch's hooks (the user settings, or dir's own project or local
 // settings have them), and, when they do not, the nearest folder above

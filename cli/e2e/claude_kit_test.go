@@ -69,7 +69,7 @@ func (e *claudeEnv) env() []string {
 // conch runs conch in this world, as the person (no chat acting).
 func (e *claudeEnv) conchOut(args ...string) string {
 	e.t.Helper()
-	out, err := conch(e.t, append(e.env(), "CONCH_DIR="+e.project), args...)
+	out, err := conch(e.t, e.env(), args...)
 	if err != nil {
 		e.t.Fatalf("%v\n%s", err, out)
 	}

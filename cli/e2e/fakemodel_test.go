@@ -6,9 +6,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // fakeModel is a scripted Anthropic Messages API on 127.0.0.1: each
@@ -37,6 +40,9 @@ type lane struct {
 	// hold, when set, is waited on before the turn of that index
 	// (counted from 0) is answered.
 	hold map[int]chan struct{}
+	// reached is closed when the request for the turn of that index
+	// arrives.
+	reached map[int]chan struct{}
 }
 
 // turn is one scripted answer: blocks of text and tool calls, or an API
@@ -92,7 +98,8 @@ func newFakeModel(t testing.TB, turns ...turn) *fakeModel {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &fakeModel{t: t, url: "http://" + ln.Addr().String(), lanes: []*lane{{turns: turns, hold: map[int]chan struct{}{}}}}
+	m := &fakeModel{t: t, url: "http://" + ln.Addr().String(), lanes: []*lane{newLane("", turns)}}
+	t.Cleanup(func() { m.dump(t.Name()) })
 	m.srv = &http.Server{Handler: m}
 	go m.srv.Serve(ln)
 	t.Cleanup(func() { m.srv.Close() })
@@ -104,7 +111,58 @@ func newFakeModel(t testing.TB, turns ...turn) *fakeModel {
 func (m *fakeModel) subagent(marker string, turns ...turn) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.lanes = append([]*lane{{marker: marker, turns: turns, hold: map[int]chan struct{}{}}}, m.lanes...)
+	m.lanes = append([]*lane{newLane(marker, turns)}, m.lanes...)
+}
+
+// conversation adds the script of a session's conversation told apart by
+// a marker in its prompt (for two sessions on one fake model).
+func (m *fakeModel) conversation(marker string, turns ...turn) { m.subagent(marker, turns...) }
+
+func newLane(marker string, turns []turn) *lane {
+	return &lane{marker: marker, turns: turns, hold: map[int]chan struct{}{}, reached: map[int]chan struct{}{}}
+}
+
+func (m *fakeModel) lane(marker string) *lane {
+	for _, l := range m.lanes {
+		if l.marker == marker {
+			return l
+		}
+	}
+	m.t.Fatalf("fake model: no lane %q", marker)
+	return nil
+}
+
+// reach waits until the request for turn i of the lane with marker ("" for
+// the session's own) has arrived, within a minute.
+func (m *fakeModel) reach(marker string, i int) {
+	m.t.Helper()
+	m.mu.Lock()
+	l := m.lane(marker)
+	ch := l.reached[i]
+	if ch == nil {
+		ch = make(chan struct{})
+		l.reached[i] = ch
+	}
+	m.mu.Unlock()
+	select {
+	case <-ch:
+	case <-time.After(time.Minute):
+		m.t.Fatalf("fake model: turn %d of %q never asked for", i, marker)
+	}
+}
+
+// laneRequests are the requests of the lane with marker, in order.
+func (m *fakeModel) laneRequests(marker string) []apiRequest {
+	m.mu.Lock()
+	l := m.lane(marker)
+	m.mu.Unlock()
+	var out []apiRequest
+	for _, r := range m.requests() {
+		if r.Main && m.laneOf(r) == l {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // holdTurn makes turn i of the lane with marker ("" for the session's
@@ -112,11 +170,7 @@ func (m *fakeModel) subagent(marker string, turns ...turn) {
 func (m *fakeModel) holdTurn(marker string, i int) func() {
 	ch := make(chan struct{})
 	m.mu.Lock()
-	for _, l := range m.lanes {
-		if l.marker == marker {
-			l.hold[i] = ch
-		}
-	}
+	m.lane(marker).hold[i] = ch
 	m.mu.Unlock()
 	var once sync.Once
 	return func() { once.Do(func() { close(ch) }) }
@@ -145,6 +199,17 @@ func (m *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			l.next++ // an error turn answers every retry too
 		}
 		hold = l.hold[i]
+		if ch := l.reached[i]; ch == nil {
+			ch = make(chan struct{})
+			close(ch)
+			l.reached[i] = ch
+		} else {
+			select {
+			case <-ch: // an error turn's retry
+			default:
+				close(ch)
+			}
+		}
 		if i < len(l.turns) {
 			tr = l.turns[i]
 		} else {
@@ -327,16 +392,15 @@ func (m *fakeModel) mainRequests() []apiRequest {
 	return out
 }
 
-// lastUserText is all the text of the request's last user message: its
-// text blocks and its tool results (where hooks' context and
-// system-reminders go).
+// lastUserText is all the text sent since the model's last answer: the
+// user message (its text blocks and tool results) and the system messages
+// Claude Code puts hooks' context and system-reminders in.
 func (r apiRequest) lastUserText() string {
-	for i := len(r.Messages) - 1; i >= 0; i-- {
-		if r.Messages[i].Role == "user" {
-			return r.Messages[i].allText()
-		}
+	var parts []string
+	for i := len(r.Messages) - 1; i >= 0 && r.Messages[i].Role != "assistant"; i-- {
+		parts = append([]string{r.Messages[i].allText()}, parts...)
 	}
-	return ""
+	return strings.Join(parts, "\n")
 }
 
 // allText is every request's whole conversation as text.
@@ -360,4 +424,19 @@ func (m apiMessage) allText() string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// dump writes every request to CONCH_E2E_DUMP/NAME.jsonl, for a person
+// reading what the model was sent.
+func (m *fakeModel) dump(name string) {
+	dir := os.Getenv("CONCH_E2E_DUMP")
+	if dir == "" {
+		return
+	}
+	var b []byte
+	for _, r := range m.requests() {
+		b = append(b, r.Raw...)
+		b = append(b, '\n')
+	}
+	_ = os.WriteFile(filepath.Join(dir, name+".jsonl"), b, 0o644)
 }
