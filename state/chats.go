@@ -687,7 +687,7 @@ func withheld(c *Chat, words string) string {
 		return ""
 	}
 	if c.IsTask() {
-		return "(withheld: task " + c.ID + " read from outside; conch wait task " + c.ID + " gives its words and that taint)"
+		return "withheld: task " + c.ID + " read from outside; conch wait task " + c.ID + " gives its words and that taint"
 	}
-	return "(withheld: chat " + c.ID + " read from outside)"
+	return "withheld: chat " + c.ID + " read from outside"
 }
