@@ -299,7 +299,7 @@ func (tx *Tx) newChat(title, folder, mode string, parent *Chat) (*Chat, error) {
 		Mode: mode, Inbound: InboundAccept, Created: now, LastActive: now,
 	}
 	if parent != nil {
-		c.Parent, c.Origin = parent.ID, parent.Origin
+		c.Parent = parent.ID
 		if modeRank(c.Mode) > modeRank(parent.Mode) {
 			c.Mode = parent.Mode
 		}
