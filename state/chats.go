@@ -616,9 +616,6 @@ func (tx *Tx) DeleteChat(a Actor, id string) (*Chat, error) {
 	if !a.Person() && a.ID != id {
 		return nil, refusedf("chat %s cannot delete chat %s: only the person, or the chat itself", a.ID, id)
 	}
-	if err := tx.entomb(c); err != nil {
-		return nil, err
-	}
 	if err := tx.deleted(a, c); err != nil {
 		return nil, err
 	}
