@@ -46,15 +46,20 @@ type Tombstone struct {
 	Taint  Taint  `json:"taint"`
 }
 
-// remade makes c, a chat made for a session in place of a deleted one, no
-// more trusted than that one was: its taint, an origin no more yours, and
-// at most its mode.
-func (tx *Tx) remade(c *Chat, t *Tombstone) {
+// remade makes c, the chat a session now stands for in place of a deleted
+// one, no more trusted than that one was: its taint and at most its mode;
+// and, when c was made for it just now (fresh), an origin no more yours
+// and its parent. (A session that CONCH_CHAT names an existing chat for
+// brings that chat the deleted one's taint, and changes nothing else of it.)
+func (tx *Tx) remade(c *Chat, t *Tombstone, fresh bool) {
 	if t == nil {
 		return
 	}
+	origin := c.Origin
 	tx.inherit(c, &Chat{ID: c.ID, Origin: t.Origin, Taint: t.Taint})
-	if c.Parent == "" {
+	if !fresh {
+		c.Origin = origin
+	} else if c.Parent == "" {
 		c.Parent = t.Parent
 	}
 	if modeRank(c.Mode) > modeRank(t.Mode) {
@@ -181,14 +186,15 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 		if !in.Make {
 			return nil, false, nil
 		}
-		if main, err = tx.sessionChat(in); err != nil {
+		fresh := false
+		if main, fresh, err = tx.sessionChat(in); err != nil {
 			return nil, false, err
 		}
 		made = true
 		if link == nil {
 			link = &SessionLink{Harness: in.Harness, Session: in.Session, Created: tx.Now()}
 		} else if t := link.Deleted[link.Chat]; t != nil {
-			tx.remade(main, t)
+			tx.remade(main, t, fresh)
 			if link.ModeCap == "" || modeRank(t.Mode) < modeRank(link.ModeCap) {
 				link.ModeCap = t.Mode
 			}
@@ -241,7 +247,7 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 		return nil, false, err
 	}
 	if gone != "" {
-		tx.remade(child, link.Deleted[gone])
+		tx.remade(child, link.Deleted[gone], true)
 	}
 	tx.spawned(Actor{ID: main.ID}, main, child)
 	if link.Agents == nil {
@@ -257,10 +263,10 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 // started for it), its child when that one is working (a session started
 // from inside its reply) or is a task, else a new chat of the person's.
 // A child inherits its parent's taint and is never more yours than it.
-func (tx *Tx) sessionChat(in SessionIn) (*Chat, error) {
+func (tx *Tx) sessionChat(in SessionIn) (c *Chat, fresh bool, err error) {
 	folder := in.Folder
 	if folder == "" {
-		return nil, usagef("the event names no folder")
+		return nil, false, usagef("the event names no folder")
 	}
 	folder = filepath.Clean(folder)
 	mode := in.Mode
@@ -270,19 +276,20 @@ func (tx *Tx) sessionChat(in SessionIn) (*Chat, error) {
 	if in.Inherit != "" {
 		if c, err := tx.Chat(in.Inherit); err == nil {
 			if !c.Working() && !c.IsTask() {
-				return c, nil
+				return c, false, nil
 			}
 			child, err := tx.newChat(cutRunes(in.Title, MaxTitle), folder, mode, c)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			tx.spawned(Actor{ID: c.ID}, c, child)
-			return child, nil
+			return child, true, nil
 		} else if !errors.Is(err, ErrNoChat) {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return tx.newChat(cutRunes(in.Title, MaxTitle), folder, mode, nil)
+	c, err = tx.newChat(cutRunes(in.Title, MaxTitle), folder, mode, nil)
+	return c, err == nil, err
 }
 
 // newChat makes a chat the way a harness does: it may have no title yet (it
