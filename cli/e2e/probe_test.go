@@ -8,9 +8,13 @@ import (
 	"time"
 )
 
-// TestProbe records every hook payload of one scripted session (for
-// testdata/hooks/claude): CONCH_E2E_PROBE=DIR.
-func TestProbe(t *testing.T) {
+// TestCaptureClaudePayloads records every hook payload of one scripted
+// session of the real Claude Code, for testdata/hooks/claude (see its
+// README): CONCH_E2E_PROBE=DIR, CONCH_E2E_SCENARIO=default|agent|fail|perm|deny,
+// CONCH_E2E_PROMPT=the prompt. DIR gets events.jsonl (the payloads, in
+// order), env-EVENT.txt (each hook's environment), requests.jsonl (what
+// the model was sent) and out.jsonl (claude's stream-json).
+func TestCaptureClaudePayloads(t *testing.T) {
 	dir := os.Getenv("CONCH_E2E_PROBE")
 	if dir == "" {
 		t.Skip("CONCH_E2E_PROBE not set")
