@@ -198,6 +198,25 @@ func (h *hook) userPrompt() error {
 	}, stopAnswer)
 }
 
+// conchShell says whether the event's tool call is a shell command that is
+// only conch's own (conch chats list, conch chat message, …).
+func (h *hook) conchShell(tool string) bool {
+	return tool == "Bash" && h.p.str("tool_use_id") != "" && conchFamily(h.p.obj("tool_input").str("command")) != ""
+}
+
+// shellChat is the chat a command acts as that names chat (--chat or
+// CONCH_CHAT) from inside a Claude Code session's shell
+// (CLAUDE_CODE_SESSION_ID, which Claude Code sets there): a subagent
+// shares its session's shell and so its CONCH_CHAT, and when the conch
+// command running there now is a subagent's, it acts as the subagent's
+// own chat.
+func (a *app) shellChat(chat string) string {
+	if chat == "" || a.home == nil {
+		return chat
+	}
+	return a.home.ShellChat(state.HarnessClaude, a.env.Getenv("CLAUDE_CODE_SESSION_ID"), chat)
+}
+
 // harnessPrompt says whether a prompt is one the harness made itself, not
 // the person's: Claude Code starts a turn with a <task-notification> when
 // background work ends, and with a teammate's, another session's or an
@@ -224,8 +243,15 @@ func (h *hook) preTool() error {
 		if c, made, err = h.chat(tx, true); err != nil {
 			return err
 		}
-		_, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PPID: h.a.env.PPID})
-		return err
+		if _, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PPID: h.a.env.PPID}); err != nil {
+			return err
+		}
+		if h.conchShell(tool) {
+			// The command it runs acts as whoever runs it: the session,
+			// or its subagent (agent_id), which shares the session's shell.
+			return tx.ShellStarted(h.harness, h.p.str("session_id"), h.p.str("tool_use_id"), h.p.str("agent_id"))
+		}
+		return nil
 	})
 	if se := stoppedNotice(err); se != nil {
 		return h.sayStop(c, h.stopBeforeTool(*se))
@@ -295,7 +321,8 @@ func (h *hook) postTool() error {
 	if err := h.a.view(func(tx *state.Tx) (err error) { c, _, err = tx.HarnessChat(look); return err }); err != nil {
 		return err
 	}
-	if c != nil && c.Reply != nil && source == "" && (family != "edit" || hasAll(c.Reply.Files, files)) {
+	shell := h.conchShell(tool)
+	if c != nil && c.Reply != nil && source == "" && !shell && (family != "edit" || hasAll(c.Reply.Files, files)) {
 		return h.withNotes(c, h.context, stopAnswer)
 	}
 	err := h.update(func(tx *state.Tx) (err error) {
@@ -318,9 +345,14 @@ func (h *hook) postTool() error {
 			}
 		}
 		if source != "" {
-			_, err = tx.AddTaint(actor, c.ID, source, "")
+			if _, err = tx.AddTaint(actor, c.ID, source, ""); err != nil {
+				return err
+			}
 		}
-		return err
+		if shell {
+			return tx.ShellsEnded(h.harness, h.p.str("session_id"), h.p.str("tool_use_id"), "")
+		}
+		return nil
 	})
 	if se := stoppedNotice(err); se != nil {
 		return h.sayStop(c, stopAnswer(render.StopLine(*se)))
@@ -394,6 +426,9 @@ func (h *hook) stop() error {
 			return err
 		}
 		actor := state.Actor{ID: c.ID}
+		if err := tx.ShellsEnded(h.harness, in.Session, "", in.Agent); err != nil {
+			return err
+		}
 		if in.Agent == "" {
 			if ended, err := tx.TurnEnded(h.harness, in.Session, turn); err != nil || ended {
 				return err // the notify program ended this turn already

@@ -281,6 +281,7 @@ func (a *app) prepare(cmd *cobra.Command) error {
 		return &runError{err}
 	}
 	a.home = h
+	a.chat = a.shellChat(a.chat)
 	return nil
 }
 

@@ -232,7 +232,8 @@ func TestClaudeFailures(t *testing.T) {
 
 // TestClaudeBackgroundAgent (items 4, 5, 7): a background agent keeps the
 // chat working past its Stop; the harness's task-notification turn is not
-// the person's; the subagent's chat leaves the list when it ends.
+// the person's; the subagent's own conch command acts as its chat; the
+// subagent's chat leaves the list when it ends.
 func TestClaudeBackgroundAgent(t *testing.T) {
 	m := newFakeModel(t,
 		say(tool("Agent", map[string]any{"description": "lexer work", "prompt": "SUBTASK-1: write the lexer", "subagent_type": "general-purpose", "run_in_background": true})),
@@ -240,7 +241,7 @@ func TestClaudeBackgroundAgent(t *testing.T) {
 		say(text("The agent finished the lexer.")),
 	)
 	m.subagent("SUBTASK-1",
-		say(tool("Bash", map[string]any{"command": "conch chats list", "description": "look around"})),
+		say(tool("Bash", map[string]any{"command": "conch chat set --goal 'Write the lexer'", "description": "say what it does"})),
 		say(text("Lexer written.")),
 	)
 	release := m.holdTurn("SUBTASK-1", 1)
@@ -255,7 +256,11 @@ func TestClaudeBackgroundAgent(t *testing.T) {
 	})
 	has(t, "the busy list", e.conchOut("chats", "list", "--working"), "(chat c_1): waiting")
 	m.reach("SUBTASK-1", 1)
-	has(t, "the subagent's chat", e.conchOut("chat", "show", "c_2", "--json"), `"parent": "c_1"`, `"family": "talk"`)
+	// Its conch command, in the shell it shares with the session (the
+	// session's CONCH_CHAT), acted as the subagent's own chat, and was
+	// talking, not running commands.
+	has(t, "the subagent's chat", e.conchOut("chat", "show", "c_2", "--json"), `"parent": "c_1"`, `"family": "talk"`, `"goal": "Write the lexer"`)
+	has(t, "the session's chat", e.conchOut("chat", "show", "c_1", "--json"), `"goal": ""`)
 	release()
 	run.wait(t).ok(t)
 	show := e.conchOut("chat", "show", "c_1", "--json")
