@@ -325,7 +325,7 @@ func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop f
 			return err
 		}
 		if n.StopNow {
-			if err := h.say(stop(render.StopLine(*n.Stop))); err != nil {
+			if err := h.say(stop(render.StopLine(*n.Stop))); err != nil || h.harness != state.HarnessClaude {
 				return err
 			}
 			return tx.HeardStop(actor)

@@ -288,8 +288,8 @@ func (h *hook) sayStop(c *state.Chat, ans *answer) error {
 	if err := h.say(ans); err != nil {
 		return err
 	}
-	if c == nil {
-		return nil
+	if c == nil || h.harness != state.HarnessClaude {
+		return nil // Codex's turn goes on past a denial: its next reply hears it
 	}
 	return h.update(func(tx *state.Tx) error { return tx.HeardStop(state.Actor{ID: c.ID}) })
 }
