@@ -21,10 +21,12 @@ func (a *app) newHookClaude() *cobra.Command {
 		Long: `Claude Code's hook (conch install claude puts it in the settings). It
 reads one hook event, JSON on standard input, does what the event means in
 conch (a reply begins at UserPromptSubmit, each tool call is a step, Stop
-ends the reply, …), and answers in Claude Code's own JSON: the notes as
-additionalContext, {"continue": false} when another chat stopped the reply,
-{"decision": "block"} to deliver a message that starts a reply. The table
-of events is in conch help integrations.
+ends the reply, StopFailure ends it failed, …), and answers in Claude
+Code's own JSON: the notes as additionalContext; when another chat stopped
+the reply, the pending tool denied and {"continue": false}; {"decision":
+"block"} to deliver a message that starts a reply. The table of events,
+and the Claude Code version it was tested against, are in conch help
+integrations.
 
 It never breaks the session it serves: bad input, an unknown event, a
 locked home or any failure prints one warning line on standard error and
@@ -643,8 +645,8 @@ func conchFamily(command string) string {
 			continue
 		}
 		if words[0] != "conch" && !strings.HasSuffix(words[0], "/conch") {
-			if words[0] == "cd" || words[0] == "echo" || words[0] == "true" {
-				continue // moving about or saying something runs nothing
+			if words[0] == "cd" || words[0] == "true" || words[0] == "echo" && !strings.Contains(part, ">") {
+				continue // moving about, or words piped to conch, run nothing
 			}
 			return ""
 		}
