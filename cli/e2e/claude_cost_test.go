@@ -24,12 +24,12 @@ func TestClaudeHookCost(t *testing.T) {
 		t.Skip("a measurement: CONCH_E2E_BENCH=1 runs it")
 	}
 	sessions, tools := envInt("CONCH_E2E_SESSIONS", 20), envInt("CONCH_E2E_TOOLS", 10)
-	var turns []turn
+	var turns []apiTurn
 	for i := 0; i < tools; i++ {
-		turns = append(turns, say(tool("Bash", map[string]any{"command": "true", "description": "a step"})))
+		turns = append(turns, says(tool("Bash", map[string]any{"command": "true", "description": "a step"})))
 	}
-	turns = append(turns, say(text("Done.")))
-	m := newFakeModel(t)
+	turns = append(turns, says(text("Done.")))
+	m := newMessagesAPI(t)
 	e := newClaudeEnv(t, m)
 	dir := t.TempDir()
 	times := filepath.Join(dir, "times.txt")

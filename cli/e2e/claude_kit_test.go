@@ -20,13 +20,16 @@ type claudeEnv struct {
 	home    string // HOME
 	project string // where sessions start
 	conch   string // CONCH_HOME
-	model   *fakeModel
+	model   *messagesAPI
 	extra   []string // more KEY=VALUE for every process
+	// permissionMode is claude's --permission-mode (default
+	// bypassPermissions: the fake model's tools run).
+	permissionMode string
 }
 
 // newClaudeEnv sets up a world whose sessions talk to model, with conch's
 // hooks installed in the user settings (unless bare).
-func newClaudeEnv(t testing.TB, model *fakeModel) *claudeEnv {
+func newClaudeEnv(t testing.TB, model *messagesAPI) *claudeEnv {
 	t.Helper()
 	bin := harnessBin(t, "claude")
 	root := t.TempDir()
@@ -103,9 +106,6 @@ type session struct {
 	id     string // the session id claude reported
 }
 
-// claudeArgs are the flags every print-mode run takes: stream-json out,
-// no permission prompts (the fake model's tools run).
-var claudeArgs = []string{"--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions"}
 
 // run runs claude -p with prompt in the project folder and waits for it.
 func (e *claudeEnv) run(prompt string, args ...string) *session {
@@ -117,7 +117,12 @@ func (e *claudeEnv) run(prompt string, args ...string) *session {
 func (e *claudeEnv) command(prompt string, args ...string) *exec.Cmd {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	e.t.Cleanup(cancel)
-	all := append([]string{"-p", prompt}, claudeArgs...)
+	mode := e.permissionMode
+	if mode == "" {
+		mode = "bypassPermissions"
+	}
+	// Print mode, stream-json out.
+	all := []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--permission-mode", mode}
 	cmd := exec.CommandContext(ctx, e.bin, append(all, args...)...)
 	cmd.Env = e.env()
 	cmd.Dir = e.project

@@ -85,16 +85,16 @@ func hasNot(t testing.TB, where, got string, unwanted ...string) {
 // it; the person's wait wakes with the last words; a Bash step that is a
 // conch command is not "running commands" for the other.
 func TestClaudeTwoSessions(t *testing.T) {
-	m := newFakeModel(t)
+	m := newMessagesAPI(t)
 	m.conversation("PROMPT-A",
-		say(tool("Write", map[string]any{"file_path": "src/parser.go", "content": "package src\n"})),
-		say(tool("Bash", map[string]any{"command": "true", "description": "check"})),
-		say(text("Parser fixed.")),
-		say(text("Rebased onto the lexer.")),
+		says(tool("Write", map[string]any{"file_path": "src/parser.go", "content": "package src\n"})),
+		says(tool("Bash", map[string]any{"command": "true", "description": "check"})),
+		says(text("Parser fixed.")),
+		says(text("Rebased onto the lexer.")),
 	)
 	m.conversation("PROMPT-B",
-		say(tool("Bash", map[string]any{"command": "conch chat message c_1 'Leave src/lexer.go to me'", "description": "tell A"})),
-		say(text("Told A.")),
+		says(tool("Bash", map[string]any{"command": "conch chat message c_1 'Leave src/lexer.go to me'", "description": "tell A"})),
+		says(text("Told A.")),
 	)
 	h1 := m.holdTurn("PROMPT-A", 1)
 	h2 := m.holdTurn("PROMPT-A", 2)
@@ -167,10 +167,10 @@ func TestClaudeTwoSessions(t *testing.T) {
 // TestClaudeStopDeniesTool (item 1): a stop from another chat denies the
 // pending tool, so it does not run, ends the turn, and is said once.
 func TestClaudeStopDeniesTool(t *testing.T) {
-	m := newFakeModel(t,
-		say(tool("Bash", map[string]any{"command": "touch made.txt", "description": "make a file"})),
-		say(text("I went on after the tool.")),
-		say(text("Picked up again.")),
+	m := newMessagesAPI(t,
+		says(tool("Bash", map[string]any{"command": "touch made.txt", "description": "make a file"})),
+		says(text("I went on after the tool.")),
+		says(text("Picked up again.")),
 	)
 	release := m.holdTurn("", 0)
 	defer release()
@@ -205,8 +205,8 @@ func TestClaudeStopDeniesTool(t *testing.T) {
 // brings a waiting message; an API error (StopFailure) ends the reply as
 // failed.
 func TestClaudeFailures(t *testing.T) {
-	m := newFakeModel(t,
-		say(tool("Bash", map[string]any{"command": "exit 1", "description": "a failing test"})),
+	m := newMessagesAPI(t,
+		says(tool("Bash", map[string]any{"command": "exit 1", "description": "a failing test"})),
 		apiError(400, "invalid_request_error"),
 	)
 	release := m.holdTurn("", 0)
@@ -235,14 +235,14 @@ func TestClaudeFailures(t *testing.T) {
 // the person's; the subagent's own conch command acts as its chat; the
 // subagent's chat leaves the list when it ends.
 func TestClaudeBackgroundAgent(t *testing.T) {
-	m := newFakeModel(t,
-		say(tool("Agent", map[string]any{"description": "lexer work", "prompt": "SUBTASK-1: write the lexer", "subagent_type": "general-purpose", "run_in_background": true})),
-		say(text("Started the agent.")),
-		say(text("The agent finished the lexer.")),
+	m := newMessagesAPI(t,
+		says(tool("Agent", map[string]any{"description": "lexer work", "prompt": "SUBTASK-1: write the lexer", "subagent_type": "general-purpose", "run_in_background": true})),
+		says(text("Started the agent.")),
+		says(text("The agent finished the lexer.")),
 	)
 	m.subagent("SUBTASK-1",
-		say(tool("Bash", map[string]any{"command": "conch chat set --goal 'Write the lexer'", "description": "say what it does"})),
-		say(text("Lexer written.")),
+		says(tool("Bash", map[string]any{"command": "conch chat set --goal 'Write the lexer'", "description": "say what it does"})),
+		says(text("Lexer written.")),
 	)
 	release := m.holdTurn("SUBTASK-1", 1)
 	defer release()
@@ -275,18 +275,16 @@ func TestClaudeBackgroundAgent(t *testing.T) {
 // TestClaudePermissionRequest (item 9): print mode asks through
 // PermissionRequest, not Notification: the chat needs the person.
 func TestClaudePermissionRequest(t *testing.T) {
-	m := newFakeModel(t,
-		say(tool("Bash", map[string]any{"command": "touch made.txt", "description": "make a file"})),
-		say(text("It was not allowed.")),
+	m := newMessagesAPI(t,
+		says(tool("Bash", map[string]any{"command": "touch made.txt", "description": "make a file"})),
+		says(text("It was not allowed.")),
 	)
 	release := m.holdTurn("", 1)
 	defer release()
 	e := newClaudeEnv(t, m)
 	e.install()
-	saved := claudeArgs
-	claudeArgs = []string{"--output-format", "stream-json", "--verbose", "--permission-mode", "default"}
+	e.permissionMode = "default"
 	run := e.start("Make a file")
-	claudeArgs = saved
 	m.reach("", 1)
 	has(t, "the chat asking", e.conchOut("chat", "show", "c_1", "--json"), `"state": "needs-you"`)
 	release()
@@ -298,11 +296,11 @@ func TestClaudePermissionRequest(t *testing.T) {
 // locked only at its start: the first hook that can take the lock tells
 // the session which chat it is.
 func TestClaudeLockedHome(t *testing.T) {
-	m := newFakeModel(t,
-		say(tool("Bash", map[string]any{"command": "true", "description": "a step"})),
-		say(text("Done while locked.")),
-		say(tool("Bash", map[string]any{"command": "true", "description": "a step"})),
-		say(text("Done.")),
+	m := newMessagesAPI(t,
+		says(tool("Bash", map[string]any{"command": "true", "description": "a step"})),
+		says(text("Done while locked.")),
+		says(tool("Bash", map[string]any{"command": "true", "description": "a step"})),
+		says(text("Done.")),
 	)
 	e := newClaudeEnv(t, m)
 	e.install()
@@ -340,7 +338,7 @@ func TestClaudeLockedHome(t *testing.T) {
 // --project in a subfolder says so, a session started at the repository's
 // root runs no conch hook, and conch doctor there warns.
 func TestClaudeProjectSubfolder(t *testing.T) {
-	m := newFakeModel(t, say(text("Hello from the root.")), say(text("Hello from the subfolder.")))
+	m := newMessagesAPI(t, says(text("Hello from the root.")), says(text("Hello from the subfolder.")))
 	e := newClaudeEnv(t, m)
 	sub := filepath.Join(e.project, "web")
 	if err := os.MkdirAll(sub, 0o755); err != nil {

@@ -19,33 +19,33 @@ func TestCaptureClaudePayloads(t *testing.T) {
 	if dir == "" {
 		t.Skip("CONCH_E2E_PROBE not set")
 	}
-	var m *fakeModel
+	var m *messagesAPI
 	switch os.Getenv("CONCH_E2E_SCENARIO") {
 	case "agent":
-		m = newFakeModel(t,
-			say(tool("Agent", map[string]any{"description": "sub work", "prompt": "SUBTASK-1 do it", "subagent_type": "general-purpose", "run_in_background": true})),
-			say(text("Started it.")),
-			say(text("The agent finished.")),
+		m = newMessagesAPI(t,
+			says(tool("Agent", map[string]any{"description": "sub work", "prompt": "SUBTASK-1 do it", "subagent_type": "general-purpose", "run_in_background": true})),
+			says(text("Started it.")),
+			says(text("The agent finished.")),
 		)
 		m.subagent("SUBTASK-1",
-			say(tool("Bash", map[string]any{"command": "echo sub; env | grep -i -E 'agent|claude'", "description": "sub env"})),
-			say(text("sub done")),
+			says(tool("Bash", map[string]any{"command": "echo sub; env | grep -i -E 'agent|claude'", "description": "sub env"})),
+			says(text("sub done")),
 		)
 		release := m.holdTurn("SUBTASK-1", 1)
 		go func() { time.Sleep(4 * time.Second); release() }()
 	case "perm", "deny":
-		m = newFakeModel(t,
-			say(tool("Bash", map[string]any{"command": "touch made.txt", "description": "make"})),
-			say(text("After the tool.")),
+		m = newMessagesAPI(t,
+			says(tool("Bash", map[string]any{"command": "touch made.txt", "description": "make"})),
+			says(text("After the tool.")),
 		)
 	case "fail":
-		m = newFakeModel(t, apiError(400, "invalid_request_error"))
+		m = newMessagesAPI(t, apiError(400, "invalid_request_error"))
 	default:
-		m = newFakeModel(t,
-			say(text("Running it."), tool("Bash", map[string]any{"command": "conch chats list", "description": "List the other chats"})),
-			say(tool("Bash", map[string]any{"command": "go test ./...", "description": "Run the tests"})),
-			say(tool("Write", map[string]any{"file_path": "a.txt", "content": "hello\n"})),
-			say(text("All done here.")),
+		m = newMessagesAPI(t,
+			says(text("Running it."), tool("Bash", map[string]any{"command": "conch chats list", "description": "List the other chats"})),
+			says(tool("Bash", map[string]any{"command": "go test ./...", "description": "Run the tests"})),
+			says(tool("Write", map[string]any{"file_path": "a.txt", "content": "hello\n"})),
+			says(text("All done here.")),
 		)
 	}
 	e := newClaudeEnv(t, m)
@@ -62,12 +62,10 @@ func TestCaptureClaudePayloads(t *testing.T) {
 		data, _ := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
 		os.WriteFile(filepath.Join(e.home, ".claude", "settings.json"), data, 0o644)
 	}
-	args := claudeArgs
 	if os.Getenv("CONCH_E2E_SCENARIO") == "perm" {
-		claudeArgs = []string{"--output-format", "stream-json", "--verbose"}
+		e.permissionMode = "default"
 	}
 	s := e.run(os.Getenv("CONCH_E2E_PROMPT"))
-	claudeArgs = args
 	os.WriteFile(filepath.Join(dir, "out.jsonl"), s.out, 0o644)
 	os.WriteFile(filepath.Join(dir, "stderr.txt"), []byte(s.stderr), 0o644)
 	var reqs []byte

@@ -14,13 +14,13 @@ import (
 	"time"
 )
 
-// fakeModel is a scripted Anthropic Messages API on 127.0.0.1: each
+// messagesAPI is a scripted Anthropic Messages API on 127.0.0.1: each
 // request of the session's main loop (one that offers tools) gets the next
 // turn of its script, streamed as the API streams (message_start,
 // content_block_start/delta/stop, message_delta, message_stop); any other
 // request (a title, a quota check) gets a short text. It records every
 // request it was sent.
-type fakeModel struct {
+type messagesAPI struct {
 	t   testing.TB
 	srv *http.Server
 	url string
@@ -35,7 +35,7 @@ type fakeModel struct {
 // message, the subagent's prompt).
 type lane struct {
 	marker string
-	turns  []turn
+	turns  []apiTurn
 	next   int
 	// hold, when set, is waited on before the turn of that index
 	// (counted from 0) is answered.
@@ -45,9 +45,9 @@ type lane struct {
 	reached map[int]chan struct{}
 }
 
-// turn is one scripted answer: blocks of text and tool calls, or an API
+// apiTurn is one scripted answer: blocks of text and tool calls, or an API
 // error (status and type) when status is set.
-type turn struct {
+type apiTurn struct {
 	blocks []block
 	status int
 	errTyp string
@@ -61,8 +61,8 @@ type block struct {
 
 func text(s string) block                          { return block{text: s} }
 func tool(name string, input map[string]any) block { return block{tool: name, input: input} }
-func say(blocks ...block) turn                     { return turn{blocks: blocks} }
-func apiError(status int, typ string) turn         { return turn{status: status, errTyp: typ} }
+func says(blocks ...block) apiTurn                 { return apiTurn{blocks: blocks} }
+func apiError(status int, typ string) apiTurn      { return apiTurn{status: status, errTyp: typ} }
 
 // apiRequest is one request the fake model was sent.
 type apiRequest struct {
@@ -91,14 +91,14 @@ type apiContent struct {
 	Result string `json:"-"`
 }
 
-// newFakeModel starts the server; it stops when the test ends.
-func newFakeModel(t testing.TB, turns ...turn) *fakeModel {
+// newMessagesAPI starts the server; it stops when the test ends.
+func newMessagesAPI(t testing.TB, turns ...apiTurn) *messagesAPI {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &fakeModel{t: t, url: "http://" + ln.Addr().String(), lanes: []*lane{newLane("", turns)}}
+	m := &messagesAPI{t: t, url: "http://" + ln.Addr().String(), lanes: []*lane{newLane("", turns)}}
 	t.Cleanup(func() { m.dump(t.Name()) })
 	m.srv = &http.Server{Handler: m}
 	go m.srv.Serve(ln)
@@ -108,7 +108,7 @@ func newFakeModel(t testing.TB, turns ...turn) *fakeModel {
 
 // subagent adds the script of a subagent's conversation: the one whose
 // first message (the Agent tool's prompt) has marker.
-func (m *fakeModel) subagent(marker string, turns ...turn) {
+func (m *messagesAPI) subagent(marker string, turns ...apiTurn) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.lanes = append([]*lane{newLane(marker, turns)}, m.lanes...)
@@ -116,13 +116,13 @@ func (m *fakeModel) subagent(marker string, turns ...turn) {
 
 // conversation adds the script of a session's conversation told apart by
 // a marker in its prompt (for two sessions on one fake model).
-func (m *fakeModel) conversation(marker string, turns ...turn) { m.subagent(marker, turns...) }
+func (m *messagesAPI) conversation(marker string, turns ...apiTurn) { m.subagent(marker, turns...) }
 
-func newLane(marker string, turns []turn) *lane {
+func newLane(marker string, turns []apiTurn) *lane {
 	return &lane{marker: marker, turns: turns, hold: map[int]chan struct{}{}, reached: map[int]chan struct{}{}}
 }
 
-func (m *fakeModel) lane(marker string) *lane {
+func (m *messagesAPI) lane(marker string) *lane {
 	for _, l := range m.lanes {
 		if l.marker == marker {
 			return l
@@ -134,7 +134,7 @@ func (m *fakeModel) lane(marker string) *lane {
 
 // reach waits until the request for turn i of the lane with marker ("" for
 // the session's own) has arrived, within a minute.
-func (m *fakeModel) reach(marker string, i int) {
+func (m *messagesAPI) reach(marker string, i int) {
 	m.t.Helper()
 	m.mu.Lock()
 	l := m.lane(marker)
@@ -152,7 +152,7 @@ func (m *fakeModel) reach(marker string, i int) {
 }
 
 // laneRequests are the requests of the lane with marker, in order.
-func (m *fakeModel) laneRequests(marker string) []apiRequest {
+func (m *messagesAPI) laneRequests(marker string) []apiRequest {
 	m.mu.Lock()
 	l := m.lane(marker)
 	m.mu.Unlock()
@@ -167,7 +167,7 @@ func (m *fakeModel) laneRequests(marker string) []apiRequest {
 
 // holdTurn makes turn i of the lane with marker ("" for the session's
 // own) wait until the returned function is called.
-func (m *fakeModel) holdTurn(marker string, i int) func() {
+func (m *messagesAPI) holdTurn(marker string, i int) func() {
 	ch := make(chan struct{})
 	m.mu.Lock()
 	m.lane(marker).hold[i] = ch
@@ -176,7 +176,7 @@ func (m *fakeModel) holdTurn(marker string, i int) func() {
 	return func() { once.Do(func() { close(ch) }) }
 }
 
-func (m *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (m *messagesAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	if !strings.HasSuffix(r.URL.Path, "/v1/messages") {
 		if strings.HasSuffix(r.URL.Path, "/count_tokens") {
@@ -190,7 +190,7 @@ func (m *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	req := parseRequest(r.URL.Path, body)
 	m.mu.Lock()
 	m.reqs = append(m.reqs, req)
-	var tr turn
+	var tr apiTurn
 	var hold chan struct{}
 	if req.Main {
 		l := m.laneOf(req)
@@ -213,10 +213,10 @@ func (m *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if i < len(l.turns) {
 			tr = l.turns[i]
 		} else {
-			tr = say(text("Done."))
+			tr = says(text("Done."))
 		}
 	} else {
-		tr = say(text("Scripted title"))
+		tr = says(text("Scripted title"))
 	}
 	m.mu.Unlock()
 	if hold != nil {
@@ -244,7 +244,7 @@ func (m *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // laneOf is the lane of a request's conversation.
-func (m *fakeModel) laneOf(req apiRequest) *lane {
+func (m *messagesAPI) laneOf(req apiRequest) *lane {
 	first := ""
 	for _, msg := range req.Messages {
 		if msg.Role == "user" {
@@ -261,7 +261,7 @@ func (m *fakeModel) laneOf(req apiRequest) *lane {
 }
 
 // writeStream streams a turn as server-sent events.
-func writeStream(w http.ResponseWriter, model string, tr turn, n int) {
+func writeStream(w http.ResponseWriter, model string, tr apiTurn, n int) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	f, _ := w.(http.Flusher)
@@ -300,7 +300,7 @@ func writeStream(w http.ResponseWriter, model string, tr turn, n int) {
 }
 
 // writeWhole answers a request that did not ask for a stream.
-func writeWhole(w http.ResponseWriter, model string, tr turn) {
+func writeWhole(w http.ResponseWriter, model string, tr apiTurn) {
 	var content []any
 	stop := "end_turn"
 	for i, b := range tr.blocks {
@@ -375,14 +375,14 @@ func textOf(raw json.RawMessage) string {
 }
 
 // requests are the requests recorded so far.
-func (m *fakeModel) requests() []apiRequest {
+func (m *messagesAPI) requests() []apiRequest {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]apiRequest(nil), m.reqs...)
 }
 
 // mainRequests are the main loop's requests, in order.
-func (m *fakeModel) mainRequests() []apiRequest {
+func (m *messagesAPI) mainRequests() []apiRequest {
 	var out []apiRequest
 	for _, r := range m.requests() {
 		if r.Main {
@@ -428,7 +428,7 @@ func (m apiMessage) allText() string {
 
 // dump writes every request to CONCH_E2E_DUMP/NAME.jsonl, for a person
 // reading what the model was sent.
-func (m *fakeModel) dump(name string) {
+func (m *messagesAPI) dump(name string) {
 	dir := os.Getenv("CONCH_E2E_DUMP")
 	if dir == "" {
 		return
