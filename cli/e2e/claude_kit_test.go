@@ -106,7 +106,6 @@ type session struct {
 	id     string // the session id claude reported
 }
 
-
 // run runs claude -p with prompt in the project folder and waits for it.
 func (e *claudeEnv) run(prompt string, args ...string) *session {
 	e.t.Helper()
