@@ -91,6 +91,13 @@ func (f *faultFS) MkdirAll(name string) error {
 	return f.FS.MkdirAll(name)
 }
 
+func (f *faultFS) SyncDir(name string) error {
+	if err := f.fault("sync", name); err != nil {
+		return err
+	}
+	return f.FS.SyncDir(name)
+}
+
 func (f *faultFS) Stat(name string) (fs.FileInfo, error) {
 	if err := f.fault("stat", name); err != nil {
 		return nil, err
@@ -105,6 +112,8 @@ type quickFS struct{ OSFS }
 func (q quickFS) WriteFile(name string, data []byte, durable bool) error {
 	return q.OSFS.WriteFile(name, data, false)
 }
+
+func (quickFS) SyncDir(name string) error { return nil }
 
 var faultNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
