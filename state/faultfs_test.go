@@ -396,6 +396,9 @@ func TestFaultEveryCall(t *testing.T) {
 						checkFaultError(t, what, err, dir)
 					}
 					checkWarnings(t, what, warnings, dir)
+					// A reader, before the next command finishes what
+					// the commit left, finds no cursor past a log.
+					checkCursors(t, what+", read at once", dir)
 					// What is left can be read, and the next command
 					// finishes what a commit left.
 					if findings, derr := openAt(t, dir, nil).Doctor(false); derr != nil || torn(findings) {
@@ -583,38 +586,6 @@ func checkFaultError(t *testing.T, what string, err error, dir string) {
 	}
 }
 
-// checkIntact: every file is as before or as after, and every JSON file
-// parses.
-func checkIntact(t *testing.T, what string, before, after, now map[string]string) {
-	t.Helper()
-	names := map[string]bool{}
-	for _, m := range []map[string]string{before, after, now} {
-		for k := range m {
-			names[k] = true
-		}
-	}
-	for name := range names {
-		got, there := now[name]
-		if there && strings.HasSuffix(name, ".json") && !json.Valid([]byte(got)) {
-			t.Errorf("%s: %s does not parse:\n%s", what, name, got)
-			continue
-		}
-		b, inBefore := before[name]
-		a, inAfter := after[name]
-		if (there == inBefore && got == b) || (there == inAfter && got == a) {
-			continue
-		}
-		switch {
-		case !there:
-			t.Errorf("%s: %s is gone, though it is there before and after", what, name)
-		case !inBefore && !inAfter:
-			t.Errorf("%s: %s is there, though it is neither before nor after", what, name)
-		default:
-			t.Errorf("%s: %s is neither as before nor as after:\n%s", what, name, got)
-		}
-	}
-}
-
 func torn(findings []Finding) bool {
 	for _, f := range findings {
 		if strings.HasPrefix(f.Problem, "record") {
@@ -692,5 +663,65 @@ func copyTree(t testing.TB, from, to string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFaultGC fails every file-system call of a gc in turn (once, and from
+// then on): each chat's watermark is written before its events go, so
+// every event above it is there; a gc that fails says what the batches
+// before it did, and no more than a clean gc does; one that succeeds
+// without a warning leaves the home as a clean gc does.
+func TestFaultGC(t *testing.T) {
+	limits := Limits{Age: 30 * 24 * time.Hour, Events: 1, Batch: 1}
+	root := t.TempDir()
+	base := filepath.Join(root, "base", "home")
+	faultBase(t, base)
+	afterDir := filepath.Join(root, "after", "home")
+	copyTree(t, base, afterDir)
+	clean, err := openAt(t, afterDir, nil).gc(limits)
+	if err != nil || clean.Pruned < 2*limits.Batch+1 {
+		t.Fatalf("a clean gc: %+v %v; want more than one batch pruned", clean, err)
+	}
+	after := visible(t, afterDir)
+	for _, sticky := range []bool{false, true} {
+		for n := 1; ; n++ {
+			dir := filepath.Join(root, fmt.Sprintf("n%d-%v", n, sticky), "home")
+			copyTree(t, base, dir)
+			ffs := &faultFS{FS: quickFS{}, failAt: n, sticky: sticky}
+			h, err := Open(Options{Dir: dir, Now: func() time.Time { return faultNow }, Hostname: "test", FS: ffs})
+			var res *GCResult
+			if err == nil {
+				res, err = h.gc(limits)
+			}
+			if len(ffs.failed) == 0 {
+				break
+			}
+			what := fmt.Sprintf("sticky %v, call %d (%s) failing", sticky, n, ffs.failed[0])
+			if err != nil {
+				checkFaultError(t, what, err, dir)
+				if h != nil && res == nil || res != nil && (res.Pruned > clean.Pruned || res.Expired > clean.Expired || res.Orphans > clean.Orphans) {
+					t.Errorf("%s: a failed gc says it did %+v; a clean one does %+v", what, res, clean)
+				}
+			} else {
+				checkWarnings(t, what, res.Warnings, dir)
+			}
+			// What a reader sees before the next command finishes the
+			// commit: no watermark below an event that is gone.
+			checkCursors(t, what+", read at once", dir)
+			if err := openAt(t, dir, nil).Update(func(tx *Tx) error { return nil }); err != nil {
+				t.Errorf("%s: the next command: %v", what, err)
+			}
+			checkCursors(t, what, dir)
+			if now := visible(t, dir); err == nil && len(res.Warnings) == 0 && !equalSnap(now, after) {
+				t.Errorf("%s: succeeded without a word, but the home is not as a clean gc leaves it:\n%s", what, diffSnap(now, after))
+			}
+			// A gc run again finishes the work.
+			if _, err := openAt(t, dir, nil).gc(limits); err != nil {
+				t.Errorf("%s: gc again: %v", what, err)
+			}
+			if now := visible(t, dir); !equalSnap(now, after) {
+				t.Errorf("%s: gc again leaves the home unlike a clean gc:\n%s", what, diffSnap(now, after))
+			}
+		}
 	}
 }
