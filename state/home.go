@@ -6,6 +6,42 @@
 // package never prints and never exits: it returns values and errors, and
 // everything that depends on the machine (files, locks, the clock, processes)
 // stays inside it.
+//
+// # The commit protocol
+//
+// A transaction's change is committed all or nothing (Tx.commit):
+//
+//  1. Events first. Each new event is a new file past its log's head,
+//     written (and synced) before anything else; no reader reads it until
+//     the head says it is there. If one cannot be written, nothing is
+//     committed.
+//  2. One record left to change: it is renamed into place (synced, file
+//     and folder, when durable). The rename is the commit point.
+//  3. Several: every new record and every removal goes into one journal,
+//     CONCH_HOME/commit.journal (journal.go), ended by a checksum, and,
+//     when any record is durable, the journal and the home's folder are
+//     synced. That is the commit point: a failed folder sync takes the
+//     journal back, and a journal that cannot be taken back stands as
+//     committed. Then the journal is applied (records in commitRank's
+//     order, removals after them, each folder synced once at the end),
+//     and removed.
+//
+// Whatever fails before the commit point changed nothing: Update returns
+// the error. Whatever fails after it is a warning: the change is
+// committed, Update returns nil, and the next Update, under the lock,
+// rolls the journal forward before anything else (a torn journal, cut
+// before its checksum, is dropped). Records are whole images, so applying
+// a journal twice is applying it once.
+//
+// Recording is best-effort (SPEC §7): a transaction that recorded events
+// and could not be committed is run once more recording none (each a
+// warning), so a failed append never fails the command and never moves a
+// head or a watcher's cursor past what was written. fn must therefore
+// change nothing but its transaction (Tx.After for what follows a commit).
+//
+// A reader without the lock sees each record old or new: during an apply,
+// the ones before in commitRank's order new, the rest old, so a record
+// never names one that is not there yet.
 package state
 
 import (
@@ -122,9 +158,11 @@ func (h *Home) path(rel string) string { return filepath.Join(h.Dir, filepath.Fr
 // Update runs fn under the home's lock and writes what it changed. If fn
 // fails, nothing is written.
 //
-// fn may run twice: in a home that does not exist yet, it first runs on a
-// transaction that is thrown away, so that bad input creates nothing, not
-// even the home. It must change nothing but the transaction.
+// fn may run more than once: in a home that does not exist yet, it first
+// runs on a transaction that is thrown away, so that bad input creates
+// nothing, not even the home; and a transaction that recorded events and
+// could not be committed runs once more, recording none. It must change
+// nothing but the transaction.
 func (h *Home) Update(fn func(tx *Tx) error) error {
 	_, err := h.FS.Stat(h.Dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
