@@ -51,6 +51,16 @@ func (OSFS) WriteFile(name string, data []byte, durable bool) error {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return err
 		}
+		if durable {
+			// A new folder's name is in the folders above it: synced
+			// now (two levels: a chat's log folder and log/), as the
+			// commit syncs only the folders its records are in.
+			for d, n := filepath.Dir(dir), 0; n < 2 && d != filepath.Dir(d); d, n = filepath.Dir(d), n+1 {
+				if err := syncDir(d); err != nil {
+					return err
+				}
+			}
+		}
 		t, err = renameio.TempFile(dir, name)
 	}
 	if err != nil {

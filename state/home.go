@@ -52,6 +52,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -496,7 +497,7 @@ func (tx *Tx) writeEvents(events *journal) error {
 		if err := h.FS.WriteFile(p, e.data, e.durable); err != nil {
 			return fmt.Errorf("write %s: %w", p, err)
 		}
-		addDirs(dirs, e.rel)
+		dirs[path.Dir(e.rel)] = true
 	}
 	if !events.durable {
 		return nil

@@ -145,23 +145,14 @@ func (h *Home) apply(j *journal) error {
 		} else if err := h.FS.WriteFile(p, e.data, e.durable); err != nil {
 			return fmt.Errorf("write %s: %w", p, err)
 		}
-		addDirs(dirs, e.rel)
+		dirs[path.Dir(e.rel)] = true
 	}
 	if !j.durable {
 		return nil
 	}
+	// The home's own folder holds the journal, and its removal follows.
 	dirs["."] = true
 	return h.syncDirs(dirs)
-}
-
-// addDirs adds the folders above rel, up to the home's own, to dirs.
-func addDirs(dirs map[string]bool, rel string) {
-	for d := path.Dir(rel); ; d = path.Dir(d) {
-		dirs[d] = true
-		if d == "." {
-			return
-		}
-	}
 }
 
 // syncDirs syncs the folders (relative to the home), deepest first.
