@@ -326,6 +326,23 @@ var faultOps = []faultOp{
 		}
 		return tx.MarkNotes(Actor{ID: "c_1"}, n)
 	}},
+	{name: "a Stop hook going on with a --start-reply message, and its notes", run: func(tx *Tx) error {
+		if _, err := tx.SendMessage(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "go on with this", StartReply: true}); err != nil {
+			return err
+		}
+		going, err := tx.ContinueWithMessage(Actor{ID: "c_2"}, "first part done", os.Getpid())
+		if err != nil {
+			return err
+		}
+		if !going {
+			return errors.New("did not go on")
+		}
+		n, err := tx.Notes(Actor{ID: "c_2"})
+		if err != nil {
+			return err
+		}
+		return tx.MarkNotes(Actor{ID: "c_2"}, n)
+	}},
 	{name: "Compacted", run: func(tx *Tx) error {
 		_, err := tx.Compacted(Actor{}, "c_1")
 		return err
