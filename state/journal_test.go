@@ -178,3 +178,63 @@ func crashPoint(t *testing.T, dir string, before map[string]string) string {
 	}
 	return "half applied"
 }
+
+// A journal left behind (its writer killed after the commit point) is
+// finished by the next command that writes, before its own work; doctor
+// names one left for long, and --repair finishes it. A torn one is
+// dropped unapplied.
+func TestJournalLeftBehind(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "home")
+	faultBase(t, dir)
+	h := openAt(t, dir, nil)
+	goal := []byte("{\"left\": true}\n")
+	j := &journal{durable: true, entries: []journalEntry{
+		{rel: "notes-of-the-test.json", data: goal, durable: true},
+		{rel: "watch/c_2.json", remove: true},
+	}}
+	write := func(data []byte) {
+		t.Helper()
+		p := filepath.Join(dir, journalRel)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		old := faultNow.Add(-time.Hour)
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(j.encode())
+	found, err := h.Doctor(false)
+	if err != nil || len(found) != 1 || found[0].Problem != journalCut {
+		t.Fatalf("doctor: %+v %v; want the journal named", found, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "notes-of-the-test.json")); err == nil {
+		t.Fatal("a reader applied the journal")
+	}
+	repaired, err := h.Doctor(true)
+	if err != nil || len(repaired) == 0 || repaired[0].Problem != journalCut || repaired[0].Repaired == "" {
+		t.Fatalf("doctor --repair: %+v %v", repaired, err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "notes-of-the-test.json")); err != nil || !bytes.Equal(got, goal) {
+		t.Fatalf("after the repair the record is %q (%v)", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "watch", "c_2.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("after the repair the removal is not done: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, journalRel)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("the journal is left")
+	}
+	// Torn: cut before its end line. Nothing of it is applied.
+	j.entries[0].data = []byte("{\"torn\": true}\n")
+	data := j.encode()
+	write(data[:len(data)-5])
+	if err := h.Update(func(tx *Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "notes-of-the-test.json")); !bytes.Equal(got, goal) {
+		t.Fatalf("a torn journal was applied: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, journalRel)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("the torn journal is left")
+	}
+}
