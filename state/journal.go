@@ -132,8 +132,9 @@ func journalPath(rel string) bool {
 }
 
 // apply writes the journal's records and removals, in order, stopping at
-// the first that fails, then syncs each folder it touched (and the folders
-// above it, up to the home) once.
+// the first that fails, then syncs each folder it touched, and the home's,
+// once. (A folder a write makes is synced into its parent as it is made:
+// see OSFS.WriteFile.)
 func (h *Home) apply(j *journal) error {
 	dirs := map[string]bool{}
 	for _, e := range j.entries {
