@@ -132,8 +132,7 @@ func journalPath(rel string) bool {
 }
 
 // apply writes the journal's records and removals, in order, stopping at
-// the first that fails, then syncs each folder it touched, and the home's,
-// once. (A folder a write makes is synced into its parent as it is made:
+// the first that fails, then syncs each folder it touched once. (A folder a write makes is synced into its parent as it is made:
 // see OSFS.WriteFile.)
 func (h *Home) apply(j *journal) error {
 	dirs := map[string]bool{}
@@ -151,8 +150,6 @@ func (h *Home) apply(j *journal) error {
 	if !j.durable {
 		return nil
 	}
-	// The home's own folder holds the journal, and its removal follows.
-	dirs["."] = true
 	return h.syncDirs(dirs)
 }
 
