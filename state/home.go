@@ -472,13 +472,29 @@ func (tx *Tx) commit() error {
 		j.entries = append(j.entries, journalEntry{rel: rel, remove: true})
 		j.durable = true
 	}
+	var err error
 	switch len(j.entries) {
 	case 0:
 		return nil
 	case 1:
-		return tx.commitOne(j)
+		err = tx.commitOne(j)
+	default:
+		err = tx.commitJournal(j)
 	}
-	return tx.commitJournal(j)
+	if err != nil {
+		tx.h.dropEvents(events.entries)
+	}
+	return err
+}
+
+// dropEvents removes the events a commit that failed before its commit
+// point wrote, so that the failed command leaves nothing behind. Where it
+// cannot (or the writer is killed first) they stay, past their log's head,
+// where no reader reads them.
+func (h *Home) dropEvents(events []journalEntry) {
+	for _, e := range events {
+		_ = h.FS.Remove(h.path(e.rel))
+	}
 }
 
 // writeEvents writes the transaction's new events before its commit
@@ -492,9 +508,10 @@ func (tx *Tx) writeEvents(events *journal) error {
 		return nil
 	}
 	h, dirs := tx.h, map[string]bool{}
-	for _, e := range events.entries {
+	for i, e := range events.entries {
 		p := h.path(e.rel)
 		if err := h.FS.WriteFile(p, e.data, e.durable); err != nil {
+			h.dropEvents(events.entries[:i])
 			return fmt.Errorf("write %s: %w", p, err)
 		}
 		dirs[path.Dir(e.rel)] = true
@@ -502,7 +519,11 @@ func (tx *Tx) writeEvents(events *journal) error {
 	if !events.durable {
 		return nil
 	}
-	return h.syncDirs(dirs)
+	if err := h.syncDirs(dirs); err != nil {
+		h.dropEvents(events.entries)
+		return err
+	}
+	return nil
 }
 
 // commitOne commits a change of one record with no journal: its rename
