@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -46,9 +47,82 @@ Exit codes: 0, always.`,
 					return h.notify()
 				})
 			}
-			return a.runHook(state.HarnessCodex, nil, (*hook).handle)
+			return a.runHook(state.HarnessCodex, nil, (*hook).handleCodex)
 		},
 	}
+}
+
+// handleCodex does what one of Codex's hook events means: Claude Code's
+// protocol (handle), and the events and ways of Codex's own.
+func (h *hook) handleCodex() error {
+	h.event = h.p.str("hook_event_name")
+	if state.IsCodexDaemon(state.HarnessPID(h.a.env.PPID)) {
+		// The TUI's app-server daemon runs every session of every terminal
+		// after the first, with the first one's environment: its
+		// CONCH_CHAT names no chat of this session's.
+		h.a.chat = ""
+	}
+	switch h.event {
+	case "Interrupt":
+		return h.interrupt()
+	case "Stop":
+		if err := h.webSearches(); err != nil {
+			return err
+		}
+	}
+	return h.handle()
+}
+
+// Interrupt (Esc in the TUI, a steer that interrupts, codex agents' x):
+// the turn is aborted, so its reply ends as stopped, and waits on it end.
+// Codex fires no Stop for it; the turn is remembered as ended, so a late
+// notify for it ends nothing more.
+func (h *hook) interrupt() error {
+	in := h.sessionIn(false)
+	in.Agent = ""
+	turn := h.p.str("turn_id")
+	return h.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil || c == nil {
+			return err
+		}
+		if seen, err := tx.EndTurn(state.HarnessCodex, in.Session, turn); err != nil || seen {
+			return err
+		}
+		if c.Reply == nil {
+			return nil
+		}
+		_, err = tx.EndReply(state.Actor{ID: c.ID}, state.ReplyEnd{Outcome: state.OutcomeStopped})
+		return err
+	})
+}
+
+// webSearches taints the chat as outside with each hosted web search the
+// turn made: Codex runs them itself and fires no hook, so the rollout
+// (transcript_path) is read for them when the turn ends.
+func (h *hook) webSearches() error {
+	queries := state.WebSearches(h.p.str("transcript_path"), h.p.str("turn_id"))
+	if len(queries) == 0 {
+		return nil
+	}
+	in := h.sessionIn(false)
+	in.Agent = ""
+	return h.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil || c == nil {
+			return err
+		}
+		for _, q := range queries {
+			source := "web search"
+			if q = render.Clean(q); q != "" {
+				source += ": " + q
+			}
+			if _, err := tx.AddTaint(state.Actor{ID: c.ID}, c.ID, source, ""); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // notify is Codex's notify program: a turn ended.
@@ -68,6 +142,12 @@ func (h *hook) notify() error {
 	if thread == "" && h.a.chat == "" {
 		// Older Codex sends no thread-id: nothing says which chat it is.
 		return fmt.Errorf("the notification names no thread-id (an older Codex): set CONCH_CHAT for the session, or use Codex's hooks")
+	}
+	if thread != "" && state.LinkedChat(h.a.homeDir(), state.HarnessCodex, thread) == "" && !h.keptThread(thread) {
+		// A thread Codex keeps no rollout of is one of its own hidden
+		// ones (the TUI's title generation, which calls notify too): no
+		// chat, and no chat's reply ends for it.
+		return nil
 	}
 	in := state.SessionIn{
 		Harness: state.HarnessCodex, Session: thread, Folder: h.folder(),
@@ -103,4 +183,22 @@ func (h *hook) notify() error {
 		_, err = tx.EndReply(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: text})
 		return err
 	})
+}
+
+// keptThread says whether Codex keeps a rollout of the thread
+// ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-TIME-THREAD.jsonl): every
+// session a person runs has one by the end of its first turn; the
+// harness's hidden threads are ephemeral and have none.
+func (h *hook) keptThread(thread string) bool {
+	for _, r := range thread {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-') {
+			return false // no rollout is named so
+		}
+	}
+	dir := h.a.env.Getenv("CODEX_HOME")
+	if dir == "" {
+		dir = filepath.Join(h.a.userHome(), ".codex")
+	}
+	found, _ := filepath.Glob(filepath.Join(dir, "sessions", "*", "*", "*", "rollout-*-"+thread+".jsonl"))
+	return len(found) > 0
 }
