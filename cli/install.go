@@ -64,7 +64,7 @@ var (
 // carries: hookTimeout, but Codex's SessionEnd, which Codex warns about
 // at every run above 3 s (the session waits on it as it closes).
 func handlerTimeout(harness, event string) int {
-	if harness == state.HarnessCodex && event == "SessionEnd" {
+	if harness == state.HarnessCodex && (event == "SessionEnd" || event == "Interrupt") {
 		return 3
 	}
 	return hookTimeout

@@ -115,10 +115,58 @@ func (s *codexSession) env() []string {
 	return append(env, s.extraEnv...)
 }
 
-// install runs conch install codex with args, in the project folder.
+// another is a second Codex in the same folder, with the same conch home
+// (the person's), its own CODEX_HOME and its own model.
+func (s *codexSession) another(answer func(r *modelRequest, n int) turn) *codexSession {
+	s.t.Helper()
+	o := newCodex(s.t, answer)
+	o.home, o.conchHome, o.dir = s.home, s.conchHome, s.dir
+	cfg := fmt.Sprintf(codexConfig, o.model.url, o.dir)
+	if err := os.WriteFile(filepath.Join(o.codexHome, "config.toml"), []byte(cfg), 0o600); err != nil {
+		s.t.Fatal(err)
+	}
+	return o
+}
+
+// chat is the person's view of one chat (conch chat show ID --json).
+func (s *codexSession) chat(id string) map[string]any {
+	s.t.Helper()
+	var c map[string]any
+	out := s.conch("chat", "show", id, "--json")
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		s.t.Fatalf("chat show %s: %v\n%s", id, err, out)
+	}
+	return c
+}
+
+// chatOr is the person's view of one chat, nil while there is none.
+func (s *codexSession) chatOr(id string) map[string]any {
+	var c map[string]any
+	out, err := s.conchIn(s.dir, nil, "chat", "show", id, "--json")
+	if err != nil || json.Unmarshal([]byte(out), &c) != nil {
+		return nil
+	}
+	return c
+}
+
+// waitFor polls until ok holds (a harness works on its own time; the
+// model's requests and conch's records are what a test can watch).
+func waitFor(t testing.TB, what string, within time.Duration, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// install runs conch install codex with args, in the project folder, the
+// hooks naming the conch built for the tests.
 func (s *codexSession) install(args ...string) string {
 	s.t.Helper()
-	out, err := s.conchIn(s.dir, nil, append([]string{"install", "codex"}, args...)...)
+	out, err := s.conchIn(s.dir, nil, append([]string{"install", "codex", "--conch", conchBin}, args...)...)
 	if err != nil {
 		s.t.Fatalf("conch install codex: %v\n%s", err, out)
 	}
