@@ -56,11 +56,16 @@ Exit codes: 0, always.`,
 // protocol (handle), and the events and ways of Codex's own.
 func (h *hook) handleCodex() error {
 	h.event = h.p.str("hook_event_name")
-	if state.IsCodexDaemon(state.HarnessPID(h.a.env.PPID)) {
+	if daemon := state.HarnessPID(h.a.env.PPID); state.IsCodexDaemon(daemon) {
 		// The TUI's app-server daemon runs every session of every terminal
 		// after the first, with the first one's environment: its
-		// CONCH_CHAT names no chat of this session's.
+		// CONCH_CHAT names no chat of this session's. It outlives /quit,
+		// a turn still running going on in it unseen: the reply's process
+		// is the TUI the person is in, where conch can tell which it is.
 		h.a.chat = ""
+		if h.event == "UserPromptSubmit" {
+			h.a.harness = state.CodexClient(daemon, h.folder(), h.a.env.Getenv("CODEX_HOME"))
+		}
 	}
 	switch h.event {
 	case "Interrupt":

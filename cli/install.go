@@ -61,8 +61,8 @@ var (
 )
 
 // handlerTimeout is the timeout, in seconds, conch's handler for an event
-// carries: hookTimeout, but Codex's SessionEnd, which Codex warns about
-// at every run above 3 s (the session waits on it as it closes).
+// carries: hookTimeout, but 3 s for Codex's SessionEnd and Interrupt,
+// which Codex 0.169 clamps to 3 s, warning at every run.
 func handlerTimeout(harness, event string) int {
 	if harness == state.HarnessCodex && (event == "SessionEnd" || event == "Interrupt") {
 		return 3

@@ -77,6 +77,10 @@ type app struct {
 	chat string
 	home *state.Home
 	out  *render.Printer
+	// harness is the process running the chat when an adapter knows it
+	// better than the parent of this command (Codex's TUI, whose hooks
+	// its long-lived daemon runs).
+	harness int
 }
 
 // Main runs conch with args and returns the exit code.

@@ -59,7 +59,8 @@ func (s *codexSession) daemons() []int {
 // threads make no chats; the model's conch commands act as its chat even
 // with a CONCH_CHAT in the daemon's environment that names another; Esc
 // ends the reply as stopped and the wait on it; a locked home is said to
-// the person; /quit stops the chat; install --remove takes out the trust.
+// the person; /quit mid-turn does the same though the daemon goes on;
+// install --remove takes out the trust.
 func TestCodexTUI(t *testing.T) {
 	tmuxPath(t)
 	s := newCodex(t, func(r *modelRequest, n int) turn {
@@ -68,7 +69,7 @@ func TestCodexTUI(t *testing.T) {
 			return turn{shell("call_1", conchBin+" step edit --file stale.txt")}
 		case 1:
 			return turn{say("First done.")}
-		case 2:
+		case 2, 4:
 			return nil // thinks until interrupted
 		}
 		return turn{say("Fine.")}
@@ -78,10 +79,10 @@ func TestCodexTUI(t *testing.T) {
 	u := s.startCodexTUI([]string{"CONCH_CHAT=c_1"})
 
 	// Codex asks to review the new hooks: trust them all.
-	u.waitScreen("Hooks need review", 60*time.Second)
+	u.waitScreen("Hooks need review", 90*time.Second)
 	u.keys("Down")
 	u.keys("Enter")
-	u.waitScreen("Ask Codex to do anything", 30*time.Second)
+	u.waitScreen("Ask Codex to do anything", 90*time.Second)
 	cfg, _ := os.ReadFile(filepath.Join(s.codexHome, "config.toml"))
 	if n := strings.Count(string(cfg), "trusted_hash"); n != 9 {
 		t.Errorf("trusting recorded %d hooks, want conch's 9:\n%s", n, cfg)
@@ -138,12 +139,29 @@ func TestCodexTUI(t *testing.T) {
 	unlock()
 	u.waitScreen("Fine.", 30*time.Second)
 
-	// /quit: SessionEnd stops the chat.
+	// /quit while the model thinks: the daemon goes on with the turn
+	// ("Any running work continues"), and fires no hook; the reply's
+	// process was the TUI, so the reply is over for conch, as stopped,
+	// and the wait on it ends.
+	u.typeText("Think again")
+	u.keys("Enter")
+	s.model.waitRequest(t, "the last turn's request", func(r *modelRequest) bool {
+		return strings.Contains(r.text(), "Think again") && !hidden(r)
+	})
+	waitFor(t, "the last turn's reply", 30*time.Second, func() bool {
+		return get(s.chatOr("c_2"), "state") == "working"
+	})
+	s.conch("wait", "chat", "c_2", "--chat", "c_1")
 	u.typeText("/quit")
 	u.keys("Enter")
-	waitFor(t, "the chat stopped at /quit", 30*time.Second, func() bool {
-		return get(s.chatOr("c_2"), "status") == "stopped"
+	u.waitScreen("Stop the current turn: run codex agents", 30*time.Second)
+	waitFor(t, "the reply stopped at /quit", 30*time.Second, func() bool {
+		list := s.conch("chats", "list", "--json")
+		return strings.Contains(list, `"state": "stopped"`)
 	})
+	if notes := s.conch("notes", "--chat", "c_1"); !strings.Contains(notes, "was stopped before its reply finished") {
+		t.Errorf("the wait did not end at /quit:\n%s", notes)
+	}
 
 	// install --remove takes out conch's hooks and the trust they had.
 	out := s.install("--remove")
