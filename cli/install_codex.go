@@ -102,8 +102,9 @@ changed in it), 2 usage.`,
 // hook only once it is trusted, and codex exec says nothing of the ones
 // it skips.
 const codexTrustNote = `Codex runs new hooks only once you trust them; codex exec skips untrusted
-hooks without a word. Trust conch's once in the TUI (codex, then /hooks and
-t to trust all), or run codex exec --dangerously-bypass-hook-trust.`
+hooks without a word (conch then hears only each turn's end, from notify).
+Trust conch's once in the TUI (codex, then /hooks and t to trust all), or
+run codex exec --dangerously-bypass-hook-trust.`
 
 // conchTrustKeys are the keys under which Codex records its trust in
 // conch's handlers of the hooks file at path ([hooks.state."KEY"] in the

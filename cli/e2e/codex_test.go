@@ -55,8 +55,8 @@ func done(t *testing.T, ch <-chan execResult) execResult {
 }
 
 // TestCodexExecTrust: codex exec runs untrusted hooks not at all, and says
-// nothing of it (install's note says so, and how to trust them); with
-// them trusted for the run, the session is a chat.
+// nothing of it (install's note says so, and how to trust them); notify
+// still reports the turn's end. With the hooks run, SessionEnd is heard.
 func TestCodexExecTrust(t *testing.T) {
 	s := newCodex(t, func(r *modelRequest, n int) turn { return turn{say("Hello.")} })
 	note := s.install()
@@ -67,18 +67,20 @@ func TestCodexExecTrust(t *testing.T) {
 	if r.err != nil {
 		t.Fatalf("codex exec: %v\n%s", r.err, r.stderr)
 	}
-	if strings.Contains(r.stderr, "hook: SessionStart") {
+	if strings.Contains(r.stderr, "hook: ") {
 		t.Errorf("codex exec ran an untrusted hook:\n%s", r.stderr)
 	}
-	if list := s.chats(); len(list) != 0 {
-		t.Errorf("untrusted hooks made chats: %v", list)
+	// notify needs no trust: the turn's end made the session a chat, idle
+	// (no SessionEnd was heard).
+	if c := s.chatOr("c_1"); get(c, "status") != "idle" || get(c, "last_reply", "text") != "Hello." {
+		t.Errorf("notify alone did not make the turn a chat's reply: %v", c)
 	}
 	r = s.exec("Say hello", bypass)
 	if r.err != nil || !strings.Contains(r.stderr, "hook: SessionStart Completed") {
 		t.Fatalf("codex exec %s: %v\n%s", bypass, r.err, r.stderr)
 	}
-	if list := s.chats(); len(list) != 1 {
-		t.Errorf("chats %v, want the session's one", list)
+	if c := s.chatOr("c_2"); get(c, "status") != "stopped" {
+		t.Errorf("with the hooks run, the session's chat is %v, want stopped at its end", c)
 	}
 }
 
