@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -47,5 +49,84 @@ func TestHookCodexLockedHome(t *testing.T) {
 	}
 	if out.Len() != 0 || !strings.Contains(errs.String(), "hook codex SessionEnd: lock") {
 		t.Errorf("SessionEnd answered %q, warned %q; want nothing, and the warning", out, errs)
+	}
+}
+
+// fakeCodex runs a process that looks like Codex to /proc: its program
+// named codex, its arguments args, working in dir with env, until the
+// test ends. (It is a shell, renamed, reading the script named by its
+// first argument; Start returns once it runs, so /proc shows it.)
+func fakeCodex(t *testing.T, dir string, env []string, args ...string) int {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "codex")
+	sh, err := os.ReadFile("/bin/sh")
+	if err != nil {
+		t.Skip("no /bin/sh")
+	}
+	if err := os.WriteFile(bin, sh, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, args[0]), []byte("sleep 60\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Args[0] = "codex"
+	cmd.Dir, cmd.Env = dir, env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd.Process.Pid
+}
+
+// TestHookCodexDaemon: a hook whose harness is Codex's app-server daemon
+// (which the TUI leaves running, serving later sessions with the first
+// terminal's environment) takes no CONCH_CHAT from it, and the reply it
+// starts rests on the TUI the person is in, so a /quit mid-turn ends it.
+func TestHookCodexDaemon(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux tells a process's arguments")
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	proj := t.TempDir()
+	codexHome := t.TempDir()
+	daemon := fakeCodex(t, t.TempDir(), nil, "app-server", "--listen", "unix://")
+	client := fakeCodex(t, proj, []string{"CODEX_HOME=" + codexHome}, "tui")
+
+	run := func(input string, env map[string]string, args ...string) string {
+		t.Helper()
+		e, out, errs := hookEnv(t, home, input)
+		get := e.Getenv
+		e.Getenv = func(k string) string {
+			if v, ok := env[k]; ok {
+				return v
+			}
+			return get(k)
+		}
+		e.PPID = daemon
+		if code := Main(args, e); code != 0 || errs.Len() > 0 {
+			t.Fatalf("conch %v: exit %d: %s", args, code, errs)
+		}
+		return out.String()
+	}
+	run("", nil, "chat", "new", "--title", "Watcher", "--folder", proj)
+	env := map[string]string{"CONCH_CHAT": "c_1", "CODEX_HOME": codexHome}
+	prompt := `{"session_id":"S","turn_id":"T","cwd":"` + proj + `","hook_event_name":"UserPromptSubmit","prompt":"hi","model":"m","permission_mode":"default","transcript_path":null}`
+	run(prompt, env, "hook", "codex")
+	var c struct {
+		ID     string `json:"id"`
+		Parent string `json:"parent"`
+		Reply  struct {
+			PID int `json:"pid"`
+		} `json:"reply"`
+	}
+	if err := json.Unmarshal([]byte(run("", nil, "chat", "show", "c_2", "--json")), &c); err != nil {
+		t.Fatalf("the session is no chat of its own (the daemon's CONCH_CHAT won?): %v", err)
+	}
+	if c.Parent != "" {
+		t.Errorf("the session's chat is a child of %s, the daemon's CONCH_CHAT", c.Parent)
+	}
+	if c.Reply.PID != client {
+		t.Errorf("the reply rests on pid %d, want the TUI's %d (the daemon is %d)", c.Reply.PID, client, daemon)
 	}
 }
