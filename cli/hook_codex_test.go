@@ -56,7 +56,7 @@ func TestHookCodexLockedHome(t *testing.T) {
 // named codex, its arguments args, working in dir with env, until the
 // test ends. (It is a shell, renamed, reading the script named by its
 // first argument; Start returns once it runs, so /proc shows it.)
-func fakeCodex(t *testing.T, dir string, env []string, args ...string) int {
+func fakeCodex(t *testing.T, dir string, env []string, args ...string) *exec.Cmd {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "codex")
 	sh, err := os.ReadFile("/bin/sh")
@@ -76,7 +76,7 @@ func fakeCodex(t *testing.T, dir string, env []string, args ...string) int {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return cmd.Process.Pid
+	return cmd
 }
 
 // TestHookCodexDaemon: a hook whose harness is Codex's app-server daemon
@@ -90,8 +90,9 @@ func TestHookCodexDaemon(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
 	proj := t.TempDir()
 	codexHome := t.TempDir()
-	daemon := fakeCodex(t, t.TempDir(), nil, "app-server", "--listen", "unix://")
-	client := fakeCodex(t, proj, []string{"CODEX_HOME=" + codexHome}, "tui")
+	daemon := fakeCodex(t, t.TempDir(), nil, "app-server", "--listen", "unix://").Process.Pid
+	tui := fakeCodex(t, proj, []string{"CODEX_HOME=" + codexHome}, "tui")
+	client := tui.Process.Pid
 
 	run := func(input string, env map[string]string, args ...string) string {
 		t.Helper()
@@ -128,5 +129,25 @@ func TestHookCodexDaemon(t *testing.T) {
 	}
 	if c.Reply.PID != client {
 		t.Errorf("the reply rests on pid %d, want the TUI's %d (the daemon is %d)", c.Reply.PID, client, daemon)
+	}
+
+	// /quit mid-turn: the TUI goes, the daemon goes on, no hook fires. The
+	// reply is over, as stopped; the turn's Stop, when the daemon ends it,
+	// keeps its words as a reply of their own.
+	tui.Process.Kill()
+	tui.Wait()
+	if list := run("", nil, "chats", "list", "--json"); !strings.Contains(list, `"state": "stopped"`) {
+		t.Errorf("after the TUI went the reply is not stopped:\n%s", list)
+	}
+	stop := `{"session_id":"S","turn_id":"T","cwd":"` + proj + `","hook_event_name":"Stop","model":"m","permission_mode":"default","transcript_path":null,"stop_hook_active":false,"last_assistant_message":"Late words."}`
+	run(stop, env, "hook", "codex")
+	var after struct {
+		Last struct {
+			Outcome, Text string
+		} `json:"last_reply"`
+	}
+	json.Unmarshal([]byte(run("", nil, "chat", "show", "c_2", "--json")), &after)
+	if after.Last.Outcome != "finished" || after.Last.Text != "Late words." {
+		t.Errorf("after the late Stop the last reply is %+v", after.Last)
 	}
 }
