@@ -56,16 +56,11 @@ Exit codes: 0, always.`,
 // protocol (handle), and the events and ways of Codex's own.
 func (h *hook) handleCodex() error {
 	h.event = h.p.str("hook_event_name")
-	if daemon := state.HarnessPID(h.a.env.PPID); state.IsCodexDaemon(daemon) {
-		// The TUI's app-server daemon runs every session of every terminal
-		// after the first, with the first one's environment: its
-		// CONCH_CHAT names no chat of this session's. It outlives /quit,
-		// a turn still running going on in it unseen: the reply's process
-		// is the TUI the person is in, where conch can tell which it is.
-		h.a.chat = ""
-		if h.event == "UserPromptSubmit" {
-			h.a.harness = state.CodexClient(daemon, h.folder(), h.a.env.Getenv("CODEX_HOME"))
-		}
+	if daemon := h.daemon(); daemon != 0 && h.event == "UserPromptSubmit" {
+		// The daemon outlives /quit, a turn still running going on in it
+		// unseen: the reply's process is the TUI the person is in, where
+		// conch can tell which it is.
+		h.a.harness = state.CodexClient(daemon, h.folder(), h.a.env.Getenv("CODEX_HOME"))
 	}
 	switch h.event {
 	case "Interrupt":
@@ -76,6 +71,19 @@ func (h *hook) handleCodex() error {
 		}
 	}
 	return h.handle()
+}
+
+// daemon is the pid of Codex's app-server daemon when it runs this hook,
+// else 0. The TUI's daemon runs every session of every terminal after the
+// first, with the first one's environment: its CONCH_CHAT names no chat
+// of this session's, so it is not read.
+func (h *hook) daemon() int {
+	pid := state.HarnessPID(h.a.env.PPID)
+	if !state.IsCodexDaemon(pid) {
+		return 0
+	}
+	h.a.chat = ""
+	return pid
 }
 
 // Interrupt (Esc in the TUI, a steer that interrupts, codex agents' x):
@@ -144,6 +152,7 @@ func (h *hook) notify() error {
 	}
 	text := lastWords(h.p.str("last-assistant-message"))
 	thread, turn := h.p.str("thread-id"), h.p.str("turn-id")
+	h.daemon()
 	if thread == "" && h.a.chat == "" {
 		// Older Codex sends no thread-id: nothing says which chat it is.
 		return fmt.Errorf("the notification names no thread-id (an older Codex): set CONCH_CHAT for the session, or use Codex's hooks")

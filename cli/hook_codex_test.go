@@ -150,4 +150,21 @@ func TestHookCodexDaemon(t *testing.T) {
 	if after.Last.Outcome != "finished" || after.Last.Text != "Late words." {
 		t.Errorf("after the late Stop the last reply is %+v", after.Last)
 	}
+
+	// notify, which the daemon runs too, for a thread with hooks off: its
+	// own chat, not the daemon's CONCH_CHAT.
+	day := filepath.Join(codexHome, "sessions", "2026", "11", "29")
+	if err := os.MkdirAll(day, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(day, "rollout-2026-11-29T12-00-00-T2.jsonl"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run("", env, "hook", "codex", `{"type":"agent-turn-complete","thread-id":"T2","turn-id":"U","cwd":"`+proj+`","input-messages":["hi"],"last-assistant-message":"Mine."}`)
+	if show := run("", nil, "chat", "show", "c_3", "--json"); !strings.Contains(show, `"text": "Mine."`) {
+		t.Errorf("notify under the daemon made no chat of its own:\n%s", show)
+	}
+	if show := run("", nil, "chat", "show", "c_1", "--json"); strings.Contains(show, "Mine.") {
+		t.Errorf("notify under the daemon ended the daemon's CONCH_CHAT's reply:\n%s", show)
+	}
 }
