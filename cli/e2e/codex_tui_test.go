@@ -93,7 +93,7 @@ func TestCodexTUI(t *testing.T) {
 	// the session's chat's.
 	u.typeText("Say hello")
 	u.keys("Enter")
-	waitFor(t, "the first turn's end", 60*time.Second, func() bool {
+	waitFor(t, "the first turn's end", 90*time.Second, func() bool {
 		c := s.chatOr("c_2")
 		return get(c, "last_reply", "text") == "First done." && get(c, "state") == "idle"
 	})
@@ -121,7 +121,7 @@ func TestCodexTUI(t *testing.T) {
 	})
 	s.conch("wait", "chat", "c_2", "--chat", "c_1")
 	u.keys("Escape")
-	waitFor(t, "the interrupted reply's end", 30*time.Second, func() bool {
+	waitFor(t, "the interrupted reply's end", 90*time.Second, func() bool {
 		return get(s.chatOr("c_2"), "last_reply", "outcome") == "stopped"
 	})
 	if notes := s.conch("notes", "--chat", "c_1"); !strings.Contains(notes, "was stopped before its reply finished") {
@@ -135,9 +135,9 @@ func TestCodexTUI(t *testing.T) {
 	}
 	u.typeText("Locked now")
 	u.keys("Enter")
-	u.waitScreen("Hook · conch: warning: hook codex UserPromptSubmit: lock", 30*time.Second)
+	u.waitScreen("Hook · conch: warning: hook codex UserPromptSubmit: lock", 90*time.Second)
 	unlock()
-	u.waitScreen("Fine.", 30*time.Second)
+	u.waitScreen("Fine.", 90*time.Second)
 
 	// /quit while the model thinks: the daemon goes on with the turn
 	// ("Any running work continues"), and fires no hook; the reply's
@@ -148,14 +148,14 @@ func TestCodexTUI(t *testing.T) {
 	s.model.waitRequest(t, "the last turn's request", func(r *modelRequest) bool {
 		return strings.Contains(r.text(), "Think again") && !hidden(r)
 	})
-	waitFor(t, "the last turn's reply", 30*time.Second, func() bool {
+	waitFor(t, "the last turn's reply", 90*time.Second, func() bool {
 		return get(s.chatOr("c_2"), "state") == "working"
 	})
 	s.conch("wait", "chat", "c_2", "--chat", "c_1")
 	u.typeText("/quit")
 	u.keys("Enter")
-	u.waitScreen("Stop the current turn: run codex agents", 30*time.Second)
-	waitFor(t, "the reply stopped at /quit", 30*time.Second, func() bool {
+	u.waitScreen("Stop the current turn: run codex agents", 90*time.Second)
+	waitFor(t, "the reply stopped at /quit", 90*time.Second, func() bool {
 		list := s.conch("chats", "list", "--json")
 		return strings.Contains(list, `"state": "stopped"`)
 	})
