@@ -60,6 +60,13 @@ changed in it), 2 usage.`,
 			// Read before the handlers go: Codex keys its trust by where
 			// each handler stands in the file.
 			trusted = conchTrustKeys(hooksFile)
+			if named := filepath.Join(dir, "hooks.json"); named != hooksFile {
+				// The file is reached through a link: Codex may key it by
+				// either name.
+				for _, k := range conchTrustKeys(hooksFile) {
+					trusted = append(trusted, named+strings.TrimPrefix(k, hooksFile))
+				}
+			}
 		}
 		// config.toml first: it is the one a person is likelier to have
 		// hand-written wrong, and a failure there leaves both untouched.
