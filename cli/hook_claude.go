@@ -194,7 +194,7 @@ func (h *hook) userPrompt() error {
 	return h.withNotes(c, func(notes string) *answer {
 		if made {
 			// Its SessionStart was never seen (conch was set up mid-session).
-			return h.context(joinText(introduce(c, false), render.Prompt, notes))
+			return h.context(joinText(h.introduceLate(c), render.Prompt, notes))
 		}
 		return h.context(notes)
 	}, stopAnswer)
@@ -217,6 +217,17 @@ func (a *app) shellChat(chat string) string {
 		return chat
 	}
 	return a.home.ShellChat(state.HarnessClaude, a.env.Getenv("CLAUDE_CODE_SESSION_ID"), chat)
+}
+
+// introduceLate is what a session hears that conch first saw after its
+// SessionStart (it could not take the lock, or conch was set up
+// mid-session): nothing was exported to its shell, but Claude Code names
+// the session there, so its conch commands act as its chat.
+func (h *hook) introduceLate(c *state.Chat) string {
+	if h.harness == state.HarnessClaude {
+		return introduceLinked(c, "CLAUDE_CODE_SESSION_ID")
+	}
+	return introduce(c, false)
 }
 
 // harnessPrompt says whether a prompt is one the harness made itself, not
@@ -261,7 +272,7 @@ func (h *hook) preTool() error {
 	if err == nil && made && h.harness == state.HarnessClaude && h.p.str("agent_id") == "" {
 		// Neither SessionStart nor the prompt could take the lock: the
 		// session hears now which chat it is.
-		return h.say(h.context(joinText(introduce(c, false), render.Prompt)))
+		return h.say(h.context(joinText(h.introduceLate(c), render.Prompt)))
 	}
 	return err
 }

@@ -294,12 +294,12 @@ func TestClaudePermissionRequest(t *testing.T) {
 // TestClaudeLockedHome: a home locked the whole session: every hook
 // answers nothing within its budget and the session goes on. A home
 // locked only at its start: the first hook that can take the lock tells
-// the session which chat it is.
+// the session which chat it is, and the model's conch commands act as it.
 func TestClaudeLockedHome(t *testing.T) {
 	m := newMessagesAPI(t,
 		says(tool("Bash", map[string]any{"command": "true", "description": "a step"})),
 		says(text("Done while locked.")),
-		says(tool("Bash", map[string]any{"command": "true", "description": "a step"})),
+		says(tool("Bash", map[string]any{"command": "conch chat set --goal 'Work after the lock'", "description": "a step"})),
 		says(text("Done.")),
 	)
 	e := newClaudeEnv(t, m)
@@ -331,6 +331,9 @@ func TestClaudeLockedHome(t *testing.T) {
 	run.wait(t).ok(t)
 	reqs := m.mainRequests()
 	has(t, "the request after the first step", reqs[len(reqs)-1].lastUserText(), "this session is chat c_1 among the person's chats")
+	// Nothing was exported to its shell, but the model's own conch command
+	// acted as its chat (Claude Code's CLAUDE_CODE_SESSION_ID).
+	has(t, "the chat", e.conchOut("chat", "show", "c_1", "--json"), `"goal": "Work after the lock"`)
 }
 
 // TestClaudeProjectSubfolder (item 8): Claude Code reads a project's
