@@ -578,6 +578,7 @@ func pretty(b *bytes.Buffer, v any, depth int) error {
 	}
 	return nil
 }
+
 // repoRoot is the top folder of the git repository dir is in ("" for
 // none): the folder that has .git, a folder or (in a worktree) a file.
 func repoRoot(dir string) string {
