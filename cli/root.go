@@ -102,7 +102,11 @@ func Main(args []string, env Env) int {
 	if code == ExitOK {
 		return ExitOK
 	}
-	a.printer().Error(err.Error(), code)
+	msg := err.Error()
+	if se := (*state.StoppedError)(nil); errors.As(err, &se) {
+		msg = render.StoppedNow(se.Notice) // the stopper's title and reason, cleaned
+	}
+	a.printer().Error(msg, code)
 	return code
 }
 
