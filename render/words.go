@@ -7,6 +7,8 @@ package render
 
 import (
 	"strings"
+
+	"github.com/conch-sh/conch/state/fold"
 	"unicode"
 	"unicode/utf8"
 )
@@ -15,7 +17,7 @@ import (
 // put inside conch's own line or before a person's terminal: the brackets,
 // quotes and angle brackets of §8 and the backtick are taken out, and so is
 // every rune that folds to one of them (full-width ［, ＂, the look-alike ᐸ:
-// Fold), control characters (C0, DEL, C1, ESC with them, so no terminal
+// fold.String), control characters (C0, DEL, C1, ESC with them, so no terminal
 // sequence survives; line or paragraph separators, bidi controls,
 // zero-width spaces) become spaces, white space is folded to one space and
 // trimmed. Invalid UTF-8 becomes U+FFFD. The result holds no newline and
@@ -82,7 +84,7 @@ const (
 // carriage return before a newline goes; invalid UTF-8 becomes U+FFFD, and
 // invisible Unicode tag characters (which can smuggle text a model reads
 // but a person does not see) are dropped. Nothing in the result can close
-// the fence or speak as conch: its fold (Fold) holds no '<', no '>' and no
+// the fence or speak as conch: its fold (fold.String) holds no '<', no '>' and no
 // "[conch" under case folding.
 //
 // One pass is enough: no replacement writes a '[', a letter or anything
@@ -138,7 +140,7 @@ func quoteAs(r rune, rest string) byte {
 		}
 		return 0
 	}
-	f, ok := foldLookup(r)
+	f, ok := fold.Lookup(r)
 	if !ok {
 		return 0
 	}
@@ -205,7 +207,7 @@ func opensConch(folded, rest string) bool {
 				bad = true
 				return 0, false
 			}
-			switch f, ok := foldLookup(r); {
+			switch f, ok := fold.Lookup(r); {
 			case quoteBlank(r):
 				return ' ', true // as Quote writes it
 			case ok:
@@ -246,7 +248,7 @@ func cleanRemoves(r rune) bool {
 	if r < utf8.RuneSelf {
 		return false
 	}
-	f, _ := foldLookup(r)
+	f, _ := fold.Lookup(r)
 	return strings.ContainsFunc(f, removedRune)
 }
 

@@ -2,6 +2,8 @@ package render
 
 import (
 	"strings"
+
+	"github.com/conch-sh/conch/state/fold"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -207,7 +209,7 @@ func FuzzClean(f *testing.F) {
 		}
 		// It can neither end conch's line nor open one of its own, nor
 		// drive a terminal: checked on the fold, as a reader sees it.
-		folded := Fold(out)
+		folded := fold.String(out)
 		if strings.ContainsAny(out, "\n\r[") || strings.ContainsFunc(folded, removedRune) || hasFoldConch(folded) {
 			t.Fatalf("Clean(%q) = %q (fold %q): could open a line", s, out, folded)
 		}
@@ -231,8 +233,8 @@ func FuzzClean(f *testing.F) {
 // start a terminal sequence (ESC, CSI, OSC, BEL, BS...).
 func isTerminalControl(r rune) bool { return r < ' ' || (0x7f <= r && r <= 0x9f) }
 
-// TestFold: look-alikes fold to what they look like.
-func TestFold(t *testing.T) {
+// TestFoldLooks: look-alikes fold to what they look like.
+func TestFoldLooks(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"plain ASCII [Conch", "plain ASCII [Conch"},
 		{"［Ｃｏｎｃｈ］", "[Conch]"},
@@ -245,19 +247,19 @@ func TestFold(t *testing.T) {
 		{"⟨⟩", "❬❭"},
 		{"한국어", "한국어"},
 	} {
-		if got := Fold(tc.in); got != tc.want {
-			t.Errorf("Fold(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := fold.String(tc.in); got != tc.want {
+			t.Errorf("fold.String(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 	// The replacements Quote writes fold to nothing it guards against.
 	for _, r := range []rune{quotedLess, quotedGreater, quotedBracket} {
-		if f := foldRune(r); strings.ContainsAny(f, "<>[") {
+		if f := fold.Rune(r); strings.ContainsAny(f, "<>[") {
 			t.Errorf("%q folds to %q", r, f)
 		}
 	}
 }
 
-// TestFoldNoInitWork: the tables are constants, searched, never built.
+// TestFoldAllocs: the tables are constants, searched, never built.
 func TestFoldAllocs(t *testing.T) {
 	s := strings.Repeat("Ünïcödé — “quoted” 日本語 text. ", 40)
 	if n := testing.AllocsPerRun(10, func() { _ = Quote(s); _ = cleanRemoves('é') }); n != 0 {
@@ -278,7 +280,7 @@ func FuzzQuote(f *testing.F) {
 			t.Fatalf("Quote(%q) = %q: invalid UTF-8", s, out)
 		}
 		// Checked on the fold: what the reader sees.
-		folded := Fold(out)
+		folded := fold.String(out)
 		if strings.ContainsAny(folded, "<>") {
 			t.Fatalf("Quote(%q) = %q (fold %q): holds '<' or '>'", s, out, folded)
 		}
@@ -297,7 +299,7 @@ func FuzzQuote(f *testing.F) {
 			t.Fatalf("Quote is not idempotent: %q then %q", out, again)
 		}
 		// Text with nothing to quote comes back unchanged.
-		if f := Fold(s); utf8.ValidString(s) && !strings.ContainsAny(f, "<>[\r") && !strings.ContainsFunc(s, isTag) &&
+		if f := fold.String(s); utf8.ValidString(s) && !strings.ContainsAny(f, "<>[\r") && !strings.ContainsFunc(s, isTag) &&
 			!strings.ContainsFunc(s, func(r rune) bool { return isTerminalControl(r) && r != '\n' && r != '\t' }) && out != s {
 			t.Fatalf("Quote(%q) = %q: changed harmless text", s, out)
 		}
