@@ -61,6 +61,12 @@ func genFold(r rune) string {
 	s := stripMarks(norm.NFKD.String(string(r)))
 	var b strings.Builder
 	for _, c := range s {
+		if c < utf8.RuneSelf {
+			// ASCII is its own fold: full-width ｍ, Ｉ, ０ are m, I, 0 (as
+			// in a token), not the rn, l, O the confusables make of them.
+			b.WriteRune(c)
+			continue
+		}
 		b.WriteString(confusables.Skeleton(string(c)))
 	}
 	s = stripMarks(norm.NFKD.String(b.String()))
