@@ -29,6 +29,9 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 		if err != nil {
 			return err
 		}
+		if err := state.ValidTaintSource(outside + person); err != nil {
+			return err
+		}
 		return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
 			return tx.AddTaint(a.actor(), id, outside, person)
 		})

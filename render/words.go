@@ -31,7 +31,7 @@ func Clean(s string) string {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n // an invalid byte decodes as utf8.RuneError, U+FFFD, size 1
 		switch {
-		case cleanRemoves(r) || isTag(r):
+		case cleanRemoves(r) || isTag(r) || unseen(r):
 			continue
 		case isBreak(r):
 			pending = true
@@ -278,7 +278,20 @@ func isBreak(r rune) bool {
 		0x202a <= r && r <= 0x202e, // bidi embeddings and overrides
 		0x2066 <= r && r <= 0x2069: // bidi isolates
 		return true
-	case r == 0x200b, r == 0xfeff: // zero-width space, byte-order mark
+	}
+	return false
+}
+
+// unseen reports invisible runes that cleaning drops rather than turning
+// into a space: a zero-width space, word joiners, the byte-order mark, the
+// soft hyphen and Hangul fillers. A space would split a word (a token the
+// scrubber must see whole, or "Con ch") where a reader sees none.
+func unseen(r rune) bool {
+	switch {
+	case r < 0xad:
+		return false
+	case r == 0x00ad, r == 0x115f, r == 0x1160, r == 0x180e, r == 0x200b,
+		0x2060 <= r && r <= 0x2064, r == 0x3164, r == 0xfeff, r == 0xffa0:
 		return true
 	}
 	return false
