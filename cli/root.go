@@ -301,7 +301,7 @@ func (a *app) openHome() (*state.Home, error) {
 	if err != nil {
 		return nil, err
 	}
-	return state.Open(state.Options{Dir: dir, Now: now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe})
+	return state.Open(state.Options{Dir: dir, Now: now, Wall: a.env.Now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe})
 }
 
 // clock is the command's clock: the time CONCH_NOW names, when set.
