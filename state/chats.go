@@ -336,6 +336,10 @@ func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
 		Status: StatusIdle, Mode: in.Mode, Inbound: InboundAccept, Parent: in.Parent,
 		Created: now, LastActive: now, WakeCmd: in.WakeCmd, StopCmd: in.StopCmd,
 	}
+	if in.WakeCmd != "" || in.StopCmd != "" {
+		// Only the harness sets them: its environment is the one they run in.
+		c.CmdEnv = CmdEnvOf(tx.h.Getenv)
+	}
 	tx.saveChat(c, true)
 	if key != "" {
 		if err := tx.setKey(key, id); err != nil {
@@ -430,6 +434,10 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 	}
 	if ch.StopCmd != nil {
 		c.StopCmd = *ch.StopCmd
+	}
+	if ch.WakeCmd != nil || ch.StopCmd != nil {
+		// Only the harness sets them: its environment is the one they run in.
+		c.CmdEnv = CmdEnvOf(tx.h.Getenv)
 	}
 	if ch.Goal != nil {
 		g := tx.scrubField(*ch.Goal)
@@ -573,7 +581,7 @@ func (tx *Tx) Show(a Actor, c *Chat) (*ChatShown, error) {
 
 // showTo narrows a copy of a chat's record to what chat me may see.
 func (tx *Tx) showTo(me *Chat, c *Chat) {
-	c.WakeCmd, c.StopCmd = "", ""
+	c.WakeCmd, c.StopCmd, c.CmdEnv = "", "", nil
 	seen := map[string]bool{me.ID: true, "person": true}
 	visible := func(id string) bool {
 		if v, ok := seen[id]; ok {
