@@ -11,17 +11,18 @@ import (
 // 2, the bound named); what conch carries itself (taint from one chat to
 // another) is folded into a last entry, never dropped.
 const (
-	MaxFolder        = 4096 // bytes of a folder, as file systems bound a path
-	MaxGoal          = 500  // characters of a goal
-	MaxResult        = 4000 // characters of a task's result, as a message's words
-	MaxTaintSources  = 16   // outside sources (and, apart, person sources) one chat keeps
-	MaxTaintSource   = 512  // bytes of one source: a long URL, cut
-	MaxAppName       = 32   // characters of NAME in app:NAME
-	MaxFiles         = 200  // changed files one reply keeps
-	MaxFile          = 4096 // bytes of one file name
-	MaxTool          = 100  // bytes of a step's tool name
-	MaxKey           = 200  // bytes of a --key
-	MaxCommand       = 4096 // bytes of a wake_cmd or stop_cmd
+	MaxFolder        = 4096     // bytes of a folder, as file systems bound a path
+	MaxGoal          = 500      // characters of a goal
+	MaxResult        = 4000     // characters of a task's result, as a message's words
+	MaxTaintSources  = 16       // outside sources (and, apart, person sources) one chat keeps
+	MaxTaintSource   = 512      // bytes of one source: a long URL, cut
+	MaxAppName       = 32       // characters of NAME in app:NAME
+	MaxFiles         = 200      // changed files one reply keeps
+	MaxFile          = 4096     // bytes of one file name
+	MaxTool          = 100      // bytes of a step's tool name
+	MaxKey           = 200      // bytes of a --key
+	MaxCommand       = 4096     // bytes of a wake_cmd or stop_cmd
+	MaxReplyText     = 16 << 10 // bytes of a reply's last words kept: waiters read the last 800 characters
 	moreTaintSources = "and more sources"
 )
 
@@ -67,6 +68,18 @@ func addSource(list []string, src string) ([]string, bool) {
 		return append(list, moreTaintSources), true
 	}
 	return append(list, src), true
+}
+
+// tailOf is the end of s, at most n bytes, from a rune boundary.
+func tailOf(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
 }
 
 // cutBytes cuts s to at most n bytes, at a rune boundary.

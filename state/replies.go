@@ -208,6 +208,7 @@ func (tx *Tx) EndReply(a Actor, in ReplyEnd) (*Chat, error) {
 	if err := validText("text", in.Text); err != nil {
 		return nil, err
 	}
+	in.Text = tailOf(in.Text, MaxReplyText)
 	c, err := tx.Chat(a.ID)
 	if err != nil {
 		return nil, err
