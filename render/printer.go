@@ -25,7 +25,7 @@ func (p *Printer) Error(msg string, code int) {
 			Error string `json:"error"`
 			Code  int    `json:"code"`
 		}{msg, code})
-		fmt.Fprintf(p.Err, "%s\n", data)
+		fmt.Fprintf(p.Err, "%s\n", EscapeJSONControls(data))
 		return
 	}
 	fmt.Fprintf(p.Err, "conch: %s\n", Line(msg))
