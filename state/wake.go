@@ -40,7 +40,8 @@ func (tx *Tx) runStopCmd(c *Chat, by, reason string) {
 // records when the harness registers a wake_cmd or stop_cmd, and runs them
 // with: enough to find and start a program, nothing a sender could use to
 // steer it.
-var CmdEnvNames = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "XDG_RUNTIME_DIR"}
+// CONCH_NOW among them is the clock a test harness pins.
+var CmdEnvNames = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "XDG_RUNTIME_DIR", "CONCH_NOW"}
 
 // minimalPath is the PATH of a command whose harness registered none.
 const minimalPath = "PATH=/usr/local/bin:/usr/bin:/bin"
@@ -68,9 +69,6 @@ func (tx *Tx) runCmd(c *Chat, command string, vars ...string) {
 		env = []string{minimalPath}
 	}
 	env = append(env, "CONCH_HOME="+tx.h.Dir, "CONCH_CHAT="+c.ID)
-	if now := tx.h.Getenv("CONCH_NOW"); now != "" {
-		env = append(env, "CONCH_NOW="+now) // the clock the tests pin
-	}
 	env = append(env, vars...)
 	dir := c.Folder
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
