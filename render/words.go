@@ -7,19 +7,20 @@ package render
 
 import (
 	"strings"
-
-	"github.com/conch-sh/conch/state/fold"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/conch-sh/conch/state/fold"
 )
 
 // Clean makes a title, a file name or anything else a model chose safe to
 // put inside conch's own line or before a person's terminal: the brackets,
 // quotes and angle brackets of §8 and the backtick are taken out, and so is
-// every rune that folds to one of them (full-width ［, ＂, the look-alike ᐸ:
-// fold.String), control characters (C0, DEL, C1, ESC with them, so no terminal
-// sequence survives; line or paragraph separators, bidi controls,
-// zero-width spaces) become spaces, white space is folded to one space and
+// every rune that folds to one of them (full-width ［, ＂, the look-alike
+// ᐸ: fold.String); control characters (C0, DEL, C1, ESC with them, so no
+// terminal sequence survives), line or paragraph separators and bidi
+// controls become spaces; unseen runes (zero-width spaces, joiners, soft
+// hyphens, Hangul fillers) go; white space is folded to one space and
 // trimmed. Invalid UTF-8 becomes U+FFFD. The result holds no newline and
 // nothing that folds to a bracket, so it can neither close conch's line
 // nor open one that looks like conch's own.
@@ -84,8 +85,8 @@ const (
 // carriage return before a newline goes; invalid UTF-8 becomes U+FFFD, and
 // invisible Unicode tag characters (which can smuggle text a model reads
 // but a person does not see) are dropped. Nothing in the result can close
-// the fence or speak as conch: its fold (fold.String) holds no '<', no '>' and no
-// "[conch" under case folding.
+// the fence or speak as conch: its fold (fold.String) holds no '<', no '>'
+// and no "[conch" under case folding.
 //
 // One pass is enough: no replacement writes a '[', a letter or anything
 // that folds to one, so it cannot make a new "[conch", and the look-ahead
@@ -192,10 +193,8 @@ func opensConch(folded, rest string) bool {
 	const word = "conch"
 	k := 0 // letters of word matched
 	// next gives the folded runes: those of folded, then those of each
-	// rune of rest.
-	var cur string = folded
-	i := 0
-	bad := false
+	// rune of rest; false at the end or at a byte that is not UTF-8.
+	cur, i := folded, 0
 	next := func() (rune, bool) {
 		for cur == "" {
 			if i >= len(rest) {
@@ -204,7 +203,6 @@ func opensConch(folded, rest string) bool {
 			r, n := utf8.DecodeRuneInString(rest[i:])
 			i += n
 			if r == utf8.RuneError && n == 1 {
-				bad = true
 				return 0, false
 			}
 			switch f, ok := fold.Lookup(r); {
@@ -223,7 +221,7 @@ func opensConch(folded, rest string) bool {
 	}
 	for k < len(word) {
 		r, ok := next()
-		if !ok || bad {
+		if !ok {
 			return false
 		}
 		switch {
