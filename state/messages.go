@@ -225,6 +225,9 @@ func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
 	if err := validText("key", in.Key); err != nil {
 		return nil, err
 	}
+	if err := maxBytes("key", in.Key, MaxKey); err != nil {
+		return nil, err
+	}
 	me, err := tx.together(a, "chat message")
 	if err != nil {
 		return nil, err
