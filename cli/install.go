@@ -613,13 +613,6 @@ func subfolderNote(cwd, root string) []string {
 	}
 }
 
-func shellQuote(s string) string {
-	if !strings.ContainsAny(s, " \t'\"$`\\;&|<>()*?[]#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // claudeWarning is what conch doctor says when Claude Code sessions
 // started in the current folder would run none of conch's hooks, where
 // Claude Code is in use (~/.claude is there) or a folder above has them;
