@@ -667,8 +667,8 @@ type ChatShown struct {
 // Show is the chat as the actor may see it. The person sees it whole. A
 // chat (issue 12, rule 18) sees no wake or stop command, no id of a chat it
 // may not see, and of another chat no reply text, no cards, inbox, chain or
-// wake, and no watcher, waiter or writer but itself; the file names of
-// another chat's replies come with secrets out.
+// wake, and no watcher, waiter or writer but itself; the file and tool
+// names of another chat's replies come with secrets out.
 func (tx *Tx) Show(a Actor, c *Chat) (*ChatShown, error) {
 	v, err := tx.StateVersion(c.ID)
 	if err != nil {
@@ -742,6 +742,7 @@ func (tx *Tx) showTo(me *Chat, c *Chat) {
 		cr := **r
 		cr.Text, cr.Said, cr.Chain = "", nil, ""
 		cr.Files, cr.LastFile = tx.scrubFields(cr.Files), tx.scrubField(cr.LastFile)
+		cr.Tool = tx.scrubField(cr.Tool)
 		*r = &cr
 	}
 }
