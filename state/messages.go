@@ -271,7 +271,11 @@ func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
 	}
 	outside := len(me.Taint.Outside) > 0
 	willStart := in.StartReply && state == MsgWaiting && !to.Working() && to.WakeCmd != "" && to.Wake == nil
-	if err := checkBounds(me, to, ch, sum, now, willStart); err != nil {
+	// The bounds in time run on the wall clock: a sender that sets
+	// CONCH_NOW ahead (or walks it through the past) must not age its own
+	// recent sends out of them (issue 12, rule 6a: nothing resets them).
+	wall := tx.h.Wall()
+	if err := checkBounds(me, to, ch, sum, wall, willStart); err != nil {
 		return nil, err
 	}
 	id, err := tx.nextID("m")
@@ -298,7 +302,7 @@ func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
 	ch.Pairs[me.ID+">"+to.ID]++
 	ch.Updated = now
 	tx.put(chainRel(chainID), ch, true)
-	me.Recent = append(recentSince(me.Recent, now), RecentSend{To: to.ID, Sum: sum, At: now})
+	me.Recent = append(recentSince(me.Recent, wall), RecentSend{To: to.ID, Sum: sum, At: wall})
 	switch state {
 	case MsgWaiting:
 		tx.deliver(to, m)
@@ -365,7 +369,7 @@ func (tx *Tx) keyedMessage(me *Chat, key string) (*Message, error) {
 		tx.put(chainRel(ch.ID), ch, true)
 		sum := wordsSum(m.Text)
 		me.Recent = slices.DeleteFunc(me.Recent, func(r RecentSend) bool {
-			return r.To == m.To && r.Sum == sum && r.At.Equal(m.Sent)
+			return r.To == m.To && r.Sum == sum // the repeat bound keeps it one
 		})
 		tx.saveChat(me, true)
 	}

@@ -1,6 +1,7 @@
 package state_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -249,5 +250,60 @@ func TestNotesReadsNoMessageWhenNothingIsDue(t *testing.T) {
 	})
 	if err != nil {
 		t.Errorf("notes mid-reply read the message: %v", err)
+	}
+}
+
+// TestBoundWindowsOnTheWall: the ten minutes of the repeat bound and of the
+// 10 messages from one chat to another run on the wall clock. A sender's
+// CONCH_NOW, ahead or walked through the past, ages none of its sends out
+// (issue 12, rule 6a: nothing resets the window); the wall's ten minutes do.
+func TestBoundWindowsOnTheWall(t *testing.T) {
+	wall := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	now := wall
+	h, err := state.Open(state.Options{Dir: filepath.Join(t.TempDir(), "home"), Now: func() time.Time { return now }, Wall: func() time.Time { return wall }, Hostname: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	twoChats(t, h, "", "")
+	send := func(words string) error {
+		return h.Update(func(tx *state.Tx) error {
+			if _, err := tx.StartReply(state.Actor{ID: "c_1"}, state.ReplyStart{Person: true, PID: os.Getpid()}); err != nil {
+				return err
+			}
+			if _, err := tx.SendMessage(state.Actor{ID: "c_1"}, state.SendIn{To: "c_2", Text: words}); err != nil {
+				return err
+			}
+			n, err := tx.Notes(state.Actor{ID: "c_2"})
+			if err != nil {
+				return err
+			}
+			return tx.MarkNotes(state.Actor{ID: "c_2"}, n)
+		})
+	}
+	for i := range state.WindowPair {
+		if err := send(fmt.Sprintf("note %d", i)); err != nil {
+			t.Fatalf("send %d: %v", i, err)
+		}
+	}
+	for _, ahead := range []time.Duration{11 * time.Minute, 24 * time.Hour, -24 * time.Hour} {
+		now = wall.Add(ahead)
+		if err := send("one more"); err == nil || !strings.Contains(err.Error(), "10 messages from chat c_1 to chat c_2") {
+			t.Fatalf("with the clock moved %v, the 11th message: %v, want the window's bound", ahead, err)
+		}
+		if err := send("note 0"); err == nil || !strings.Contains(err.Error(), "the same words") {
+			t.Fatalf("with the clock moved %v, the same words again: %v, want the repeat bound", ahead, err)
+		}
+	}
+	now = wall
+	wall = wall.Add(state.RepeatWindow - time.Second)
+	if err := send("note 0"); err == nil {
+		t.Fatal("9 minutes 59 seconds on the wall, the same words went")
+	}
+	wall = wall.Add(time.Second)
+	if err := send("note 0"); err != nil {
+		t.Fatalf("ten minutes on the wall, the same words: %v", err)
+	}
+	if err := send("one more"); err != nil {
+		t.Fatalf("ten minutes on the wall, another message: %v", err)
 	}
 }

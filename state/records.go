@@ -95,8 +95,9 @@ type Chat struct {
 	InboxStart []string `json:"inbox_start,omitempty"`
 	Held       []string `json:"held,omitempty"`
 	Cards      []string `json:"cards,omitempty"` // every message (m_N) and stop (r_N) to or from it, oldest first
-	// Recent is what it sent in the last 10 minutes, for the bound on the
-	// same words to the same chat.
+	// Recent is what it sent in the last 10 minutes of the wall clock, for
+	// the bounds on the same words to the same chat and on messages to one
+	// chat (CONCH_NOW does not move them).
 	Recent []RecentSend `json:"recent,omitempty"`
 
 	Watchers []string `json:"watchers,omitempty"` // chats that watch this one
