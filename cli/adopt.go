@@ -1,12 +1,12 @@
 package cli
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -41,7 +41,7 @@ another chat (one that is no longer yours loses it to the chat adopting).`,
 			if err != nil {
 				return err
 			}
-			return a.printer().Value(ad, fmt.Sprintf("%s adopted %s (%s), read from byte %d on\n", ad.Chat, ad.File, ad.Harness, ad.Offset))
+			return a.printer().Value(ad, render.Adopted(ad))
 		}),
 	}
 }

@@ -7,6 +7,12 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
+// Adopted is what conch adopt says: the file's name cleaned, as scan says
+// it (a name can hold a newline and a line that reads as conch's).
+func Adopted(ad *state.Adoption) string {
+	return fmt.Sprintf("%s adopted %s (%s), read from byte %d on\n", ad.Chat, Clean(ad.File), ad.Harness, ad.Offset)
+}
+
 // ScanLine is one look of conch scan at an adopted session, in words.
 func ScanLine(r state.ScanResult) string {
 	head := r.Chat + ": " + Clean(r.File)
