@@ -170,6 +170,9 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 	if in.Session == "" {
 		return nil, false, usagef("the event names no session")
 	}
+	if err := maxBytes("agent id", in.Agent, MaxKey); err != nil {
+		return nil, false, err
+	}
 	if in.Mode != "" {
 		if err := oneOf("mode", in.Mode, Modes); err != nil {
 			return nil, false, err
@@ -207,7 +210,7 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 		link.Chat = main.ID
 		tx.put(rel, link, true)
 	}
-	if in.Transcript != "" && link.Transcript != in.Transcript {
+	if in.Transcript != "" && len(in.Transcript) <= MaxFolder && link.Transcript != in.Transcript {
 		link.Transcript = in.Transcript
 		tx.put(rel, link, true)
 	}
@@ -246,7 +249,7 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 	if !in.Make {
 		return nil, false, nil
 	}
-	title := strings.TrimSpace(in.AgentType + " subagent")
+	title := cutRunes(strings.TrimSpace(in.AgentType+" subagent"), MaxTitle)
 	child, err := tx.newChat(title, main.Folder, main.Mode, main)
 	if err != nil {
 		return nil, false, err
