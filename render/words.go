@@ -227,8 +227,8 @@ func opensConch(folded, rest string) bool {
 		switch {
 		case ignorable(r):
 			continue
-		case k == 0 && (r == ' ' || r == '\t' || unicode.Is(unicode.Zs, r)):
-			continue // "[ Conch:" still reads as conch's own line
+		case k == 0 && (r == ' ' || r == '\t' || unicode.Is(unicode.Zs, r) || r == 0x2800):
+			continue // "[ Conch:" still reads as conch's own line (U+2800: a blank Braille cell)
 		case asciiLetter(r) != word[k]:
 			return false
 		}
