@@ -124,7 +124,7 @@ func openAt(t testing.TB, dir string, fsys FS) *Home {
 	if fsys == nil {
 		fsys = quickFS{}
 	}
-	h, err := Open(Options{Dir: dir, Now: func() time.Time { return faultNow }, Hostname: "test", FS: fsys})
+	h, err := Open(Options{Dir: dir, Now: func() time.Time { return faultNow }, Wall: func() time.Time { return faultNow }, Hostname: "test", FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +392,7 @@ func TestFaultEveryCall(t *testing.T) {
 					copyTree(t, base, dir)
 					ffs := &faultFS{FS: quickFS{}, failAt: n, sticky: sticky}
 					// Opening the home (its config) counts among the calls.
-					h, err := Open(Options{Dir: dir, Now: func() time.Time { return faultNow }, Hostname: "test", FS: ffs})
+					h, err := Open(Options{Dir: dir, Now: func() time.Time { return faultNow }, Wall: func() time.Time { return faultNow }, Hostname: "test", FS: ffs})
 					var warnings []string
 					if err == nil {
 						var last *Tx
@@ -712,7 +712,7 @@ func TestFaultGC(t *testing.T) {
 			dir := filepath.Join(root, fmt.Sprintf("n%d-%v", n, sticky), "home")
 			copyTree(t, base, dir)
 			ffs := &faultFS{FS: quickFS{}, failAt: n, sticky: sticky}
-			h, err := Open(Options{Dir: dir, Now: func() time.Time { return faultNow }, Hostname: "test", FS: ffs})
+			h, err := Open(Options{Dir: dir, Now: func() time.Time { return faultNow }, Wall: func() time.Time { return faultNow }, Hostname: "test", FS: ffs})
 			var res *GCResult
 			if err == nil {
 				res, err = h.gc(limits)

@@ -117,7 +117,7 @@ func TestJournalCrashPoints(t *testing.T) {
 				dir := filepath.Join(root, fmt.Sprint(n), "home")
 				copyTree(t, base, dir)
 				cfs := &crashFS{faultFS{FS: quickFS{}, failAt: n, sticky: true}}
-				h, err := Open(Options{Dir: dir, Now: func() time.Time { return faultNow }, Hostname: "test", FS: cfs})
+				h, err := Open(Options{Dir: dir, Now: func() time.Time { return faultNow }, Wall: func() time.Time { return faultNow }, Hostname: "test", FS: cfs})
 				if err == nil {
 					_ = h.Update(op) // killed: what it says is never heard
 				}
