@@ -535,18 +535,13 @@ func (tx *Tx) writeEvents(events *journal) error {
 // (or removal) is the commit point.
 func (tx *Tx) commitOne(j *journal) error {
 	e, h := j.entries[0], tx.h
-	p := h.path(e.rel)
-	if e.remove {
-		if err := h.FS.RemoveAll(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("remove %s: %w", p, err)
-		}
-	} else if err := h.FS.WriteFile(p, e.data, e.durable); err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
+	if err := h.applyEntry(e); err != nil {
+		return err
 	}
 	if !j.durable {
 		return nil // live state: one rename, no sync
 	}
-	dir := filepath.Dir(p)
+	dir := filepath.Dir(h.path(e.rel))
 	if err := h.FS.SyncDir(dir); err != nil {
 		tx.warn("the change is written, but it may not survive a power cut: sync %s: %v", dir, err)
 	}

@@ -132,18 +132,14 @@ func journalPath(rel string) bool {
 }
 
 // apply writes the journal's records and removals, in order, stopping at
-// the first that fails, then syncs each folder it touched once. (A folder a write makes is synced into its parent as it is made:
-// see OSFS.WriteFile.)
+// the first that fails, then syncs each folder it touched once. (A folder
+// a write makes is synced into its parent as it is made: see
+// OSFS.WriteFile.)
 func (h *Home) apply(j *journal) error {
 	dirs := map[string]bool{}
 	for _, e := range j.entries {
-		p := h.path(e.rel)
-		if e.remove {
-			if err := h.FS.RemoveAll(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("remove %s: %w", p, err)
-			}
-		} else if err := h.FS.WriteFile(p, e.data, e.durable); err != nil {
-			return fmt.Errorf("write %s: %w", p, err)
+		if err := h.applyEntry(e); err != nil {
+			return err
 		}
 		dirs[path.Dir(e.rel)] = true
 	}
@@ -151,6 +147,19 @@ func (h *Home) apply(j *journal) error {
 		return nil
 	}
 	return h.syncDirs(dirs)
+}
+
+// applyEntry writes one record, or removes it (gone already is removed).
+func (h *Home) applyEntry(e journalEntry) error {
+	p := h.path(e.rel)
+	if e.remove {
+		if err := h.FS.RemoveAll(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", p, err)
+		}
+	} else if err := h.FS.WriteFile(p, e.data, e.durable); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return nil
 }
 
 // syncDirs syncs the folders (relative to the home), deepest first.
