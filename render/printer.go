@@ -62,17 +62,7 @@ func (p *Printer) Warn(format string, args ...any) {
 // (C0 with newline and ESC, DEL, C1) and line or paragraph separator
 // becomes a space. For conch's own lines (errors, warnings) that quote a
 // value; a field a model chose is Clean'd as well.
-func Line(s string) string {
-	if !strings.ContainsFunc(s, lineBreaks) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if lineBreaks(r) {
-			return ' '
-		}
-		return r
-	}, s)
-}
+func Line(s string) string { return spaced(s, lineBreaks) }
 
 func lineBreaks(r rune) bool {
 	return r < ' ' || (0x7f <= r && r <= 0x9f) || r == 0x2028 || r == 0x2029
@@ -83,12 +73,16 @@ func lineBreaks(r rune) bool {
 // return, DEL, the C1 controls with CSI and OSC) becomes a space, so no
 // terminal sequence gets through whatever a field held. Every answer in
 // words goes through it.
-func Terminal(s string) string {
-	if !strings.ContainsFunc(s, quoteBlank) {
+func Terminal(s string) string { return spaced(s, quoteBlank) }
+
+// spaced writes every rune of s that blank reports as a space; s itself,
+// with no allocation, when there is none.
+func spaced(s string, blank func(rune) bool) string {
+	if !strings.ContainsFunc(s, blank) {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
-		if quoteBlank(r) {
+		if blank(r) {
 			return ' '
 		}
 		return r
