@@ -292,15 +292,15 @@ func absFolder(dir string) (string, error) {
 	if dir == "" {
 		return "", usagef("folder is empty")
 	}
-	if len(dir) > MaxFolder {
-		return "", usagef("folder is %d bytes; at most %d", len(dir), MaxFolder)
+	if err := maxBytes("folder", dir, MaxFolder); err != nil {
+		return "", err
 	}
 	a, err := filepath.Abs(dir)
 	if err != nil {
 		return "", usagef("folder %s: %v", dir, err)
 	}
-	if len(a) > MaxFolder {
-		return "", usagef("folder is %d bytes; at most %d", len(a), MaxFolder)
+	if err := maxBytes("folder", a, MaxFolder); err != nil {
+		return "", err
 	}
 	return a, nil
 }
