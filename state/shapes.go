@@ -16,8 +16,8 @@ const (
 
 type shape struct {
 	kind int
-	what string                         // the kind of record, for the findings
-	name string                         // the id or key the record is under
+	what string                          // the kind of record, for the findings
+	name string                          // the id or key the record is under
 	read func(tx *Tx, name string) error // reads it as the commands do
 }
 
