@@ -454,7 +454,7 @@ func (l logHole) finding() Finding {
 // without the files to show for it.
 func (h *Home) logHoles() ([]logHole, error) {
 	chats, err := h.FS.ReadDir(h.path("log"))
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 		return nil, nil
 	} else if err != nil {
 		return nil, fmt.Errorf("read %s: %w", h.path("log"), err)
@@ -473,7 +473,7 @@ func (h *Home) logHoles() ([]logHole, error) {
 		}
 		files, err := h.FS.ReadDir(h.path("log/" + id))
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", h.path("log/"+id), err)
+			continue // found by the walk, which cannot read it either
 		}
 		have := map[int64]bool{}
 		for _, f := range files {
