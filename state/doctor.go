@@ -133,7 +133,7 @@ func (d *doctor) check() ([]Finding, error) {
 		}
 		if e.IsDir() {
 			if want.kind != shapeFolder && want.kind != shapeUnknown {
-				d.add(&found, rel, fixMove, "a folder where a %s belongs", want.noun())
+				d.add(&found, rel, fixMove, "a folder where %s belongs", article(want.noun()))
 				return filepath.SkipDir
 			}
 			if m := info.Mode().Perm(); m&0o077 != 0 || m&0o700 != 0o700 {
@@ -228,6 +228,13 @@ func (d *doctor) checkRecord(rel string, want shape) string {
 		return fmt.Sprintf("record is not a %s conch can use: %v", want.noun(), err)
 	}
 	return ""
+}
+
+func article(noun string) string {
+	if strings.IndexByte("aeiou", noun[0]) >= 0 {
+		return "an " + noun
+	}
+	return "a " + noun
 }
 
 func jsonKind(v any) string {
