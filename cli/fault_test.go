@@ -134,7 +134,7 @@ type faultRig struct {
 	strace   string
 	dir      string
 	user     string
-	pristine string // the prepared home, kept aside
+	pristine string            // the prepared home, kept aside
 	due      map[string]string // token of each message due in the prepared home → its receiver
 	before   map[string]string // the prepared home's records
 }
