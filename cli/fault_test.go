@@ -652,6 +652,16 @@ func TestFaultCampaign(t *testing.T) {
 	sort.Strings(names)
 	t.Logf("fault points: %d over %d commands (%s)", total, len(perCommand), strings.Join(names, ", "))
 	t.Logf("runs: %d in %s (all=%v); %d never came to their fault point", runs, time.Since(start).Round(time.Second), all, missed)
+	if path := os.Getenv("CONCH_FAULT_REPORT"); path != "" {
+		// Every finding, one a line, for the record.
+		var b strings.Builder
+		for _, f := range found {
+			fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", f.invariant, f.command, f.fault, f.detail)
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
 	byInv := map[string][]finding{}
 	for _, f := range found {
 		byInv[f.invariant] = append(byInv[f.invariant], f)
