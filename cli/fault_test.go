@@ -38,8 +38,10 @@ import (
 //
 // CONCH_FAULT_ALL=1 runs every fault point of every command (the README's
 // "Measuring" section has the figures); otherwise a fast subset (every
-// tenth point). Invariants in faultPending are reported, not failed: they
-// wait for the journal commit of issue 19 items 1-5.
+// tenth point). CONCH_FAULT_REPORT=FILE writes every finding to FILE, one
+// a line; CONCH_FAULT_ONLY=NAME runs one command (named as below).
+// Invariants in faultPending are reported, not failed: they wait for the
+// journal commit of issue 19 items 1-5.
 
 // faultSyscalls are the system calls faults are put into.
 var faultSyscalls = []string{"openat", "read", "write", "close", "fsync", "fdatasync", "rename", "renameat", "renameat2",
@@ -58,7 +60,8 @@ type faultCmd struct {
 	tty   bool   // run with a terminal on standard input (a person's press)
 	stdin string
 	args  []string
-	sends string // the token of the message it sends, if it sends one
+	sends string // the token of the message it sends (or passes on), if any
+	retry bool   // keyed: a run that did not exit 0 is tried again, and must then send once
 }
 
 // hookPayload is a Claude Code or Codex hook event of session S1 (Claude)
@@ -102,7 +105,7 @@ func faultCommands(user string) []faultCmd {
 		{name: "step", chat: "c_2", args: []string{"step", "edit", "--file", filepath.Join(user, "login.go")}},
 		{name: "notes", chat: "c_2", args: []string{"notes"}},
 		{name: "chat message", chat: "c_1", args: []string{"chat", "message", "c_2", "tok-send the copy is ready"}, sends: "tok-send"},
-		{name: "chat message --start-reply --key", chat: "c_1", args: []string{"chat", "message", "c_4", "tok-keyed look at this", "--start-reply", "--key", "k-9"}, sends: "tok-keyed"},
+		{name: "chat message --start-reply --key", chat: "c_1", args: []string{"chat", "message", "c_4", "tok-keyed look at this", "--start-reply", "--key", "k-9"}, sends: "tok-keyed", retry: true},
 		{name: "chat stop", chat: "c_1", args: []string{"chat", "stop", "c_4", "--reason", "hold on"}},
 		{name: "wait --detach", chat: "c_1", args: []string{"wait", "chat", "c_4", "--detach"}},
 		{name: "wait cancel", chat: "c_1", args: []string{"wait", "cancel", "c_2"}},
@@ -111,7 +114,7 @@ func faultCommands(user string) []faultCmd {
 		{name: "chat set", args: []string{"chat", "set", "c_2", "--goal", "ship the login", "--title", "Fix the login now"}},
 		{name: "chat taint", args: []string{"chat", "taint", "c_2", "--outside", "https://example.com/page"}},
 		{name: "chat delete", args: []string{"chat", "delete", "c_3"}},
-		{name: "message pass", tty: true, args: []string{"message", "pass", "m_2"}},
+		{name: "message pass", tty: true, args: []string{"message", "pass", "m_2"}, sends: "tok-m2"},
 		{name: "message dismiss", tty: true, args: []string{"message", "dismiss", "m_2"}},
 		{name: "confirm", tty: true, args: []string{"confirm", "r_1"}},
 		{name: "deny", tty: true, args: []string{"deny", "r_1"}},
@@ -122,6 +125,7 @@ func faultCommands(user string) []faultCmd {
 		hook("claude", "PostToolUse"),
 		hook("claude", "Stop"),
 		hook("codex", "UserPromptSubmit"),
+		hook("codex", "PreToolUse"),
 		hook("codex", "PostToolUse"),
 		hook("codex", "Stop"),
 	}
@@ -401,6 +405,15 @@ func (r *faultRig) check(home string, c faultCmd, p point, fault string, clean r
 	if next.code != ExitRefused {
 		add("whole", "the next command: exit %d: %s", next.code, firstLines(next.err, 3))
 	}
+	if c.retry && (res.code != 0 || killed) {
+		// A keyed send tried again after it failed or was killed: it
+		// answers as a clean run does, and the message goes once.
+		again := r.runConch(home, c, nil)
+		if again.code != clean.code {
+			add("keyed retry", "tried again after exit %d: exit %d: %s", res.code, again.code, firstLines(again.err, 2))
+		}
+		res, killed, failed = again, false, false
+	}
 	after := dump(t, home)
 	if failed {
 		if d := diffDumps(r.before, after); len(d) > 0 {
@@ -447,12 +460,16 @@ func (r *faultRig) check(home string, c faultCmd, p point, fault string, clean r
 	}
 	// Every message shown exactly once by a notes that exits 0.
 	shown := map[string]int{}
+	tokens := map[string]bool{"tok-m2": true}
+	for tok := range r.due {
+		tokens[tok] = true
+	}
+	if c.sends != "" {
+		tokens[c.sends] = true
+	}
 	count := func(out string) {
-		for tok := range r.due {
+		for tok := range tokens {
 			shown[tok] += strings.Count(out, tok)
-		}
-		if c.sends != "" {
-			shown[c.sends] += strings.Count(out, c.sends)
 		}
 	}
 	if res.code == 0 && !killed {
@@ -473,6 +490,9 @@ func (r *faultRig) check(home string, c faultCmd, p point, fault string, clean r
 				break
 			}
 		}
+	}
+	if held := "tok-m2"; c.sends != held && shown[held] != 0 {
+		add("once", "%s, held for the person, was shown %d times", held, shown[held])
 	}
 	for tok, to := range r.due {
 		if shown[tok] != 1 {
