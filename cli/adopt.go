@@ -24,7 +24,8 @@ same file again changes nothing; another file replaces the link. One file
 is adopted by one chat. An adopted event is recorded in the chat's log.
 
 Exit codes: 0 done, 2 usage (no chat, an unknown harness, no such file),
-3 no such chat, a task, or the file adopted by another chat.`,
+3 no such chat, a task, a chat that is not yours, or the file adopted by
+another chat (one that is no longer yours loses it to the chat adopting).`,
 		Args:        exactArgs(2, "a harness (claude or codex) and a file"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {

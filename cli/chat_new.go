@@ -20,8 +20,11 @@ func (a *app) newChatNew() *cobra.Command {
 
 The folder defaults to the workspace preference, else the current folder.
 The same --key gives the same chat. A chat made with --parent (a subagent)
-gets at most its parent's mode. Wake and stop commands are the harness's:
-a chat cannot set them.
+gets at most its parent's mode, takes its parent's taint, and has an origin
+no more yours than its parent's. Made from a chat, the chat is its parent
+unless --parent names one of that chat's own children, and the same holds
+of the maker: a chat that is not yours cannot make one that is. Wake and
+stop commands are the harness's: a chat cannot set them.
 
 Exit codes: 0 done, 2 bad value, 3 refused or no such parent.`,
 		Args:        exactArgs(0, "no arguments"),

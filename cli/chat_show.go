@@ -13,8 +13,10 @@ func (a *app) newChatShow() *cobra.Command {
 		Short: "Show one chat, whole",
 		Long: `Show one chat, whole (default: the chat acting).
 
-From a chat, another chat's reply text is never shown, and a chat that is
-not yours is no chat at all.
+From a chat, another chat's reply text is never shown, a chat that is not
+yours is no chat at all, and the goal and task result of one that read from
+outside what the chat acting has not are withheld (conch wait task ID gives
+a task's result, and carries its taint in first).
 
 Exit codes: 0 done, 2 usage, 3 no such chat.`,
 		Args:        maxArgs(1, "one chat id"),

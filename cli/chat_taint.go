@@ -15,10 +15,13 @@ func (a *app) newChatTaint() *cobra.Command {
 
 --outside SOURCE: it read something from outside (a web page, a mail, a
 downloaded file). --person WHO: someone else's words came into it; it is
-then not yours, to every other chat. Anyone may add taint: it only lowers
-trust, and nothing takes it away.
+then not yours, to every other chat, and neither is any chat or task made
+from it. Anyone may add outside taint: it only lowers trust, and nothing
+takes it away. A person taint only the person, a harness (no chat acting)
+or the chat itself may add.
 
-Exit codes: 0 done, 2 usage, 3 no such chat.`,
+Exit codes: 0 done, 2 usage, 3 no such chat, or a person taint from
+another chat.`,
 		Args:        maxArgs(1, "one chat id"),
 		Annotations: access(accessWrite),
 	}

@@ -21,7 +21,8 @@ finished.
 
 --person: the person's own message started it (a new chain of messages
 begins). A reply that conch's own wake started is the wake's, whatever
---person says. --message: the message that started it; a chat with no title
+--person says, and so is one begun while that reply still runs: only a
+reply begun after it ended may be the person's. --message: the message that started it; a chat with no title
 takes one from it. --folder: where this reply works (default: the chat's).
 --pid: the harness process running the reply (default: the parent of this
 command); a reply whose process is gone did not finish.

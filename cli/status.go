@@ -23,7 +23,9 @@ ID) instead of reading the events as an exact difference.
 earliest_available_sequence is the first sequence still kept.
 
 It moves no cursor: a notice is acknowledged by conch notes, not here.
-From a chat: one of the person's chats, or one of its own tasks or children.
+From a chat: one of the person's chats, or one of its own tasks or children;
+the goal and result of one that read from outside what the chat acting has
+not are withheld.
 
 Exit codes: 0 done, 2 usage, 3 no such chat.`,
 		Args:        exactArgs(1, "one chat id"),

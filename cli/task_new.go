@@ -14,7 +14,9 @@ func (a *app) newTaskNew() *cobra.Command {
 		Short: "As a chat: register a task it started, and print its id",
 		Long: `As a chat: register a task it started, and print its id (t_1, t_2, …).
 The task's folder defaults to the chat's. The same --key gives the same task.
-The task starts running; the chat watches it from its spawn on.
+The task starts running; the chat watches it from its spawn on. A task is
+its chat's: it takes the chat's origin and taint, and is yours only when
+the chat is.
 
 Exit codes: 0 done, 2 bad value or no chat acting.`,
 		Args:        exactArgs(0, "no arguments"),

@@ -14,7 +14,9 @@ func (a *app) newTasks() *cobra.Command {
 		Long: `The tasks of the chat acting (every task, for the person), and the capacity:
 [tasks] max_running from the config (unset: no limit, shown as null), how
 many tasks run across every chat, and how many wait, and why (for room, or
-for the person's OK).
+for the person's OK). From a chat, the result of a task that read from
+outside what the chat has not is withheld: conch wait task ID gives it, and
+carries that taint in first.
 
 Exit codes: 0 done, 3 no such chat.`,
 		Args:        exactArgs(0, "no arguments"),

@@ -81,14 +81,29 @@ func (tx *Tx) Adopt(a Actor, harness, file string) (*Adoption, error) {
 	if c.IsTask() {
 		return nil, refusedf("a task cannot adopt a session: only a chat")
 	}
+	if !c.Yours() {
+		// What a person types there would be recorded as the person's
+		// words, in a chat that is not the person's.
+		return nil, refusedf("chat %s cannot adopt a session: it is not one of the person's chats", c.ID)
+	}
 	all, err := tx.Adoptions()
 	if err != nil {
 		return nil, err
 	}
 	for _, ad := range all {
-		if ad.File == file && ad.Chat != c.ID {
+		if ad.File != file || ad.Chat == c.ID {
+			continue
+		}
+		// A chat that is not (or no longer) the person's cannot hold a
+		// file against the person's own: it loses the link.
+		holder, err := tx.Chat(ad.Chat)
+		if err != nil && !errors.Is(err, ErrNoChat) {
+			return nil, err
+		}
+		if holder != nil && holder.Yours() {
 			return nil, refusedf("session file %s is adopted by another chat already", file)
 		}
+		tx.remove(adoptionRel(ad.Chat))
 	}
 	rel := adoptionRel(c.ID)
 	ad, err := load[Adoption](tx, rel)

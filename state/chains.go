@@ -22,6 +22,11 @@ const (
 	ChainPair       = 3                // messages from one chat to another in one chain
 	MaxWaiting      = 5                // messages waiting (or held) for one chat at once
 	RepeatWindow    = 10 * time.Minute // the same words to the same chat once in this long
+	// WindowPair is a bound that nothing resets (no person's message, no
+	// new chain): at most this many messages from one chat to another in
+	// any RepeatWindow. conch cannot tell a harness's reply start --person
+	// from one the model ran, so the chain bounds alone could be reset.
+	WindowPair = 10
 )
 
 // Chain is one chain of messages, CONCH_HOME/chains/ch_N.json: what the
@@ -103,10 +108,18 @@ func checkBounds(me, to *Chat, ch *Chain, sum string, now time.Time, starts bool
 	case waitingFor(to) >= MaxWaiting:
 		return refusedf("message refused: bound reached: %d messages already wait for chat %s", MaxWaiting, to.ID)
 	}
+	toIt := 0
 	for _, r := range recentSince(me.Recent, now) {
-		if r.To == to.ID && r.Sum == sum {
+		if r.To != to.ID {
+			continue
+		}
+		if r.Sum == sum {
 			return refusedf("message refused: bound reached: the same words to chat %s once in %d minutes", to.ID, int(RepeatWindow/time.Minute))
 		}
+		toIt++
+	}
+	if toIt >= WindowPair {
+		return refusedf("message refused: bound reached: %d messages from chat %s to chat %s in %d minutes", WindowPair, me.ID, to.ID, int(RepeatWindow/time.Minute))
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -69,6 +70,47 @@ func (c *Chat) OffersTogether() bool {
 // PersonsOwn says whether the chat is one the person is in (origin "" or
 // app:*), whatever came into it since.
 func (c *Chat) PersonsOwn() bool { return !c.IsTask() && (c.Origin == "" || isApp(c.Origin)) }
+
+// Trusted says whether the chat or task is the person's own work: an
+// origin that is yours and nobody else's words in it. For a task this is
+// "its parent is yours and free of person taint" (a task takes its
+// parent's origin and taint when it is made), so the reader may speak to
+// it and of it. Trust is inherited, never laundered: a chat or task made
+// from another takes that one's origin (at most as yours) and its taint
+// when it is made, and a person taint added later reaches everything made
+// from it (spreadPerson), so this reads the record alone, never the
+// parent chain: the hot commands open nothing more for it.
+func (c *Chat) Trusted() bool { return len(c.Taint.Person) == 0 && originRank(c.Origin) > 0 }
+
+// originRank orders origins by how much they are yours: a chat the person
+// is in (2), a routine's run (1), anyone else's (0).
+func originRank(o string) int {
+	switch {
+	case o == "" || isApp(o):
+		return 2
+	case o == "routine":
+		return 1
+	}
+	return 0
+}
+
+// inherit makes c, new, no more trusted than from, the chat it is made
+// from: from's taint (outside and person) copied in, and an origin no more
+// yours than from's.
+func (tx *Tx) inherit(c, from *Chat) {
+	if from == nil {
+		return
+	}
+	tx.carryTaint(from, c)
+	for _, who := range from.Taint.Person {
+		if !slices.Contains(c.Taint.Person, who) {
+			c.Taint.Person = append(c.Taint.Person, who)
+		}
+	}
+	if originRank(c.Origin) > originRank(from.Origin) {
+		c.Origin = from.Origin
+	}
+}
 
 // Working says whether a reply runs now.
 func (c *Chat) Working() bool { return c.Reply != nil && c.Reply.Alive() }
@@ -289,10 +331,17 @@ func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
 	if me != nil && (in.WakeCmd != "" || in.StopCmd != "") {
 		return nil, refusedf("a chat cannot set a wake or stop command: the harness does")
 	}
+	if me != nil && in.Parent == "" {
+		// A chat made from a chat is that chat's child.
+		in.Parent = me.ID
+	}
 	var parent *Chat
 	if in.Parent != "" {
 		if parent, err = tx.Named(a, in.Parent); err != nil {
 			return nil, err
+		}
+		if me != nil && parent.ID != me.ID && parent.Parent != me.ID {
+			return nil, refusedf("chat %s cannot make a chat under chat %s: --parent names the chat itself or one of its own children", me.ID, parent.ID)
 		}
 		// A chat made by a chat gets at most its parent's mode.
 		if modeRank(in.Mode) > modeRank(parent.Mode) {
@@ -322,6 +371,10 @@ func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
 		ID: id, Title: in.Title, Origin: in.Origin, Folder: folder, Computer: tx.h.Computer,
 		Status: StatusIdle, Mode: in.Mode, Inbound: InboundAccept, Parent: in.Parent,
 		Created: now, LastActive: now, WakeCmd: in.WakeCmd, StopCmd: in.StopCmd,
+	}
+	tx.inherit(c, me)
+	if parent != me {
+		tx.inherit(c, parent)
 	}
 	tx.saveChat(c, true)
 	if key != "" {
@@ -463,7 +516,11 @@ func looser(to, from string) bool {
 	return slices.Index(Inbounds, to) < slices.Index(Inbounds, from)
 }
 
-// AddTaint marks what came into a chat. Anyone may: taint only lowers trust.
+// AddTaint marks what came into a chat. Anyone may add outside taint: it
+// only lowers trust. A person taint only the person, the harness (no chat
+// acting) or the chat itself may add: from another chat it would be a way
+// to shut the person's chats out of each other. A person taint reaches
+// every chat and task made from this one (spreadPerson).
 func (tx *Tx) AddTaint(a Actor, id string, outside, person string) (*Chat, error) {
 	if (outside == "") == (person == "") {
 		return nil, usagef("give one of --outside SOURCE or --person WHO")
@@ -475,14 +532,60 @@ func (tx *Tx) AddTaint(a Actor, id string, outside, person string) (*Chat, error
 	if err != nil {
 		return nil, err
 	}
+	if person != "" && !a.Person() && a.ID != c.ID {
+		return nil, refusedf("chat %s cannot add a person taint to chat %s: only the person, the harness or the chat itself may", a.ID, c.ID)
+	}
 	if outside != "" && !slices.Contains(c.Taint.Outside, outside) {
 		c.Taint.Outside = append(c.Taint.Outside, outside)
 	}
 	if person != "" && !slices.Contains(c.Taint.Person, person) {
 		c.Taint.Person = append(c.Taint.Person, person)
+		if err := tx.spreadPerson(c, person); err != nil {
+			return nil, err
+		}
 	}
 	tx.saveChat(c, true)
 	return c, nil
+}
+
+// spreadPerson adds a person taint just added to c to every chat and task
+// made from it, through any number of generations (found by their parent
+// in the index): yours holds only where the whole parent chain is free of
+// person taint. Not a hot path: it runs when a person taint is added.
+func (tx *Tx) spreadPerson(c *Chat, who string) error {
+	ix, err := tx.ReadIndex()
+	if err != nil {
+		return err
+	}
+	children := map[string][]string{}
+	for _, s := range ix.Chats {
+		if s.Parent != "" {
+			children[s.Parent] = append(children[s.Parent], s.ID)
+		}
+	}
+	seen := map[string]bool{c.ID: true}
+	next := children[c.ID]
+	for len(next) > 0 {
+		id := next[0]
+		next = next[1:]
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		d, err := tx.Chat(id)
+		if errors.Is(err, ErrNoChat) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(d.Taint.Person, who) {
+			d.Taint.Person = append(d.Taint.Person, who)
+			tx.saveChat(d, true)
+		}
+		next = append(next, children[id]...)
+	}
+	return nil
 }
 
 // addOutside carries outside taint from one chat into another.
@@ -542,6 +645,46 @@ func (tx *Tx) Show(a Actor, c *Chat) (*ChatShown, error) {
 			r.Text = ""
 			cp.LastReply = &r
 		}
+		me, err := tx.Chat(a.ID)
+		if err != nil {
+			return nil, err
+		}
+		if carries(c, me) {
+			cp.Goal = withheld(c, cp.Goal)
+			if cp.Task != nil {
+				t := *cp.Task
+				t.Result = withheld(c, t.Result)
+				cp.Task = &t
+			}
+		}
 	}
 	return &ChatShown{Chat: &cp, State: c.State(), Active: c.Active(), StateVersion: v}, nil
+}
+
+// carries says whether words from c (its goal, a task's result) would carry
+// into reader something from outside that reader has not read: then they
+// are withheld from it (words that cross carry their taint). conch wait
+// gives them, after it has tainted the reader.
+func carries(c, reader *Chat) bool {
+	if reader == nil || reader.ID == c.ID {
+		return false
+	}
+	for _, src := range c.Taint.Outside {
+		if !slices.Contains(reader.Taint.Outside, src) {
+			return true
+		}
+	}
+	return false
+}
+
+// withheld is what a reader that must not read c's words sees in their
+// place: nothing, when there are none.
+func withheld(c *Chat, words string) string {
+	if words == "" {
+		return ""
+	}
+	if c.IsTask() {
+		return "withheld: task " + c.ID + " read from outside; conch wait task " + c.ID + " gives its words and that taint"
+	}
+	return "withheld: chat " + c.ID + " read from outside"
 }

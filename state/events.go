@@ -419,6 +419,15 @@ func (tx *Tx) Status(a Actor, id string, since *int64) (*Status, error) {
 		return nil, err
 	}
 	st := &Status{Chat: chatState(c), Since: since}
+	if !a.Person() && a.ID != c.ID {
+		me, err := tx.Chat(a.ID)
+		if err != nil {
+			return nil, err
+		}
+		if carries(c, me) {
+			st.Chat.Goal, st.Chat.Result = withheld(c, st.Chat.Goal), withheld(c, st.Chat.Result)
+		}
+	}
 	h, err := tx.head(c.ID)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -28,6 +29,71 @@ type SessionLink struct {
 	// ids), so that a Stop hook and the notify program that both report
 	// one turn end one reply, not two.
 	LastTurn string `json:"last_turn,omitempty"`
+	// Deleted keeps, for each chat of the session that was deleted (its
+	// own or a subagent's), what a chat remade for it must inherit: a
+	// deleted chat's session is never a way to a cleaner one.
+	Deleted map[string]*Tombstone `json:"deleted,omitempty"`
+	// ModeCap, once a chat was remade for the session, is the most its
+	// chat's mode may be, whatever the harness reports since.
+	ModeCap string `json:"mode_cap,omitempty"`
+}
+
+// Tombstone is what a deleted chat leaves in its session's link.
+type Tombstone struct {
+	Origin string `json:"origin"`
+	Parent string `json:"parent,omitempty"`
+	Mode   string `json:"mode"`
+	Taint  Taint  `json:"taint"`
+}
+
+// remade makes c, the chat a session now stands for in place of a deleted
+// one, no more trusted than that one was: its taint and at most its mode;
+// and, when c was made for it just now (fresh), an origin no more yours
+// and its parent. (A session that CONCH_CHAT names an existing chat for
+// brings that chat the deleted one's taint, and changes nothing else of it.)
+func (tx *Tx) remade(c *Chat, t *Tombstone, fresh bool) {
+	if t == nil {
+		return
+	}
+	origin := c.Origin
+	tx.inherit(c, &Chat{ID: c.ID, Origin: t.Origin, Taint: t.Taint})
+	if !fresh {
+		c.Origin = origin
+	} else if c.Parent == "" {
+		c.Parent = t.Parent
+	}
+	if modeRank(c.Mode) > modeRank(t.Mode) {
+		c.Mode = t.Mode
+	}
+	tx.saveChat(c, true)
+}
+
+// entomb leaves a tombstone for c, being deleted, in every harness
+// session's link that names it. Not a hot path: a delete reads the links.
+func (tx *Tx) entomb(c *Chat) error {
+	for _, harness := range Harnesses {
+		dir := "sessions/" + harness
+		entries, err := tx.recordIDs(dir, func(string) bool { return true })
+		if err != nil {
+			return err
+		}
+		for _, key := range entries {
+			rel := dir + "/" + key + ".json"
+			link, err := load[SessionLink](tx, rel)
+			if err != nil {
+				return err
+			}
+			if link == nil || (link.Chat != c.ID && !slices.Contains(slices.Collect(maps.Values(link.Agents)), c.ID)) {
+				continue
+			}
+			if link.Deleted == nil {
+				link.Deleted = map[string]*Tombstone{}
+			}
+			link.Deleted[c.ID] = &Tombstone{Origin: c.Origin, Parent: c.Parent, Mode: c.Mode, Taint: c.Taint}
+			tx.put(rel, link, true)
+		}
+	}
+	return nil
 }
 
 // plainKey says whether a session id may name its link file as it is: a
@@ -82,8 +148,11 @@ type SessionIn struct {
 // in.Make). With in.Agent it is the subagent's child chat, made with the
 // session's chat as its parent. The mode the harness reports is the
 // chat's: the harness sets mode, never a chat (a child gets at most its
-// parent's). It returns nil, false, nil when there is no chat and none was
-// to be made.
+// parent's). But a hook that runs with a chat acting (in.Inherit: the
+// session was started from inside a chat, whose model could have chosen
+// what it reports) may lower the mode, never raise it. A chat remade for
+// a session whose chat was deleted inherits that one's tombstone. It
+// returns nil, false, nil when there is no chat and none was to be made.
 func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 	if !slices.Contains(Harnesses, in.Harness) {
 		return nil, false, usagef("harness %q: want one of %s", in.Harness, strings.Join(Harnesses, ", "))
@@ -117,11 +186,20 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 		if !in.Make {
 			return nil, false, nil
 		}
-		if main, err = tx.sessionChat(in); err != nil {
+		fresh := false
+		if main, fresh, err = tx.sessionChat(in); err != nil {
 			return nil, false, err
 		}
 		made = true
-		link = &SessionLink{Harness: in.Harness, Session: in.Session, Chat: main.ID, Created: tx.Now()}
+		if link == nil {
+			link = &SessionLink{Harness: in.Harness, Session: in.Session, Created: tx.Now()}
+		} else if t := link.Deleted[link.Chat]; t != nil {
+			tx.remade(main, t, fresh)
+			if link.ModeCap == "" || modeRank(t.Mode) < modeRank(link.ModeCap) {
+				link.ModeCap = t.Mode
+			}
+		}
+		link.Chat = main.ID
 		tx.put(rel, link, true)
 	}
 	if in.Transcript != "" && link.Transcript != in.Transcript {
@@ -129,8 +207,12 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 		tx.put(rel, link, true)
 	}
 	changed := false
-	if in.Mode != "" && main.Mode != in.Mode {
-		main.Mode, changed = in.Mode, true
+	mode := in.Mode
+	if mode != "" && link.ModeCap != "" && modeRank(mode) > modeRank(link.ModeCap) {
+		mode = link.ModeCap
+	}
+	if mode != "" && main.Mode != mode && (in.Inherit == "" || modeRank(mode) < modeRank(main.Mode)) {
+		main.Mode, changed = mode, true
 	}
 	if main.Title == "" && in.Title != "" {
 		main.Title, changed = cutRunes(in.Title, MaxTitle), true
@@ -141,7 +223,9 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 	if in.Agent == "" {
 		return main, made, nil
 	}
+	gone := ""
 	if id := link.Agents[in.Agent]; id != "" {
+		gone = id
 		child, err := tx.Chat(id)
 		if err == nil {
 			if modeRank(child.Mode) > modeRank(main.Mode) {
@@ -158,9 +242,12 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 		return nil, false, nil
 	}
 	title := strings.TrimSpace(in.AgentType + " subagent")
-	child, err := tx.newChat(title, main.Folder, main.Mode, main.ID)
+	child, err := tx.newChat(title, main.Folder, main.Mode, main)
 	if err != nil {
 		return nil, false, err
+	}
+	if gone != "" {
+		tx.remade(child, link.Deleted[gone], true)
 	}
 	tx.spawned(Actor{ID: main.ID}, main, child)
 	if link.Agents == nil {
@@ -174,11 +261,12 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 // sessionChat is the chat a new session stands for: the chat the
 // harness's environment names when that one is idle (the session was
 // started for it), its child when that one is working (a session started
-// from inside its reply), else a new chat of the person's.
-func (tx *Tx) sessionChat(in SessionIn) (*Chat, error) {
+// from inside its reply) or is a task, else a new chat of the person's.
+// A child inherits its parent's taint and is never more yours than it.
+func (tx *Tx) sessionChat(in SessionIn) (c *Chat, fresh bool, err error) {
 	folder := in.Folder
 	if folder == "" {
-		return nil, usagef("the event names no folder")
+		return nil, false, usagef("the event names no folder")
 	}
 	folder = filepath.Clean(folder)
 	mode := in.Mode
@@ -186,29 +274,28 @@ func (tx *Tx) sessionChat(in SessionIn) (*Chat, error) {
 		mode = ModeAsk
 	}
 	if in.Inherit != "" {
-		if c, err := tx.Chat(in.Inherit); err == nil && !c.IsTask() {
-			if !c.Working() {
-				return c, nil
+		if c, err := tx.Chat(in.Inherit); err == nil {
+			if !c.Working() && !c.IsTask() {
+				return c, false, nil
 			}
-			if modeRank(mode) > modeRank(c.Mode) {
-				mode = c.Mode
-			}
-			child, err := tx.newChat(cutRunes(in.Title, MaxTitle), folder, mode, c.ID)
+			child, err := tx.newChat(cutRunes(in.Title, MaxTitle), folder, mode, c)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			tx.spawned(Actor{ID: c.ID}, c, child)
-			return child, nil
-		} else if err != nil && !errors.Is(err, ErrNoChat) {
-			return nil, err
+			return child, true, nil
+		} else if !errors.Is(err, ErrNoChat) {
+			return nil, false, err
 		}
 	}
-	return tx.newChat(cutRunes(in.Title, MaxTitle), folder, mode, "")
+	c, err = tx.newChat(cutRunes(in.Title, MaxTitle), folder, mode, nil)
+	return c, err == nil, err
 }
 
 // newChat makes a chat the way a harness does: it may have no title yet (it
-// takes one from the person's first prompt).
-func (tx *Tx) newChat(title, folder, mode, parent string) (*Chat, error) {
+// takes one from the person's first prompt). A child of parent gets at most
+// its mode, its taint, and an origin no more yours.
+func (tx *Tx) newChat(title, folder, mode string, parent *Chat) (*Chat, error) {
 	id, err := tx.nextID("c")
 	if err != nil {
 		return nil, err
@@ -216,7 +303,14 @@ func (tx *Tx) newChat(title, folder, mode, parent string) (*Chat, error) {
 	now := tx.Now()
 	c := &Chat{
 		ID: id, Title: title, Folder: folder, Computer: tx.h.Computer, Status: StatusIdle,
-		Mode: mode, Inbound: InboundAccept, Parent: parent, Created: now, LastActive: now,
+		Mode: mode, Inbound: InboundAccept, Created: now, LastActive: now,
+	}
+	if parent != nil {
+		c.Parent = parent.ID
+		if modeRank(c.Mode) > modeRank(parent.Mode) {
+			c.Mode = parent.Mode
+		}
+		tx.inherit(c, parent)
 	}
 	tx.saveChat(c, true)
 	return c, nil

@@ -66,6 +66,10 @@ func (s *Summary) Yours() bool {
 	return !s.IsTask() && !s.Person && (s.Origin == "" || isApp(s.Origin) || s.Origin == "routine")
 }
 
+// Trusted answers as Chat.Trusted: a task counts, when it is its parent's
+// and its parent is yours.
+func (s *Summary) Trusted() bool { return !s.Person && originRank(s.Origin) > 0 }
+
 // Working says whether a reply runs now: its harness process is still
 // there. From the index this is the cheap check (is there a process with
 // that pid?), which a list of a thousand chats can afford; a pid taken over

@@ -110,9 +110,10 @@ func (tx *Tx) MarkNotes(a Actor, n *Notes) error {
 // reply, four lines a reply at most.
 func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
 	lines := []ReaderLine{}
-	if len(me.Taint.Person) > 0 || !(me.Yours() || me.IsTask()) {
+	if !me.Trusted() {
 		// Someone else's words are in it, or it is an outside agent's or
-		// another app's chat: it is told nothing of the person's chats.
+		// another app's chat, or a task of one: it is told nothing of the
+		// person's chats.
 		return lines, nil
 	}
 	r := me.Reply
@@ -133,7 +134,7 @@ func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
 	worktrees := sync.OnceValue(tx.Worktrees)
 	var others []*Summary
 	for _, s := range ix.Chats {
-		if s.ID == me.ID || s.Person || !(s.Yours() || s.IsTask()) {
+		if s.ID == me.ID || !s.Trusted() {
 			continue
 		}
 		if s.ReplyStarted.IsZero() || !sharePlace(computer, place, s.ReplyComputer, s.ReplyPlace, worktrees) {

@@ -32,6 +32,13 @@ func (tx *Tx) StartReply(a Actor, in ReplyStart) (*Chat, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A --person that comes while an unwatched reply still runs is not
+	// the person's: conch cannot tell a harness's --person from the
+	// model's, so only a reply begun after that one ended may be.
+	var unwatched *Reply
+	if c.Reply != nil && c.Reply.Unwatched && c.Reply.Alive() {
+		unwatched = c.Reply
+	}
 	if c.Reply != nil {
 		tx.endReply(a, c, OutcomeGone, "")
 	}
@@ -41,9 +48,12 @@ func (tx *Tx) StartReply(a Actor, in ReplyStart) (*Chat, error) {
 	r := tx.newReply(c, in.Folder, in.PID)
 	switch {
 	case c.Wake != nil:
-		r.Chain = c.Wake.Chain
-		r.Unwatched = c.Wake.Reason == "message"
+		// A reply conch woke (for a message, a wait that ended, a notice)
+		// runs with nobody watching it.
+		r.Chain, r.Unwatched = c.Wake.Chain, true
 		c.Wake = nil
+	case unwatched != nil:
+		r.Chain, r.Unwatched = unwatched.Chain, true
 	case in.Person:
 		r.Person = true
 		chain, err := tx.nextID("ch")
@@ -127,7 +137,7 @@ func (tx *Tx) Step(a Actor, in StepIn) (*Chat, error) {
 		r := tx.newReply(c, "", in.harness())
 		r.Chain = c.Chain
 		if c.Wake != nil {
-			r.Chain, r.Unwatched, c.Wake = c.Wake.Chain, c.Wake.Reason == "message", nil
+			r.Chain, r.Unwatched, c.Wake = c.Wake.Chain, true, nil
 			c.Chain = r.Chain
 		}
 		c.Reply = r

@@ -53,5 +53,8 @@ func (tx *Tx) deleted(a Actor, c *Chat) error {
 	if err := tx.waitsOnDelete(c); err != nil {
 		return err
 	}
+	if err := tx.entomb(c); err != nil {
+		return err
+	}
 	return tx.logOnDelete(c)
 }

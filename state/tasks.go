@@ -47,11 +47,14 @@ func (tx *Tx) CreateTask(a Actor, in NewTask) (*Chat, error) {
 		return nil, err
 	}
 	now := tx.Now()
+	// A task is its parent's: yours only if the parent is (it takes the
+	// parent's origin), and what came into the parent is in it too.
 	t := &Chat{
-		ID: id, Title: in.Title, Folder: folder, Computer: tx.h.Computer, Status: StatusIdle,
+		ID: id, Title: in.Title, Origin: parent.Origin, Folder: folder, Computer: tx.h.Computer, Status: StatusIdle,
 		Mode: parent.Mode, Inbound: InboundAccept, Parent: parent.ID, Created: now, LastActive: now,
 		Task: &TaskInfo{State: TaskRunning},
 	}
+	tx.inherit(t, parent)
 	tx.saveChat(t, true)
 	if key != "" {
 		if err := tx.setKey(key, id); err != nil {
@@ -165,7 +168,11 @@ func (tx *Tx) Tasks(a Actor) (*TaskStatus, error) {
 		if err != nil {
 			return nil, err
 		}
-		st.Tasks = append(st.Tasks, TaskRow{ID: t.ID, Title: t.Title, Parent: t.Parent, State: t.Task.State, Result: t.Task.Result})
+		result := t.Task.Result
+		if carries(t, me) {
+			result = withheld(t, result)
+		}
+		st.Tasks = append(st.Tasks, TaskRow{ID: t.ID, Title: t.Title, Parent: t.Parent, State: t.Task.State, Result: result})
 	}
 	return st, nil
 }
