@@ -99,6 +99,30 @@ func (tx *Tx) usedIDs() (Counters, error) {
 			}
 		}
 	}
+	// A session's link names its chats, the deleted ones too.
+	for _, harness := range Harnesses {
+		dir := "sessions/" + harness
+		entries, err := tx.h.FS.ReadDir(tx.h.path(dir))
+		if err != nil {
+			continue // none, or what doctor finds
+		}
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".json") {
+				continue
+			}
+			l, err := readRecord[SessionLink](tx, dir+"/"+e.Name())
+			if err != nil || l == nil {
+				continue
+			}
+			noteIDs(seen, l.Chat)
+			for _, chat := range l.Agents {
+				noteIDs(seen, chat) // a value conch wrote; the key is the harness's word
+			}
+			for chat := range l.Deleted {
+				noteIDs(seen, chat)
+			}
+		}
+	}
 	return seen, nil
 }
 
