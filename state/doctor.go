@@ -162,6 +162,10 @@ func (d *doctor) check() ([]Finding, error) {
 			if h.Now().Sub(info.ModTime()) > staleAfter {
 				d.add(&found, rel, fixCommit, "a commit was cut short (a writer stopped half way): the index may not sum up the records")
 			}
+		case rel == journalFile:
+			if h.Now().Sub(info.ModTime()) > staleAfter {
+				d.add(&found, rel, fixCommit, "the journal of a committed change that a writer stopped writing: the next command that writes finishes it")
+			}
 		case strings.HasSuffix(base, ".lock"):
 		case strings.HasPrefix(base, "."):
 			if h.Now().Sub(info.ModTime()) > staleAfter {
@@ -327,9 +331,12 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 		f := &found[i]
 		switch f.kind {
 		case fixCommit:
-			// Update finished it before this ran: no commit mark is
-			// left once the lock is had.
+			// Update finished it before this ran: no commit mark or
+			// journal is left once the lock is had.
 			f.Repaired = "finished: the index rebuilt from the records"
+			if f.rel == journalFile {
+				f.Repaired = "finished: rolled forward"
+			}
 		case fixTemp:
 			if err := h.FS.Remove(d.real(f.rel)); err == nil {
 				f.Repaired = "removed"
