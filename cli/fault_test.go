@@ -138,6 +138,7 @@ type faultRig struct {
 	strace   string
 	dir      string
 	user     string
+	host     string            // the computer's name, as the binary finds it
 	pristine string            // the prepared home, kept aside
 	due      map[string]string // token of each message due in the prepared home → its receiver
 	before   map[string]string // the prepared home's records
@@ -162,25 +163,24 @@ type result struct {
 	injectedLines []string
 }
 
-// runConch runs the binary over home; with inject, under strace.
+// runConch runs conch over home: with strace arguments, the real binary
+// under strace; without, in this process (the checks after a run: the
+// same code, a hundred times cheaper than a process).
 func (r *faultRig) runConch(home string, c faultCmd, strace []string) result {
+	if strace == nil {
+		return r.inProcess(home, c)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var cmd *exec.Cmd
-	var trace string
-	if strace != nil {
-		f, err := os.CreateTemp(r.dir, "trace-")
-		if err != nil {
-			r.t.Fatal(err)
-		}
-		f.Close()
-		trace = f.Name()
-		defer os.Remove(trace)
-		args := append([]string{"-f", "-qq", "-o", trace}, strace...)
-		cmd = exec.CommandContext(ctx, r.strace, append(append(args, r.bin), c.args...)...)
-	} else {
-		cmd = exec.CommandContext(ctx, r.bin, c.args...)
+	f, err := os.CreateTemp(r.dir, "trace-")
+	if err != nil {
+		r.t.Fatal(err)
 	}
+	f.Close()
+	trace := f.Name()
+	defer os.Remove(trace)
+	args := append([]string{"-f", "-qq", "-o", trace}, strace...)
+	cmd := exec.CommandContext(ctx, r.strace, append(append(args, r.bin), c.args...)...)
 	cmd.Env = r.env(home, c.chat)
 	cmd.Dir = r.user
 	var out, errs bytes.Buffer
@@ -196,7 +196,7 @@ func (r *faultRig) runConch(home string, c faultCmd, strace []string) result {
 	} else {
 		cmd.Stdin = strings.NewReader(c.stdin)
 	}
-	err := cmd.Run()
+	err = cmd.Run()
 	res := result{out: out.String(), err: errs.String(), timedOut: ctx.Err() != nil}
 	if ee, ok := err.(*exec.ExitError); ok {
 		res.code = ee.ExitCode()
@@ -206,7 +206,7 @@ func (r *faultRig) runConch(home string, c faultCmd, strace []string) result {
 	} else if err != nil {
 		r.t.Fatalf("run %s: %v", c.name, err)
 	}
-	if trace != "" {
+	{
 		data, _ := os.ReadFile(trace)
 		res.trace = string(data)
 		for _, l := range strings.Split(res.trace, "\n") {
@@ -221,6 +221,23 @@ func (r *faultRig) runConch(home string, c faultCmd, strace []string) result {
 		}
 	}
 	return res
+}
+
+func (r *faultRig) inProcess(home string, c faultCmd) result {
+	vars := map[string]string{}
+	for _, kv := range r.env(home, c.chat) {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
+	}
+	now, _ := time.Parse(time.RFC3339, vars["CONCH_NOW"])
+	var out, errs bytes.Buffer
+	env := Env{
+		In: strings.NewReader(c.stdin), Out: &out, Err: &errs, Terminal: c.tty,
+		Getenv: func(k string) string { return vars[k] }, Now: func() time.Time { return now },
+		Hostname: r.host, Cwd: r.user, PPID: os.Getpid(),
+	}
+	code := Main(c.args, env)
+	return result{code: code, out: out.String(), err: errs.String()}
 }
 
 // must runs a command in home that must exit with one of codes.
@@ -586,6 +603,7 @@ func TestFaultCampaign(t *testing.T) {
 	only := os.Getenv("CONCH_FAULT_ONLY") // a command's name: that one alone
 	dir := openDir(t)
 	r := &faultRig{t: t, bin: conchBinary(t, dir), strace: strace, dir: dir, user: filepath.Join(dir, "user")}
+	r.host, _ = os.Hostname()
 	if err := os.MkdirAll(r.user, 0o700); err != nil {
 		t.Fatal(err)
 	}

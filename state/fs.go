@@ -104,7 +104,7 @@ func syncDir(dir string) error {
 const MaxRecord = 4 << 20
 
 // ErrTooLarge is a file larger than MaxRecord.
-var ErrTooLarge = fmt.Errorf("larger than the largest record conch writes (%d MiB)", MaxRecord>>20)
+var ErrTooLarge = errors.New("larger than the largest record conch writes (4 MiB)")
 
 // readError is the error of a failed read of the record at p: one too
 // large is a record that cannot be read, for conch doctor to quarantine.
