@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"syscall"
 )
 
 // idKinds are the kinds of id conch allocates, and the folder that holds a
@@ -80,7 +81,11 @@ func (tx *Tx) usedIDs() (Counters, error) {
 			case dir == "chats" || dir == "tasks":
 				// What a chat names: its parent, its chain, its cards
 				// and inboxes, the chats it waits on or that wrote to it.
-				if c, err := readRecord[Chat](tx, dir+"/"+name); err == nil && c != nil {
+				c, err := readRecord[Chat](tx, dir+"/"+name)
+				if err := unlessCorrupt(err); err != nil {
+					return nil, err
+				}
+				if c != nil {
 					for _, s := range [][]string{{c.Parent, c.Chain}, c.Cards, c.Inbox, c.InboxStart, c.Held, c.Waiting, c.Wrote, c.Watchers, c.Waiters} {
 						for _, v := range s {
 							noteIDs(seen, v)
@@ -93,7 +98,11 @@ func (tx *Tx) usedIDs() (Counters, error) {
 					}
 				}
 			case dir == "messages":
-				if m, err := readRecord[Message](tx, dir+"/"+name); err == nil && m != nil {
+				m, err := readRecord[Message](tx, dir+"/"+name)
+				if err := unlessCorrupt(err); err != nil {
+					return nil, err
+				}
+				if m != nil {
 					noteIDs(seen, m.From+" "+m.To+" "+m.Chain)
 				}
 			}
@@ -111,7 +120,10 @@ func (tx *Tx) usedIDs() (Counters, error) {
 				continue
 			}
 			l, err := readRecord[SessionLink](tx, dir+"/"+e.Name())
-			if err != nil || l == nil {
+			if err := unlessCorrupt(err); err != nil {
+				return nil, err
+			}
+			if l == nil {
 				continue
 			}
 			noteIDs(seen, l.Chat)
@@ -124,6 +136,17 @@ func (tx *Tx) usedIDs() (Counters, error) {
 		}
 	}
 	return seen, nil
+}
+
+// unlessCorrupt is err, but nil for a record that cannot be read (or a
+// folder where it belongs): its name counts, and doctor finds the rest.
+// A disk that fails is an error: counters rebuilt short would give ids again.
+func unlessCorrupt(err error) error {
+	var ce *CorruptError
+	if err == nil || errors.As(err, &ce) || errors.Is(err, syscall.EISDIR) {
+		return nil
+	}
+	return err
 }
 
 // errNotDir stands for ENOTDIR where the platform has it (a file where

@@ -172,10 +172,10 @@ func (d *doctor) check() ([]Finding, error) {
 				d.add(&found, rel, fixTemp, "temporary file left over by a writer that stopped")
 			}
 		case strings.HasSuffix(base, ".json"):
-			if problem := d.checkRecord(rel, want); problem != "" {
+			if problem, bad := d.checkRecord(rel, want); problem != "" {
 				kind := fixRecord
-				if strings.Contains(problem, "permission denied") {
-					kind = fixNone // an open failed: mended by the mode, if at all
+				if !bad {
+					kind = fixNone // it could not be read: said, never quarantined
 				}
 				d.add(&found, rel, kind, "%s", problem)
 			}
@@ -202,36 +202,38 @@ func (d *doctor) check() ([]Finding, error) {
 }
 
 // checkRecord reads one record as the commands read it: "" when it can
-// be used, else what is wrong.
-func (d *doctor) checkRecord(rel string, want shape) string {
+// be used, else what is wrong, and whether the record itself is (bad: to
+// quarantine) or only the reading failed (the disk, a mode: never a reason
+// to move a record aside).
+func (d *doctor) checkRecord(rel string, want shape) (problem string, bad bool) {
 	data, err := d.h.FS.ReadFile(d.real(rel))
 	switch {
 	case errors.Is(err, ErrTooLarge):
-		return "record " + ErrTooLarge.Error()
+		return "record " + ErrTooLarge.Error(), true
 	case err != nil:
-		return err.Error()
+		return err.Error(), false
 	case !json.Valid(data):
-		return "record does not parse (torn or corrupt)"
+		return "record does not parse (torn or corrupt)", true
 	}
 	switch t := bytes.TrimLeft(data, " \t\r\n"); {
 	case t[0] != '{':
 		var v any
 		_ = json.Unmarshal(t, &v)
-		return fmt.Sprintf("record is not a JSON object: it holds %s", jsonKind(v))
+		return fmt.Sprintf("record is not a JSON object: it holds %s", jsonKind(v)), true
 	case want.read == nil:
-		return ""
+		return "", false
 	}
 	behind := *d.h
 	behind.Dir = d.root
 	tx := newTx(&behind, false)
 	if err := want.read(tx, want.name); err != nil {
 		var ce *CorruptError
-		if errors.As(err, &ce) {
-			err = ce.Err
+		if !errors.As(err, &ce) {
+			return err.Error(), false
 		}
-		return fmt.Sprintf("record is not a %s conch can use: %v", want.noun(), err)
+		return fmt.Sprintf("record is not %s conch can use: %v", article(want.noun()), ce.Err), true
 	}
-	return ""
+	return "", false
 }
 
 func article(noun string) string {
@@ -347,6 +349,14 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 			rebuildCounters = true
 			f.Repaired = "rebuilt from the records"
 		case fixRecord:
+			// Under the lock, once more: a writer may have replaced it
+			// since, and only a record read and found bad is moved.
+			if problem, bad := d.checkRecord(f.rel, shapeOf(f.rel)); !bad {
+				if problem == "" {
+					f.Repaired = "whole now: left as it is"
+				}
+				continue
+			}
 			if f.rel == "counters.json" {
 				// What can still be read of it counts too: a chat deleted
 				// since is named by no record.
@@ -514,6 +524,7 @@ func (h *Home) logHoles() ([]logHole, error) {
 // can be read. It returns how many it read.
 func (tx *Tx) rebuildIndex() (int, error) {
 	ix := &Index{Chats: map[string]*Summary{}}
+	var old *Index // the index as it was, read when needed
 	n := 0
 	for _, dir := range []string{"chats", "tasks"} {
 		entries, err := tx.h.FS.ReadDir(tx.h.path(dir))
@@ -526,8 +537,23 @@ func (tx *Tx) rebuildIndex() (int, error) {
 				continue
 			}
 			c, err := tx.Chat(strings.TrimSuffix(name, ".json"))
-			if err != nil {
-				continue
+			var ce *CorruptError
+			if errors.As(err, &ce) || errors.Is(err, ErrNoChat) {
+				continue // doctor's to find: the index sums up what can be read
+			} else if err != nil {
+				// The disk or a mode, not the record: the chat is there,
+				// and keeps the summary it had, if it had one.
+				id := strings.TrimSuffix(name, ".json")
+				if old == nil {
+					if old, _ = tx.readIndexFile(); old == nil {
+						old = &Index{}
+					}
+				}
+				if s := old.Chats[id]; s != nil && s.ID == id {
+					ix.Chats[id] = s
+					continue
+				}
+				return 0, err
 			}
 			ix.Chats[c.ID] = summarize(c)
 			n++
