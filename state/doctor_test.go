@@ -44,4 +44,3 @@ func TestDoctorRepairFaults(t *testing.T) {
 		}
 	}
 }
-
