@@ -46,6 +46,7 @@ type Env struct {
 	Cwd      string
 	PPID     int
 	Exe      string
+	FS       state.FS // nil: the real file system (tests put a failing one)
 }
 
 // System is the Env of the running process.
@@ -303,7 +304,7 @@ func (a *app) openHome() (*state.Home, error) {
 	if err != nil {
 		return nil, err
 	}
-	return state.Open(state.Options{Dir: dir, Now: now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe})
+	return state.Open(state.Options{Dir: dir, Now: now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS})
 }
 
 // clock is the command's clock: the time CONCH_NOW names, when set.

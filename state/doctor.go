@@ -28,6 +28,9 @@ type Finding struct {
 // writer, or the repair itself, removed it since it was found).
 const gone = "gone since it was found"
 
+// journalCut is doctor's word for a commit journal left behind.
+const journalCut = "the journal of a committed change that a writer stopped writing: the next command that writes finishes it"
+
 // staleAfter is how old a temporary file must be before doctor calls it
 // left over: younger ones may belong to a command writing now.
 const staleAfter = time.Minute
@@ -162,9 +165,9 @@ func (d *doctor) check() ([]Finding, error) {
 			if h.Now().Sub(info.ModTime()) > staleAfter {
 				d.add(&found, rel, fixCommit, "a commit was cut short (a writer stopped half way): the index may not sum up the records")
 			}
-		case rel == journalFile:
+		case rel == journalRel:
 			if h.Now().Sub(info.ModTime()) > staleAfter {
-				d.add(&found, rel, fixCommit, "the journal of a committed change that a writer stopped writing: the next command that writes finishes it")
+				d.add(&found, rel, fixCommit, "%s", journalCut)
 			}
 		case strings.HasSuffix(base, ".lock"):
 		case strings.HasPrefix(base, "."):
@@ -336,8 +339,8 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 			// Update finished it before this ran: no commit mark or
 			// journal is left once the lock is had.
 			f.Repaired = "finished: the index rebuilt from the records"
-			if f.rel == journalFile {
-				f.Repaired = "finished: rolled forward"
+			if f.rel == journalRel {
+				f.Repaired = "finished: its records written" // the Update rolled it forward
 			}
 		case fixTemp:
 			if err := h.FS.Remove(d.real(f.rel)); err == nil {

@@ -31,10 +31,6 @@ func (s shape) noun() string {
 	return "file"
 }
 
-// journalFile is the redo journal of a commit of several records (issue
-// 19's all or nothing): a file at the top of the home.
-const journalFile = "commit.journal"
-
 // topFolders are the folders at the top of a home.
 var topFolders = []string{"chats", "tasks", "messages", "requests", "chains", "watch", "waits", "log", "sessions", "adopted"}
 
@@ -58,7 +54,7 @@ func shapeOf(rel string) shape {
 			return record("counters", "", func(tx *Tx, _ string) error { return readCounters(tx) })
 		case "keys.json":
 			return record("keys", "", func(tx *Tx, _ string) error { _, err := load[Keys](tx, "keys.json"); return err })
-		case "conch.lock", commitMark, journalFile, "config.toml":
+		case "conch.lock", commitMark, journalRel, "config.toml":
 			return shape{kind: shapeFile}
 		}
 		for _, f := range topFolders {
