@@ -29,9 +29,10 @@ import (
 //   - whole: doctor finds nothing once the next command has run;
 //   - a command that failed (an exit code other than a clean run's) changed
 //     nothing, once the next command has run (which rolls forward whatever
-//     a commit left);
-//   - each message due, and one a send that exited 0 made, is shown by
-//     exactly one notes (or hook) that exits 0: notes is run until quiet;
+//     a commit left); one killed left all or nothing;
+//   - each message due, and one a send that exited 0 made, is shown by at
+//     most one notes (or hook) that exits 0, and by at least one or by
+//     what a killed run printed: notes is run until quiet;
 //   - no cursor past its target's log;
 //   - no id given twice (a record under a known id is still the same one,
 //     and the next chat's id is past every id seen);
@@ -41,8 +42,7 @@ import (
 // "Measuring" section has the figures); otherwise a fast subset (every
 // tenth point). CONCH_FAULT_REPORT=FILE writes every finding to FILE, one
 // a line; CONCH_FAULT_ONLY=NAME runs one command (named as below).
-// Invariants in faultPending are reported, not failed: they wait for the
-// journal commit of issue 19 items 1-5.
+// Invariants in faultPending are reported, not failed (see there).
 
 // faultSyscalls are the system calls faults are put into.
 var faultSyscalls = []string{"openat", "read", "write", "close", "fsync", "fdatasync", "rename", "renameat", "renameat2",
