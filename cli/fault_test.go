@@ -61,6 +61,9 @@ var faultPending = map[string]bool{
 	// message: the issue's rule (mark before answering) trades a repeat
 	// for this. Reported.
 	"hook killed after marking": true,
+	// The same window without a kill: the hook's answer to standard
+	// output fails after its marks are committed. Reported.
+	"hook answer not written": true,
 }
 
 // faultAsserted are the commands whose every invariant is asserted
@@ -569,6 +572,10 @@ func (r *faultRig) check(home string, c faultCmd, p point, fault string, clean r
 		case shown[tok] > 1:
 			add("once", "%s (due to %s) shown %d times", tok, to, shown[tok])
 		case shown[tok]+printed[tok] >= 1:
+		case c.hook && p.syscall == "write" && strings.HasPrefix(p.call, "write(1,"):
+			// Its answer could not be written, after its marks: the same
+			// window as a kill there.
+			add("hook answer not written", "%s (due to %s) shown 0 times", tok, to)
 		case killed && c.hook:
 			// Killed between its marks and its answer: a hook marks before
 			// it answers (issue 19), so the message is not shown twice, and
