@@ -149,9 +149,6 @@ func unlessCorrupt(err error) error {
 	return err
 }
 
-// errNotDir stands for ENOTDIR where the platform has it (a file where
-// a folder belongs: doctor's to find, not the counters').
-var errNotDir = notDirError()
 
 // counters reads counters.json. A home without one, or with one behind the
 // records (restored from a backup, written by hand), gets them rebuilt

@@ -4,4 +4,5 @@ package state
 
 import "errors"
 
-func notDirError() error { return errors.New("not a directory") }
+// errNotDir stands for ENOTDIR: a file where a folder belongs.
+var errNotDir = errors.New("not a directory")

@@ -4,4 +4,6 @@ package state
 
 import "syscall"
 
-func notDirError() error { return syscall.ENOTDIR }
+// errNotDir is ENOTDIR: a file where a folder belongs (doctor's to find,
+// not the counters').
+var errNotDir error = syscall.ENOTDIR
