@@ -149,7 +149,6 @@ func unlessCorrupt(err error) error {
 	return err
 }
 
-
 // counters reads counters.json. A home without one, or with one behind the
 // records (restored from a backup, written by hand), gets them rebuilt
 // from the records, never restarted.
