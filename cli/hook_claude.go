@@ -185,16 +185,29 @@ func (h *hook) userPrompt() error {
 func (h *hook) preTool() error {
 	tool := h.p.str("tool_name")
 	family, files := h.toolStep(tool, h.p.obj("tool_input"))
-	var c *state.Chat
+	var (
+		c *state.Chat
+		v *state.Verdict
+	)
 	err := h.update(func(tx *state.Tx) (err error) {
 		if c, _, err = h.chat(tx, true); err != nil {
 			return err
 		}
-		_, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PPID: h.a.env.PPID})
+		if v, err = h.guard(tx, c, tool, family, files); err != nil {
+			return err
+		}
+		stepFiles := files
+		if v != nil && v.Decision != state.GuardNote {
+			stepFiles = nil // the edit may not happen: PostToolUse adds what did
+		}
+		_, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: stepFiles, Tool: render.Clean(tool), PPID: h.a.env.PPID})
 		return err
 	})
 	if se := stoppedNotice(err); se != nil {
 		return h.say(h.stopBeforeTool(render.StopLine(*se)))
+	}
+	if err == nil && v != nil {
+		return h.say(h.guardAnswer(v))
 	}
 	return err
 }

@@ -131,3 +131,9 @@ func Released(gone []state.Claim, dir, home string) string {
 	}
 	return b.String()
 }
+
+// GuardAskElsewhere is an ask for a harness whose pre-tool hook cannot ask
+// the person (Codex 0.169): the tool is denied, and the model told to ask.
+func GuardAskElsewhere(reason string) string {
+	return reason + " The person is to decide: ask them in your answer, and go on only once they say so (they can also set [guard] in conch's config.toml)."
+}
