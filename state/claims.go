@@ -190,6 +190,8 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The reason crosses to the other chats: secrets taken out.
+	in.Reason = tx.scrubField(in.Reason)
 	if !me.OffersTogether() {
 		return nil, refusedf("claims are not offered to chat %s", me.ID)
 	}
@@ -207,6 +209,9 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 	var made []Claim
 	for _, p := range in.Patterns {
 		if err := validText("path", p); err != nil {
+			return nil, err
+		}
+		if err := maxBytes("a path", p, MaxFile); err != nil {
 			return nil, err
 		}
 		cl := Claim{Chat: me.ID, Pattern: filepath.Clean(p), Glob: isGlob(p), Reason: in.Reason,

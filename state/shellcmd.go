@@ -7,6 +7,9 @@ import (
 	"github.com/google/shlex"
 )
 
+// maxShellLine is how much of a command line the classifier reads.
+const maxShellLine = 64 << 10
+
 // CheckoutMove is a git command that moves a checkout: it changes the
 // files or the branch under whoever else works there.
 type CheckoutMove struct {
@@ -22,6 +25,9 @@ type CheckoutMove struct {
 func MovesCheckout(line string) (CheckoutMove, bool) {
 	if !strings.Contains(line, "git") {
 		return CheckoutMove{}, false // the common case, at every shell step
+	}
+	if len(line) > maxShellLine {
+		line = line[:maxShellLine] // a command past this is a script: its start is read
 	}
 	for _, part := range shellParts(line) {
 		words, err := shlex.Split(part)
