@@ -109,8 +109,10 @@ func ListHeader(l *state.ChatList) string {
 	return fmt.Sprintf("Checked on your other chats · %d working · %d needs you", l.Working, l.NeedsYou)
 }
 
-// ChatList is `conch chats list` in words.
-func ChatList(l *state.ChatList, now time.Time, home string) string {
+// ChatList is `conch chats list` in words. For a chat, a busy chat in its
+// folder says the file it is changing; for the person, who works in no
+// folder, every busy chat does.
+func ChatList(l *state.ChatList, now time.Time, home string, person bool) string {
 	var b strings.Builder
 	b.WriteString(ListHeader(l))
 	b.WriteString("\n")
@@ -123,17 +125,16 @@ func ChatList(l *state.ChatList, now time.Time, home string) string {
 				parts[0] += " for " + Span(now.Sub(*c.DoingSince))
 			}
 		}
-		if c.State == state.StatusWorking && c.SameFolder {
-			if ch := Changing(c.Files, c.LastFile); ch != "" {
-				parts = append(parts, ch)
-			}
+		changing := c.State == state.StatusWorking && (c.SameFolder || person) && c.LastFile != ""
+		if changing {
+			parts = append(parts, Changing(c.Files, c.LastFile))
 		}
 		if c.SameFolder {
 			parts = append(parts, "same folder")
 		} else {
 			parts = append(parts, Clean(Folder(c.Folder, home)))
 		}
-		if !c.SameFolder || c.State != state.StatusWorking {
+		if !changing {
 			if n := len(c.Files); n > 0 {
 				parts = append(parts, plural(n, "file", "files")+" changed")
 			}

@@ -25,7 +25,8 @@ after each step.
   files another chat may be working on, claim them (at most 2h); the others
   keep off them, and their harness refuses their edits of them. Then
   conch release when you are done (all of yours with no path); conch
-  claims shows every claim. A file another chat claimed: keep off it, or message it.
+  claims shows every claim. A file another chat claimed: keep off it, or
+  message that chat.
 - conch status ID --since N: what changed in a chat you watch, when a notice
   tells you to reconcile.
 `
