@@ -74,6 +74,6 @@ bound of 50, or a chat that is not yours.`,
 
 // claimsOut is the JSON of claim, release and claims (conch help json).
 type claimsOut struct {
-	Version int               `json:"json_version"`
+	Version int                `json:"json_version"`
 	Claims  []render.ClaimJSON `json:"claims"`
 }
