@@ -87,6 +87,15 @@ type LiveClaim struct {
 	// Outside: the claimant read something from outside; its claim is a
 	// note, never a denial.
 	Outside bool `json:"outside"`
+	// Parent is the claimant's parent chat (a subagent's session).
+	Parent string `json:"-"`
+}
+
+// ownClaim says whether the claim is the chat's own or its family's: its
+// own, its parent's or one of its children's (a session and its
+// subagents work as one, and keep no claim from each other).
+func (l *LiveClaim) ownClaim(me *Chat) bool {
+	return l.Chat == me.ID || (me.Parent != "" && l.Chat == me.Parent) || l.Parent == me.ID
 }
 
 // readClaims reads the claims record; nil when there is none (the hot
@@ -135,7 +144,7 @@ func (tx *Tx) liveClaims() ([]LiveClaim, error) {
 				continue
 			}
 		}
-		out = append(out, LiveClaim{Claim: cl, Title: c.Title, Outside: len(c.Taint.Outside) > 0})
+		out = append(out, LiveClaim{Claim: cl, Title: c.Title, Outside: len(c.Taint.Outside) > 0, Parent: c.Parent})
 	}
 	return out, nil
 }
@@ -243,7 +252,7 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 			}
 			continue
 		}
-		if l.Outside || l.Computer != tx.h.Computer {
+		if l.Outside || l.Computer != tx.h.Computer || l.ownClaim(me) {
 			// A claim from a chat that read something from outside never
 			// holds another off; nor does one from another computer.
 			continue

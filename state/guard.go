@@ -99,7 +99,7 @@ func (tx *Tx) Guard(a Actor, in GuardIn) (*Verdict, error) {
 		}
 		for i := range live {
 			l := &live[i]
-			if l.Chat == me.ID || l.Computer != tx.h.Computer {
+			if l.ownClaim(me) || l.Computer != tx.h.Computer {
 				continue
 			}
 			for _, f := range in.Files {
@@ -155,7 +155,9 @@ func (tx *Tx) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
 	worktrees := sync.OnceValue(tx.Worktrees)
 	var others []*Summary
 	for _, s := range ix.Chats {
-		if s.ID == me.ID || !s.Trusted() || s.ReplyStarted.IsZero() {
+		// A session and its subagents work as one: none moves the
+		// checkout under another of them.
+		if s.ID == me.ID || s.ID == me.Parent || s.Parent == me.ID || !s.Trusted() || s.ReplyStarted.IsZero() {
 			continue
 		}
 		if !sharePlace(computer, place, s.ReplyComputer, s.ReplyPlace, worktrees) || !s.Working() {

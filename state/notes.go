@@ -164,7 +164,7 @@ func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
 	}
 	for i := range claims {
 		l := &claims[i]
-		if l.Chat == me.ID || l.Computer != computer || !claimNear(l, folder, place, myFiles) {
+		if l.ownClaim(me) || l.Computer != computer || !claimNear(l, folder, place, myFiles) {
 			continue
 		}
 		add(ReaderLine{Kind: "claimed", Key: "claim " + l.Chat + " " + l.Pattern, Chat: l.Chat, Title: l.Title, File: relTo(l.Pattern, folder), Until: l.Until})
