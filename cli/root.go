@@ -227,7 +227,8 @@ func (a *app) newRoot(args []string) *cobra.Command {
 	}
 	chat := a.newChatGroup()
 	root.AddCommand(chat, a.newChatsGroup(), a.newTaskGroup(), a.newReplyGroup(), a.newStep(), a.newNotes(),
-		a.newPrompt(), a.newTasks(), a.newVersion(), a.newCompletion(root), a.newDoctor(), a.newDemo())
+		a.newPrompt(), a.newTasks(), a.newVersion(), a.newCompletion(root), a.newDoctor(), a.newDemo(),
+		a.newClaim(), a.newRelease(), a.newClaims())
 	for _, more := range [](func(*cobra.Command) []*cobra.Command){
 		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,
 	} {
