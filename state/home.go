@@ -75,6 +75,11 @@ type Config struct {
 	Tasks struct {
 		MaxRunning *int `toml:"max_running"`
 	} `toml:"tasks"`
+	// Guard is what the pre-tool hooks answer (issue 18): deny, ask or note.
+	Guard struct {
+		Claims   string `toml:"claims"`
+		Checkout string `toml:"checkout"`
+	} `toml:"guard"`
 }
 
 // Options are what the edge of the program passes in.
@@ -135,6 +140,11 @@ func Open(o Options) (*Home, error) {
 				return nil, fmt.Errorf("config %s line %d: %s", path, pe.Position.Line, pe.Message)
 			}
 			return nil, fmt.Errorf("config %s: %v", path, err)
+		}
+	}
+	for _, g := range []struct{ key, v string }{{"claims", h.Config.Guard.Claims}, {"checkout", h.Config.Guard.Checkout}} {
+		if g.v != "" && guardRank(g.v) == 0 {
+			return nil, fmt.Errorf("config %s: [guard] %s = %q: it takes deny, ask or note", path, g.key, g.v)
 		}
 	}
 	h.Computer = h.Config.Preferences.Computer
@@ -335,7 +345,7 @@ func readRecord[T any](tx *Tx, rel string) (*T, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", p, err)
+		return nil, readError(p, err)
 	}
 	v := new(T)
 	if !decodeFast(data, v) {
@@ -434,6 +444,9 @@ func (h *Home) finishCutCommit() error {
 // nothing was written; whatever fails once the change is committed is a
 // warning (see the package comment).
 func (tx *Tx) commit() error {
+	if err := tx.endClaims(); err != nil {
+		return err
+	}
 	if err := tx.updateIndex(); err != nil {
 		return err
 	}
@@ -548,22 +561,36 @@ func (tx *Tx) commitOne(j *journal) error {
 	return nil
 }
 
-// nextID allocates the next id with the prefix (c, t, m, r, ch).
+// nextID allocates the next id with the prefix (c, t, m, r, ch). The
+// counters come from counters.json, or from the records when it is gone;
+// an id whose record is there already (counters.json behind the records)
+// moves them past the largest in use, so an id is never given twice.
 func (tx *Tx) nextID(prefix string) (string, error) {
-	c, err := load[Counters](tx, "counters.json")
+	c, err := tx.counters()
 	if err != nil {
 		return "", err
 	}
-	if c == nil {
-		c = &Counters{}
+	for {
+		if n := (*c)[prefix]; n < 0 || n >= 1e9 {
+			// Ids are c_1 … c_999999999: a counter outside that was not written by conch.
+			return "", &CorruptError{Path: tx.h.path("counters.json"), Err: fmt.Errorf("counter %q is %d", prefix, n)}
+		}
+		(*c)[prefix]++
+		id := fmt.Sprintf("%s_%d", prefix, (*c)[prefix])
+		taken, err := tx.taken(prefix, id)
+		if err != nil {
+			return "", err
+		}
+		if !taken {
+			tx.put("counters.json", c, true)
+			return id, nil
+		}
+		used, err := tx.usedIDs()
+		if err != nil {
+			return "", err
+		}
+		(*c)[prefix] = max((*c)[prefix], used[prefix])
 	}
-	if n := (*c)[prefix]; n < 0 || n >= 1e9 {
-		// Ids are c_1 … c_999999999: a counter outside that was not written by conch.
-		return "", &CorruptError{Path: tx.h.path("counters.json"), Err: fmt.Errorf("counter %q is %d", prefix, n)}
-	}
-	(*c)[prefix]++
-	tx.put("counters.json", c, true)
-	return fmt.Sprintf("%s_%d", prefix, (*c)[prefix]), nil
 }
 
 // key returns what a keyed command answered before, if it did.
