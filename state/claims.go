@@ -223,6 +223,11 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 		if err := maxBytes("a path", p, MaxFile); err != nil {
 			return nil, err
 		}
+		// A claimed path crosses to the other chats as it is (it must
+		// match files): one that holds a secret is refused, said scrubbed.
+		if clean := tx.scrubField(p); clean != p {
+			return nil, usagef("the path %s holds a secret; a claim's path is shown to the other chats", clean)
+		}
 		cl := Claim{Chat: me.ID, Pattern: filepath.Clean(p), Glob: isGlob(p), Reason: in.Reason,
 			Since: now, Until: now.Add(in.For), PID: pid, PIDStart: start, Computer: tx.h.Computer}
 		if cl.Glob {
