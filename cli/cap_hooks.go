@@ -115,6 +115,12 @@ func (a *app) runHook(harness string, input []byte, handle func(h *hook) error) 
 	if a.chat == "" {
 		a.chat = a.env.Getenv("CONCH_CHAT")
 	}
+	if a.chat == "" {
+		// Started from another harness's shell whose CONCH_CHAT was never
+		// exported (its SessionStart missed the lock): that session's own
+		// variable names the chat it was started in.
+		a.chat = a.sessionChatBut(h.harness)
+	}
 	if a.chat != "" && !state.ValidID(a.chat) {
 		a.chat = "" // not a chat id: the harness's environment names no chat
 	}

@@ -24,11 +24,24 @@ var sessionEnvs = [...]struct{ env, harness string }{
 // linked to, or "". It wins over CONCH_CHAT: a shell's CONCH_CHAT can be
 // stale (Codex's TUI daemon keeps the environment of the terminal that
 // started it, for every session it serves later), the session's own link
-// is not.
-func (a *app) sessionChat() string {
+// is not. A variable whose session is linked to no chat yet (a harness
+// started inside another's shell, at its first hook) gives way to the
+// next: the outer session's chat is then the one acting, and the new
+// session becomes its child, never a fresh chat of the person's.
+func (a *app) sessionChat() string { return a.sessionChatBut("") }
+
+// sessionChatBut is sessionChat passing over the variable of one harness:
+// a hook of that harness is its own session, and only a session of another
+// harness, whose shell started it, can be the chat it was started in.
+func (a *app) sessionChatBut(harness string) string {
 	for _, s := range sessionEnvs {
+		if s.harness == harness {
+			continue
+		}
 		if id := a.env.Getenv(s.env); id != "" {
-			return state.LinkedChat(a.homeDir(), s.harness, id)
+			if c := state.LinkedChat(a.homeDir(), s.harness, id); c != "" {
+				return c
+			}
 		}
 	}
 	return ""
