@@ -161,7 +161,7 @@ func chatParts(c state.OtherChat, now time.Time, home string, person bool) []str
 	if c.TasksGoing > 0 {
 		parts = append(parts, plural(c.TasksGoing, "task", "tasks")+" going")
 	}
-	if f := From(c.From); f != "" {
+	if f := Clean(From(c.From)); f != "" {
 		parts = append(parts, f)
 	}
 	if c.Untrusted {

@@ -86,7 +86,7 @@ func (f TopFrame) Lines() []string {
 	}
 	var foot []string
 	if f.Said != "" {
-		foot = append(foot, fit(oneScreenLine(f.Said), w))
+		foot = append(foot, fit(ScreenSafe(strings.TrimSpace(f.Said)), w))
 	}
 	foot = append(foot, f.style(fit(f.footer(w), w), sgrDim))
 	room := h - len(head) - len(foot)
@@ -233,7 +233,7 @@ func (f TopFrame) detailLines(w int) []string {
 	if c.Computer != "" {
 		where += " · on " + Clean(c.Computer)
 	}
-	if from := From(c.Origin); from != "" {
+	if from := Clean(From(c.Origin)); from != "" {
 		where += " · " + from
 	} else if c.Origin != "" {
 		where += " · origin " + Clean(c.Origin)
@@ -325,17 +325,6 @@ func ScreenSafe(s string) string {
 		}
 		return r
 	}, Quote(s))
-}
-
-// oneScreenLine is conch's own sentence on one terminal row: every control
-// character, line break among them, a space.
-func oneScreenLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if isBreak(r) {
-			return ' '
-		}
-		return r
-	}, strings.TrimSpace(s))
 }
 
 // fit cuts s to at most w terminal columns, ending in … when cut.
