@@ -32,7 +32,7 @@ use, and redraws within a fraction of a second of a change; a clock tick
 once a second keeps the "for 2m" current. It rings the terminal bell when
 something new waits for you (a chat now needs you, a request, a held
 message), at most once a chat a minute, as [notify] does (conch help
-notify).
+person).
 
 Keys (shown in the footer):
   ↑/↓, k/j   select
@@ -52,7 +52,7 @@ raw. It works in 80×24 and degrades on a narrower terminal; NO_COLOR (or
 TERM=dumb) turns colour off.
 
 --once prints one frame (--width, --height) and exits: for scripts, and
-without a terminal.
+without a terminal; with --json, {"lines": ["…row…"]}.
 
 Exit codes: 0 done, 1 failed, 2 usage, 3 refused (a chat acting, or no
 terminal without --once).`
@@ -84,8 +84,11 @@ func (a *app) newTop() *cobra.Command {
 				return err
 			}
 			m.setView(v, a.now())
-			_, err = io.WriteString(a.env.Out, m.frame(nil, width, height, false, a.now(), a.userHome()).String())
-			return err
+			f := m.frame(nil, width, height, false, a.now(), a.userHome())
+			return a.printer().Value(map[string]any{"lines": f.Lines()}, f.String())
+		}
+		if a.json {
+			return usage("conch top --json prints one frame: give --once")
 		}
 		in, out, ok := a.terminals()
 		if !ok || !a.env.Terminal {
