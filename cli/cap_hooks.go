@@ -304,9 +304,10 @@ func (h *hook) update(fn func(tx *state.Tx) error) error {
 
 // withNotes answers with the chat's notes, when it has any (and with
 // what build adds around them): the notes are gathered without the lock,
-// and only when there are some is the lock taken to say them and mark
-// them said, the answer written before the marks, as conch notes does. A
-// stopped reply answers stop instead, and marks nothing.
+// and only when there are some is the lock taken to mark them said; the
+// answer is written once the marks are committed. A hook that cannot mark
+// answers without the notes, which stay due. A stopped reply answers stop
+// instead, and marks nothing.
 func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop func(reason string) *answer) error {
 	actor := state.Actor{ID: c.ID}
 	var n *state.Notes
@@ -319,7 +320,7 @@ func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop f
 	case n.Empty():
 		return h.say(build(""))
 	}
-	return h.update(func(tx *state.Tx) error {
+	err := h.update(func(tx *state.Tx) error {
 		n, err := tx.Notes(actor)
 		if err != nil {
 			return err
@@ -329,11 +330,19 @@ func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop f
 		}
 		return h.sayNotes(tx, actor, n, build)
 	})
+	if err != nil && !h.answered {
+		if serr := h.say(build("")); serr != nil {
+			h.warn("%v", serr)
+		}
+	}
+	return err
 }
 
-// sayNotes says the chat's notes n, gathered in tx, within what the
-// harness's cap leaves beside what build puts around them, and marks what
-// was said; whatever does not fit stays due. It runs under the lock.
+// sayNotes marks the chat's notes n, gathered in tx, as said, within what
+// the harness's cap leaves beside what build puts around them (whatever
+// does not fit stays due), and says them once tx is committed: a hook
+// whose marks fail says nothing of them, so nothing is said twice. It
+// runs under the lock.
 func (h *hook) sayNotes(tx *state.Tx, actor state.Actor, n *state.Notes, build func(notes string) *answer) error {
 	room := contextCap - len(build("x").contextText()) - 64
 	text, shown := "", n
@@ -342,9 +351,12 @@ func (h *hook) sayNotes(tx *state.Tx, actor state.Actor, n *state.Notes, build f
 	} else {
 		text, shown = render.Notes(&state.Notes{}, 0)
 	}
-	if err := h.say(build(strings.TrimRight(text, "\n"))); err != nil {
-		return err
-	}
+	ans := build(strings.TrimRight(text, "\n"))
+	tx.After(func() {
+		if err := h.say(ans); err != nil {
+			h.warn("%v", err)
+		}
+	})
 	return tx.MarkNotes(actor, shown)
 }
 

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/render"
@@ -25,7 +27,10 @@ Exit codes: 0 done, 1 a record could not be read or written.`,
 		RunE: run(func(cmd *cobra.Command, args []string) error {
 			res, err := a.home.GC()
 			if err != nil {
-				return err
+				return fmt.Errorf("%s: %w", render.GCStopped(res), err)
+			}
+			for _, w := range res.Warnings {
+				a.printer().Warn("%s", w)
 			}
 			return a.printer().Value(res, render.GCWords(res))
 		}),

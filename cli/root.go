@@ -45,6 +45,7 @@ type Env struct {
 	Cwd      string
 	PPID     int
 	Exe      string
+	FS       state.FS // nil: the real file system (tests put a failing one)
 }
 
 // System is the Env of the running process.
@@ -298,7 +299,7 @@ func (a *app) openHome() (*state.Home, error) {
 	if err != nil {
 		return nil, err
 	}
-	return state.Open(state.Options{Dir: dir, Now: now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, Words: render.Notice})
+	return state.Open(state.Options{Dir: dir, Now: now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS, Words: render.Notice})
 }
 
 // clock is the command's clock: the time CONCH_NOW names, when set.

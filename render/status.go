@@ -114,6 +114,15 @@ func GCWords(r *state.GCResult) string {
 		plural(r.Pruned, "event", "events"), plural(r.Expired, "watch", "watches"), plural(r.Orphans, "log", "logs"))
 }
 
+// GCStopped is what a gc that stopped part way says it did before.
+func GCStopped(r *state.GCResult) string {
+	if r.Pruned == 0 && r.Expired == 0 && r.Orphans == 0 {
+		return "gc stopped having changed nothing"
+	}
+	return fmt.Sprintf("gc stopped, having pruned %s, expired %s, removed %s of deleted chats",
+		plural(r.Pruned, "event", "events"), plural(r.Expired, "watch", "watches"), plural(r.Orphans, "log", "logs"))
+}
+
 // CompactedJSON is what conch chat compacted --json prints: the event it
 // recorded (null when it could not be).
 func CompactedJSON(id string, ev *state.Event) any {

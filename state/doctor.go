@@ -24,6 +24,9 @@ type Finding struct {
 // writer, or the repair itself, removed it since it was found).
 const gone = "gone since it was found"
 
+// journalCut is doctor's word for a commit journal left behind.
+const journalCut = "the journal of a committed change that a writer stopped writing: the next command that writes finishes it"
+
 // staleAfter is how old a temporary file must be before doctor calls it
 // left over: younger ones may belong to a command writing now.
 const staleAfter = time.Minute
@@ -65,6 +68,10 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 			}
 			base := d.Name()
 			switch {
+			case rel == journalRel:
+				if h.Now().Sub(info.ModTime()) > staleAfter {
+					found = append(found, Finding{Path: p, Problem: journalCut})
+				}
 			case rel == commitMark:
 				if h.Now().Sub(info.ModTime()) > staleAfter {
 					found = append(found, Finding{Path: p, Problem: "a commit was cut short (a writer stopped half way): the index may not sum up the records"})
@@ -112,6 +119,9 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 				} else if errors.Is(err, fs.ErrNotExist) {
 					f.Repaired = gone
 				}
+			case f.Problem == journalCut:
+				// Update rolled it forward before this ran.
+				f.Repaired = "finished: its records written"
 			case strings.HasPrefix(f.Problem, "a commit"):
 				// Update finished it before this ran: no commit mark is
 				// left once the lock is had.

@@ -82,53 +82,35 @@ func eventRel(id string, seq int64) string {
 	return fmt.Sprintf("log/%s/%012d.json", id, seq)
 }
 
-// logTx is what a transaction knows of the log beyond its records: the
-// chats whose append could not be written (their heads stay as they were,
-// so sequences never skip), and whether it looked at the retention clock.
+// logTx is what a transaction knows of the log beyond its records:
+// whether it recorded an event (a commit that fails is then tried again
+// without), whether it records none (off: the error that made the first
+// try fail), and whether it looked at the retention clock.
 type logTx struct {
-	failed    map[string]bool
+	recorded  bool
+	off       error
 	gcChecked bool
 }
 
-// logOf says which chat's log a record path is in, and whether it is the head.
-func logOf(rel string) (id string, head, ok bool) {
-	rest, found := strings.CutPrefix(rel, "log/")
-	if !found {
-		return "", false, false
-	}
-	id, file, found := strings.Cut(rest, "/")
-	if !found || !ValidID(id) {
-		return "", false, false
-	}
-	return id, file == "head.json", true
-}
-
-// logSkipped says whether commit must leave a record unwritten: the head of
-// a log whose event could not be written.
-func (tx *Tx) logSkipped(rel string) bool {
-	id, head, ok := logOf(rel)
-	return ok && head && tx.logs.failed[id]
-}
-
-// logFailed is commit's word that writing rel failed. A log record (event,
-// head, the retention clock) is best-effort: the failure is said as a
-// warning and the command goes on; anything else fails the command.
-func (tx *Tx) logFailed(rel string, err error) bool {
-	if rel == gcRel {
-		tx.warn("could not stamp the retention clock: %v", err)
-		return true
-	}
-	id, head, ok := logOf(rel)
+// isEventRel says whether rel is an event's file (log/ID/NNNNNNNNNNNN.json).
+func isEventRel(rel string) bool {
+	rest, ok := strings.CutPrefix(rel, "log/")
 	if !ok {
 		return false
 	}
-	if !head {
-		if tx.logs.failed == nil {
-			tx.logs.failed = map[string]bool{}
-		}
-		tx.logs.failed[id] = true
+	id, file, ok := strings.Cut(rest, "/")
+	if !ok || !ValidID(id) {
+		return false
 	}
-	tx.warn("an event in the log of chat %s was not recorded: %v", id, err)
+	name, ok := strings.CutSuffix(file, ".json")
+	if !ok || len(name) != 12 {
+		return false
+	}
+	for _, r := range name {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
 	return true
 }
 
@@ -184,6 +166,11 @@ func (tx *Tx) RecordEvent(c *Chat, kind, actorKind, actorChat, summary, outcome 
 // notifies, and starts the retention work when it is due. It returns the
 // event, or nil when it could not be recorded (said as a warning).
 func (tx *Tx) record(c *Chat, kind, actor, actorChat, summary, outcome string) *Event {
+	if tx.logs.off != nil {
+		tx.warn("an event in the log of chat %s was not recorded: %v", c.ID, tx.logs.off)
+		return nil
+	}
+	tx.logs.recorded = true
 	h, err := tx.head(c.ID)
 	if err != nil {
 		tx.warn("an event in the log of chat %s was not recorded: %v", c.ID, err)

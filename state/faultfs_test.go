@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -91,6 +93,13 @@ func (f *faultFS) MkdirAll(name string) error {
 	return f.FS.MkdirAll(name)
 }
 
+func (f *faultFS) SyncDir(name string) error {
+	if err := f.fault("sync", name); err != nil {
+		return err
+	}
+	return f.FS.SyncDir(name)
+}
+
 func (f *faultFS) Stat(name string) (fs.FileInfo, error) {
 	if err := f.fault("stat", name); err != nil {
 		return nil, err
@@ -105,6 +114,8 @@ type quickFS struct{ OSFS }
 func (q quickFS) WriteFile(name string, data []byte, durable bool) error {
 	return q.OSFS.WriteFile(name, data, false)
 }
+
+func (quickFS) SyncDir(name string) error { return nil }
 
 var faultNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
@@ -315,6 +326,23 @@ var faultOps = []faultOp{
 		}
 		return tx.MarkNotes(Actor{ID: "c_1"}, n)
 	}},
+	{name: "a Stop hook going on with a --start-reply message, and its notes", run: func(tx *Tx) error {
+		if _, err := tx.SendMessage(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "go on with this", StartReply: true}); err != nil {
+			return err
+		}
+		going, err := tx.ContinueWithMessage(Actor{ID: "c_2"}, "first part done", os.Getpid())
+		if err != nil {
+			return err
+		}
+		if !going {
+			return errors.New("did not go on")
+		}
+		n, err := tx.Notes(Actor{ID: "c_2"})
+		if err != nil {
+			return err
+		}
+		return tx.MarkNotes(Actor{ID: "c_2"}, n)
+	}},
 	{name: "Compacted", run: func(tx *Tx) error {
 		_, err := tx.Compacted(Actor{}, "c_1")
 		return err
@@ -322,10 +350,13 @@ var faultOps = []faultOp{
 }
 
 // TestFaultEveryCall walks N over every file-system call of each
-// operation, failing the Nth once and, in a second walk, from then on.
-// Each time every record is either as it was before or as the operation
-// leaves it (each JSON file parses), and an operation that fails says so
-// with an error that names the file and carries the cause.
+// operation, failing the Nth once and, in a second walk, from then on (as
+// a writer killed at that call would leave it). Each time, once the next
+// command has run on a disk that works, the home is all or nothing: as
+// before when the operation failed, as a clean run leaves it when it
+// succeeded (or as a clean run that records no event leaves it, with a
+// warning saying so). No cursor is past its log, and an operation that
+// fails says so with an error that names the file and carries the cause.
 func TestFaultEveryCall(t *testing.T) {
 	for _, op := range faultOps {
 		t.Run(op.name, func(t *testing.T) {
@@ -335,15 +366,21 @@ func TestFaultEveryCall(t *testing.T) {
 			if !op.fresh {
 				faultBase(t, base)
 			}
-			before := snapshot(t, base)
+			before := visible(t, base)
 			afterDir := filepath.Join(root, "after", "home")
 			copyTree(t, base, afterDir)
 			if err := openAt(t, afterDir, nil).Update(op.run); err != nil {
 				t.Fatalf("without faults: %v", err)
 			}
-			after := snapshot(t, afterDir)
+			after := visible(t, afterDir)
 			if equalSnap(before, after) {
 				t.Fatal("the operation changes nothing: the walk would prove nothing")
+			}
+			quietDir := filepath.Join(root, "quiet", "home")
+			copyTree(t, base, quietDir)
+			quiet := after
+			if err := updateUnlogged(t, openAt(t, quietDir, nil), op.run); err == nil {
+				quiet = visible(t, quietDir)
 			}
 			for _, sticky := range []bool{false, true} {
 				mode := "once"
@@ -360,7 +397,7 @@ func TestFaultEveryCall(t *testing.T) {
 					if err == nil {
 						var last *Tx
 						err = h.Update(func(tx *Tx) error { last = tx; return op.run(tx) })
-						if last != nil {
+						if last != nil && err == nil {
 							warnings = last.Warnings()
 						}
 					}
@@ -372,34 +409,49 @@ func TestFaultEveryCall(t *testing.T) {
 						break
 					}
 					what := fmt.Sprintf("%s, call %d (%s) failing", mode, n, ffs.failed[0])
-					now := snapshot(t, dir)
-					delete(now, commitMark)
-					switch {
-					case err != nil:
+					if err != nil {
 						checkFaultError(t, what, err, dir)
-						checkIntact(t, what, before, after, now)
-					case len(warnings) > 0:
-						// Best-effort work (recording an event) failed: the
-						// command did the rest and said what it could not do.
-						// What it left differs from a clean run by that much;
-						// every record still parses.
-						checkWarnings(t, what, warnings, dir)
-						checkParses(t, what, now)
-					default:
-						// A failure the operation may shrug off (a Stat it
-						// only asks to save work) must leave the result whole.
-						if !equalSnap(now, after) {
-							t.Errorf("%s: succeeded, said nothing, but the records differ from a clean run:\n%s", what, diffSnap(now, after))
-						}
 					}
-					// What is left can be read, and the next command mends
-					// what a commit cut short left across records.
+					checkWarnings(t, what, warnings, dir)
+					// A reader, before the next command finishes what
+					// the commit left, finds no cursor past a log.
+					checkCursors(t, what+", read at once", dir)
+					// What is left can be read, and the next command
+					// finishes what a commit left.
 					if findings, derr := openAt(t, dir, nil).Doctor(false); derr != nil || torn(findings) {
 						t.Errorf("%s: doctor afterwards: %v %v", what, findings, derr)
 					}
 					if err := openAt(t, dir, nil).Update(func(tx *Tx) error { return nil }); err != nil {
 						t.Errorf("%s: the next command: %v", what, err)
 					}
+					// Failed once, a commit cleans up after itself:
+					// not even an event past its log's head is left.
+					// Killed (from then on), such events may stay, and
+					// no reader sees them.
+					now := snapshot(t, dir)
+					if sticky {
+						now = visible(t, dir)
+					}
+					unlogged := slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, "was not recorded") })
+					read := strings.HasPrefix(ffs.failed[0], "read") || strings.HasPrefix(ffs.failed[0], "stat")
+					switch {
+					case err != nil:
+						if !equalSnap(now, before) {
+							t.Errorf("%s: failed (%v), yet changed:\n%s", what, err, diffSnap(now, before))
+						}
+					case equalSnap(now, after):
+					case unlogged && equalSnap(now, quiet):
+					case read && len(warnings) > 0:
+						// A read it could do without (the retention
+						// clock, a watcher's cursors) is said, and
+						// costs only that: every record is whole, no
+						// cursor past its log (below).
+						checkParses(t, what, now)
+					default:
+						t.Errorf("%s: succeeded (warnings %q), but the records are neither as a clean run leaves them nor as one without events:\n%s",
+							what, warnings, diffSnap(now, after))
+					}
+					checkCursors(t, what, dir)
 					checkIndex(t, what, dir)
 				}
 			}
@@ -407,12 +459,91 @@ func TestFaultEveryCall(t *testing.T) {
 	}
 }
 
+// updateUnlogged is Update with a transaction that records no event, as
+// Update's second try is.
+func updateUnlogged(t testing.TB, h *Home, fn func(tx *Tx) error) error {
+	t.Helper()
+	if err := h.FS.MkdirAll(h.Dir); err != nil {
+		t.Fatal(err)
+	}
+	_, err := h.try(fn, errors.New("not recorded in this run"))
+	return err
+}
+
+// checkCursors: no watcher's cursor is past the log of the chat it
+// watches, and no head past its events.
+func checkCursors(t *testing.T, what, dir string) {
+	t.Helper()
+	h := openAt(t, dir, nil)
+	ids, _ := (&Tx{h: h}).recordIDs("watch", ValidID)
+	err := h.View(func(tx *Tx) error {
+		for _, w := range ids {
+			cs, err := tx.cursors(w)
+			if err != nil {
+				return err
+			}
+			for target, c := range cs.Targets {
+				hd, err := tx.head(target)
+				if err != nil {
+					return err
+				}
+				if c.LastSeen > hd.StateVersion || c.Notified > hd.StateVersion || c.Material > hd.StateVersion {
+					t.Errorf("%s: %s's cursor on %s is %+v, past its log's head %d", what, w, target, *c, hd.StateVersion)
+				}
+			}
+		}
+		logs, _ := tx.logIDs()
+		for _, id := range logs {
+			hd, err := tx.head(id)
+			if err != nil {
+				return err
+			}
+			for seq := hd.Pruned + 1; seq <= hd.StateVersion; seq++ {
+				if ev, err := tx.readEvent(id, seq); err != nil || ev == nil {
+					t.Errorf("%s: the head of %s says %d, but event %d is not there (%v)", what, id, hd.StateVersion, seq, err)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Errorf("%s: %v", what, err)
+	}
+}
+
+// visible is what a reader sees of the home: every file but the lock, and
+// but events past their log's head (a commit cut short wrote them; no
+// reader reads them, and the next event of the log is written over them).
+func visible(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	m := snapshot(t, dir)
+	for name := range m {
+		if !isEventRel(name) {
+			continue
+		}
+		id := strings.Split(name, "/")[1]
+		var hd Head
+		if data, ok := m[headRel(id)]; ok {
+			if err := json.Unmarshal([]byte(data), &hd); err != nil {
+				continue
+			}
+		}
+		seq, _ := strconv.ParseInt(strings.TrimSuffix(strings.Split(name, "/")[2], ".json"), 10, 64)
+		if seq > hd.StateVersion {
+			delete(m, name)
+		}
+	}
+	return m
+}
+
 // checkIndex: no commit is left half done, and the index sums up exactly
 // the chat and task records there are.
 func checkIndex(t *testing.T, what, dir string) {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(dir, commitMark)); err == nil {
-		t.Errorf("%s: the next command left %s", what, commitMark)
+	for _, left := range []string{commitMark, journalRel} {
+		if _, err := os.Stat(filepath.Join(dir, left)); err == nil {
+			t.Errorf("%s: the next command left %s", what, left)
+		}
 	}
 	h := openAt(t, dir, nil)
 	err := h.View(func(tx *Tx) error {
@@ -476,38 +607,6 @@ func checkFaultError(t *testing.T, what string, err error, dir string) {
 	var e *Error
 	if errors.As(err, &e) {
 		t.Errorf("%s: a failing disk is reported as %v (%v), not as a failure", what, e.Kind, err)
-	}
-}
-
-// checkIntact: every file is as before or as after, and every JSON file
-// parses.
-func checkIntact(t *testing.T, what string, before, after, now map[string]string) {
-	t.Helper()
-	names := map[string]bool{}
-	for _, m := range []map[string]string{before, after, now} {
-		for k := range m {
-			names[k] = true
-		}
-	}
-	for name := range names {
-		got, there := now[name]
-		if there && strings.HasSuffix(name, ".json") && !json.Valid([]byte(got)) {
-			t.Errorf("%s: %s does not parse:\n%s", what, name, got)
-			continue
-		}
-		b, inBefore := before[name]
-		a, inAfter := after[name]
-		if (there == inBefore && got == b) || (there == inAfter && got == a) {
-			continue
-		}
-		switch {
-		case !there:
-			t.Errorf("%s: %s is gone, though it is there before and after", what, name)
-		case !inBefore && !inAfter:
-			t.Errorf("%s: %s is there, though it is neither before nor after", what, name)
-		default:
-			t.Errorf("%s: %s is neither as before nor as after:\n%s", what, name, got)
-		}
 	}
 }
 
@@ -588,5 +687,65 @@ func copyTree(t testing.TB, from, to string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFaultGC fails every file-system call of a gc in turn (once, and from
+// then on): each chat's watermark is written before its events go, so
+// every event above it is there; a gc that fails says what the batches
+// before it did, and no more than a clean gc does; one that succeeds
+// without a warning leaves the home as a clean gc does.
+func TestFaultGC(t *testing.T) {
+	limits := Limits{Age: 30 * 24 * time.Hour, Events: 1, Batch: 1}
+	root := t.TempDir()
+	base := filepath.Join(root, "base", "home")
+	faultBase(t, base)
+	afterDir := filepath.Join(root, "after", "home")
+	copyTree(t, base, afterDir)
+	clean, err := openAt(t, afterDir, nil).gc(limits)
+	if err != nil || clean.Pruned < 2*limits.Batch+1 {
+		t.Fatalf("a clean gc: %+v %v; want more than one batch pruned", clean, err)
+	}
+	after := visible(t, afterDir)
+	for _, sticky := range []bool{false, true} {
+		for n := 1; ; n++ {
+			dir := filepath.Join(root, fmt.Sprintf("n%d-%v", n, sticky), "home")
+			copyTree(t, base, dir)
+			ffs := &faultFS{FS: quickFS{}, failAt: n, sticky: sticky}
+			h, err := Open(Options{Dir: dir, Now: func() time.Time { return faultNow }, Hostname: "test", FS: ffs})
+			var res *GCResult
+			if err == nil {
+				res, err = h.gc(limits)
+			}
+			if len(ffs.failed) == 0 {
+				break
+			}
+			what := fmt.Sprintf("sticky %v, call %d (%s) failing", sticky, n, ffs.failed[0])
+			if err != nil {
+				checkFaultError(t, what, err, dir)
+				if h != nil && res == nil || res != nil && (res.Pruned > clean.Pruned || res.Expired > clean.Expired || res.Orphans > clean.Orphans) {
+					t.Errorf("%s: a failed gc says it did %+v; a clean one does %+v", what, res, clean)
+				}
+			} else {
+				checkWarnings(t, what, res.Warnings, dir)
+			}
+			// What a reader sees before the next command finishes the
+			// commit: no watermark below an event that is gone.
+			checkCursors(t, what+", read at once", dir)
+			if err := openAt(t, dir, nil).Update(func(tx *Tx) error { return nil }); err != nil {
+				t.Errorf("%s: the next command: %v", what, err)
+			}
+			checkCursors(t, what, dir)
+			if now := visible(t, dir); err == nil && len(res.Warnings) == 0 && !equalSnap(now, after) {
+				t.Errorf("%s: succeeded without a word, but the home is not as a clean gc leaves it:\n%s", what, diffSnap(now, after))
+			}
+			// A gc run again finishes the work.
+			if _, err := openAt(t, dir, nil).gc(limits); err != nil {
+				t.Errorf("%s: gc again: %v", what, err)
+			}
+			if now := visible(t, dir); !equalSnap(now, after) {
+				t.Errorf("%s: gc again leaves the home unlike a clean gc:\n%s", what, diffSnap(now, after))
+			}
+		}
 	}
 }

@@ -14,9 +14,14 @@ import (
 type FS interface {
 	ReadFile(name string) ([]byte, error)
 	// WriteFile replaces name whole: a temporary file in the same folder,
-	// written, synced when durable, renamed over name, and the folder synced
-	// when durable. Readers see the old file or the new one, never half.
+	// written, synced when durable, and renamed over name. Readers see the
+	// old file or the new one, never half. It fails having changed nothing
+	// or succeeds having replaced the file; the folder is not synced (the
+	// commit syncs each folder it wrote in once, with SyncDir).
 	WriteFile(name string, data []byte, durable bool) error
+	// SyncDir syncs a folder, so that the renames and removals in it
+	// survive a power cut.
+	SyncDir(name string) error
 	Remove(name string) error
 	RemoveAll(name string) error
 	Rename(from, to string) error
@@ -35,6 +40,7 @@ func (OSFS) Rename(from, to string) error               { return os.Rename(from,
 func (OSFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
 func (OSFS) MkdirAll(name string) error                 { return os.MkdirAll(name, 0o700) }
 func (OSFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(name) }
+func (OSFS) SyncDir(name string) error                  { return syncDir(name) }
 
 func (OSFS) WriteFile(name string, data []byte, durable bool) error {
 	dir := filepath.Dir(name)
@@ -44,6 +50,16 @@ func (OSFS) WriteFile(name string, data []byte, durable bool) error {
 		// looked up again at every write.
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return err
+		}
+		if durable {
+			// A new folder's name is in the folders above it: synced
+			// now (two levels: a chat's log folder and log/), as the
+			// commit syncs only the folders its records are in.
+			for d, n := filepath.Dir(dir), 0; n < 2 && d != filepath.Dir(d); d, n = filepath.Dir(d), n+1 {
+				if err := syncDir(d); err != nil {
+					return err
+				}
+			}
 		}
 		t, err = renameio.TempFile(dir, name)
 	}
@@ -67,10 +83,7 @@ func (OSFS) WriteFile(name string, data []byte, durable bool) error {
 	}
 	if durable {
 		// CloseAtomicallyReplace syncs the file before the rename.
-		if err := t.CloseAtomicallyReplace(); err != nil {
-			return err
-		}
-		return syncDir(dir)
+		return t.CloseAtomicallyReplace()
 	}
 	// Live state (steps) need not survive a power cut: skip the syncs.
 	if err := t.File.Close(); err != nil {

@@ -42,6 +42,9 @@ type GCResult struct {
 	Pruned  int `json:"pruned"`          // events removed by age or by the cap
 	Expired int `json:"cursors_expired"` // watches untouched for 30 days, or on chats gone
 	Orphans int `json:"logs_removed"`    // logs of chats that are gone
+	// Warnings are what went wrong once a batch was committed (the next
+	// command finishes writing it).
+	Warnings []string `json:"-"`
 }
 
 // gcIfDue starts a detached `conch gc` once the transaction is written, when
@@ -98,7 +101,10 @@ func (tx *Tx) startGC() {
 	_ = cmd.Process.Release()
 }
 
-// GC prunes the log to DefaultLimits and expires watches (conch gc).
+// GC prunes the log to DefaultLimits and expires watches (conch gc). Each
+// batch is a commit of its own, the watermarks written before the events
+// go: when one fails, the result says what the batches before it did, and
+// the error what stopped it.
 func (h *Home) GC() (*GCResult, error) { return h.gc(DefaultLimits) }
 
 func (h *Home) gc(l Limits) (*GCResult, error) {
@@ -106,29 +112,39 @@ func (h *Home) gc(l Limits) (*GCResult, error) {
 	if _, err := h.FS.Stat(h.Dir); errors.Is(err, fs.ErrNotExist) {
 		return res, nil // no home: nothing to keep, and gc makes none
 	}
-	err := h.Update(func(tx *Tx) error {
+	update := func(fn func(tx *Tx) error) error {
+		var last *Tx
+		err := h.Update(func(tx *Tx) error { last = tx; return fn(tx) })
+		if err == nil && last != nil {
+			res.Warnings = append(res.Warnings, last.Warnings()...)
+		}
+		return err
+	}
+	var orphans, expired int
+	err := update(func(tx *Tx) (err error) {
+		// The retention clock is no event: it is written with the rest,
+		// or the gc fails.
 		if err := tx.stampGC(); err != nil {
 			return err
 		}
-		n, err := tx.sweepLogs()
-		res.Orphans = n
-		if err != nil {
+		if orphans, err = tx.sweepLogs(); err != nil {
 			return err
 		}
-		res.Expired, err = tx.expireCursors()
+		expired, err = tx.expireCursors()
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return res, err
 	}
+	res.Orphans, res.Expired = orphans, expired
 	for {
 		n := 0
-		err := h.Update(func(tx *Tx) (err error) {
+		err := update(func(tx *Tx) (err error) {
 			n, err = tx.pruneBatch(l)
 			return err
 		})
 		if err != nil {
-			return nil, err
+			return res, err
 		}
 		res.Pruned += n
 		if n < l.Batch {

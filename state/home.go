@@ -6,6 +6,42 @@
 // package never prints and never exits: it returns values and errors, and
 // everything that depends on the machine (files, locks, the clock, processes)
 // stays inside it.
+//
+// # The commit protocol
+//
+// A transaction's change is committed all or nothing (Tx.commit):
+//
+//  1. Events first. Each new event is a new file past its log's head,
+//     written (and synced) before anything else; no reader reads it until
+//     the head says it is there. If one cannot be written, nothing is
+//     committed.
+//  2. One record left to change: it is renamed into place (synced, file
+//     and folder, when durable). The rename is the commit point.
+//  3. Several: every new record and every removal goes into one journal,
+//     CONCH_HOME/commit.journal (journal.go), ended by a checksum, and,
+//     when any record is durable, the journal and the home's folder are
+//     synced. That is the commit point: a failed folder sync takes the
+//     journal back, and a journal that cannot be taken back stands as
+//     committed. Then the journal is applied (records in commitRank's
+//     order, removals after them, each folder synced once at the end),
+//     and removed.
+//
+// Whatever fails before the commit point changed nothing: Update returns
+// the error. Whatever fails after it is a warning: the change is
+// committed, Update returns nil, and the next Update, under the lock,
+// rolls the journal forward before anything else (a torn journal, cut
+// before its checksum, is dropped). Records are whole images, so applying
+// a journal twice is applying it once.
+//
+// Recording is best-effort (SPEC §7): a transaction that recorded events
+// and could not be committed is run once more recording none (each a
+// warning), so a failed append never fails the command and never moves a
+// head or a watcher's cursor past what was written. fn must therefore
+// change nothing but its transaction (Tx.After for what follows a commit).
+//
+// A reader without the lock sees each record old or new: during an apply,
+// the ones before in commitRank's order new, the rest old, so a record
+// never names one that is not there yet.
 package state
 
 import (
@@ -16,6 +52,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -131,9 +168,11 @@ func (h *Home) path(rel string) string { return filepath.Join(h.Dir, filepath.Fr
 // Update runs fn under the home's lock and writes what it changed. If fn
 // fails, nothing is written.
 //
-// fn may run twice: in a home that does not exist yet, it first runs on a
-// transaction that is thrown away, so that bad input creates nothing, not
-// even the home. It must change nothing but the transaction.
+// fn may run more than once: in a home that does not exist yet, it first
+// runs on a transaction that is thrown away, so that bad input creates
+// nothing, not even the home; and a transaction that recorded events and
+// could not be committed runs once more, recording none. It must change
+// nothing but the transaction.
 func (h *Home) Update(fn func(tx *Tx) error) error {
 	_, err := h.FS.Stat(h.Dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -161,20 +200,34 @@ func (h *Home) Update(fn func(tx *Tx) error) error {
 	if err := h.finishCutCommit(); err != nil {
 		return err
 	}
-	tx := newTx(h, true)
-	if err := fn(tx); err != nil {
-		return err
+	tx, err := h.try(fn, nil)
+	if err != nil && tx != nil && tx.logs.recorded {
+		// Recording is best-effort (SPEC §7): a change that could not be
+		// committed with its events is tried once more without them.
+		tx, err = h.try(fn, err)
 	}
-	if tx.failed != nil {
-		return tx.failed
-	}
-	if err := tx.commit(); err != nil {
+	if err != nil {
 		return err
 	}
 	for _, f := range tx.after {
 		f()
 	}
 	return nil
+}
+
+// try runs fn on a new transaction and commits it. With unlogged set, the
+// transaction records no event (each one it would have is a warning
+// carrying unlogged). It returns the transaction when fn ran through.
+func (h *Home) try(fn func(tx *Tx) error, unlogged error) (*Tx, error) {
+	tx := newTx(h, true)
+	tx.logs.off = unlogged
+	if err := fn(tx); err != nil {
+		return nil, err
+	}
+	if tx.failed != nil {
+		return nil, tx.failed
+	}
+	return tx, tx.commit()
 }
 
 // View runs fn over the records as they are, without a lock. It writes
@@ -332,7 +385,8 @@ func (tx *Tx) remove(rel string) {
 
 // commitRank orders the writes so that what a record points to is written
 // before the record: events before heads, messages before the chats whose
-// inboxes name them, chats before the index.
+// inboxes name them, chats before the index. A lock-free reader that
+// catches a commit half applied then finds every record a record names.
 func commitRank(rel string) int {
 	switch {
 	case rel == "counters.json" || rel == "keys.json":
@@ -349,15 +403,18 @@ func commitRank(rel string) int {
 	return 3
 }
 
-// commitMark is written before a commit that changes more than one file
-// and removed after it. Each record is whole whatever happens, but what
-// spans records (the index sums up the chat records) is not: a command
-// killed half way through a commit leaves the mark, and the next command,
-// under the lock, rebuilds the index from the records before anything else.
+// commitMark is what conch before the journal wrote before a commit of
+// several records: a home one of those left, cut short, has its index
+// rebuilt from the records.
 const commitMark = "commit.pending"
 
-// finishCutCommit mends what a commit cut short left, if one did.
+// finishCutCommit finishes what a commit cut short left: it rolls the
+// journal forward, if there is one, and mends a home an older conch left
+// with its commit mark.
 func (h *Home) finishCutCommit() error {
+	if err := h.rollForward(); err != nil {
+		return err
+	}
 	mark := h.path(commitMark)
 	if _, err := h.FS.Stat(mark); errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -377,6 +434,9 @@ func (h *Home) finishCutCommit() error {
 	return nil
 }
 
+// commit writes the transaction's change, all or nothing. An error means
+// nothing was written; whatever fails once the change is committed is a
+// warning (see the package comment).
 func (tx *Tx) commit() error {
 	if err := tx.updateIndex(); err != nil {
 		return err
@@ -392,46 +452,107 @@ func (tx *Tx) commit() error {
 		}
 		return paths[i] < paths[j]
 	})
-	mark := tx.h.path(commitMark)
-	several := len(paths)+len(tx.gone) > 1
-	if several {
-		// Not synced: the mark guards against a writer killed half way, and
-		// after a power cut conch doctor --repair rebuilds the index anyway.
-		if err := tx.h.FS.WriteFile(mark, []byte(strings.Join(paths, "\n")+"\n"), false); err != nil {
-			return fmt.Errorf("write %s: %w", mark, err)
-		}
-	}
-	for _, rel := range paths {
-		if tx.logSkipped(rel) {
-			continue
-		}
-		data, err := marshalRecord(tx.cache[rel])
-		if err != nil {
-			return err
-		}
-		p := tx.h.path(rel)
-		if err := tx.h.FS.WriteFile(p, append(data, '\n'), tx.dirty[rel]); err != nil {
-			if tx.logFailed(rel, err) {
-				continue // recording is best-effort: said, never fatal
-			}
-			return fmt.Errorf("write %s: %w", p, err)
-		}
-	}
 	gone := make([]string, 0, len(tx.gone))
 	for p := range tx.gone {
 		gone = append(gone, p)
 	}
 	sort.Strings(gone)
+	j := &journal{entries: make([]journalEntry, 0, len(paths)+len(gone))}
+	events := &journal{}
+	for _, rel := range paths {
+		data, err := marshalRecord(tx.cache[rel])
+		if err != nil {
+			return err
+		}
+		durable := tx.dirty[rel]
+		into := j
+		if isEventRel(rel) {
+			into = events
+		}
+		into.entries = append(into.entries, journalEntry{rel: rel, data: append(data, '\n'), durable: durable})
+		into.durable = into.durable || durable
+	}
+	if err := tx.writeEvents(events); err != nil {
+		return err
+	}
 	for _, rel := range gone {
-		p := tx.h.path(rel)
-		if err := tx.h.FS.RemoveAll(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// A removal is as durable as the change it is part of: a record
+		// that came back after a power cut would be a change undone.
+		j.entries = append(j.entries, journalEntry{rel: rel, remove: true})
+		j.durable = true
+	}
+	var err error
+	switch len(j.entries) {
+	case 0:
+		return nil
+	case 1:
+		err = tx.commitOne(j)
+	default:
+		err = tx.commitJournal(j)
+	}
+	if err != nil {
+		tx.h.dropEvents(events.entries)
+	}
+	return err
+}
+
+// dropEvents removes the events a commit that failed before its commit
+// point wrote, so that the failed command leaves nothing behind. Where it
+// cannot (or the writer is killed first) they stay, past their log's head,
+// where no reader reads them.
+func (h *Home) dropEvents(events []journalEntry) {
+	for _, e := range events {
+		_ = h.FS.Remove(h.path(e.rel))
+	}
+}
+
+// writeEvents writes the transaction's new events before its commit
+// point. Each is a new file past its log's head, which no reader reads
+// until the head, written at the commit, says it is there; one a commit
+// cut short left is written over by the next event of its log. An event
+// that cannot be written fails the commit before its commit point, and
+// Update tries it once more without its events.
+func (tx *Tx) writeEvents(events *journal) error {
+	if len(events.entries) == 0 {
+		return nil
+	}
+	h, dirs := tx.h, map[string]bool{}
+	for i, e := range events.entries {
+		p := h.path(e.rel)
+		if err := h.FS.WriteFile(p, e.data, e.durable); err != nil {
+			h.dropEvents(events.entries[:i])
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+		dirs[path.Dir(e.rel)] = true
+	}
+	if !events.durable {
+		return nil
+	}
+	if err := h.syncDirs(dirs); err != nil {
+		h.dropEvents(events.entries)
+		return err
+	}
+	return nil
+}
+
+// commitOne commits a change of one record with no journal: its rename
+// (or removal) is the commit point.
+func (tx *Tx) commitOne(j *journal) error {
+	e, h := j.entries[0], tx.h
+	p := h.path(e.rel)
+	if e.remove {
+		if err := h.FS.RemoveAll(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", p, err)
 		}
+	} else if err := h.FS.WriteFile(p, e.data, e.durable); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
 	}
-	if several {
-		if err := tx.h.FS.Remove(mark); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("remove %s: %w", mark, err)
-		}
+	if !j.durable {
+		return nil // live state: one rename, no sync
+	}
+	dir := filepath.Dir(p)
+	if err := h.FS.SyncDir(dir); err != nil {
+		tx.warn("the change is written, but it may not survive a power cut: sync %s: %v", dir, err)
 	}
 	return nil
 }

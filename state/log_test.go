@@ -17,6 +17,8 @@ func (f fastFS) WriteFile(name string, data []byte, durable bool) error {
 	return f.OSFS.WriteFile(name, data, false)
 }
 
+func (fastFS) SyncDir(name string) error { return nil }
+
 // faultyFS fails every write whose path fail says so.
 type faultyFS struct {
 	OSFS
@@ -128,15 +130,20 @@ func TestCursorOwnEvents(t *testing.T) {
 	}
 }
 
-// A failed append is a warning, never a failure: the command's own change is
-// written, and the head does not move past what was not written.
+// A failed append is a warning, never a failure: when the commit with its
+// events cannot be written, the change is committed without them, and no
+// head or cursor moves past what was written.
 func TestRecordingIsBestEffort(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	failing := true
+	failing := false
 	h := logHome(t, faultyFS{fail: func(name string) bool {
-		return failing && strings.Contains(name, string(filepath.Separator)+"log"+string(filepath.Separator))
+		// The first try writes the journal with the event in it; the
+		// second, without, is the chat's record alone.
+		return failing && strings.HasSuffix(name, journalRel)
 	}}, &now)
-	ids := newChats(t, h, 1)
+	ids := newChats(t, h, 2)
+	mustUpdate(t, h, func(tx *Tx) error { _, err := tx.Watch(Actor{ID: ids[1]}, ids[0]); return err })
+	failing = true
 	goal := "ship it"
 	var tx *Tx
 	err := h.Update(func(t *Tx) error {
@@ -147,13 +154,17 @@ func TestRecordingIsBestEffort(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a failed append failed the command: %v", err)
 	}
-	if w := tx.Warnings(); len(w) == 0 || !strings.Contains(w[0], "was not recorded") {
-		t.Fatalf("warnings %q, want one saying the event was not recorded", w)
+	if w := tx.Warnings(); len(w) != 1 || !strings.Contains(w[0], "was not recorded") || !strings.Contains(w[0], journalRel) {
+		t.Fatalf("warnings %q, want one saying the event was not recorded, and why", w)
 	}
 	h.View(func(tx *Tx) error {
 		c, err := tx.Chat(ids[0])
 		if err != nil || c.Goal != goal {
 			t.Fatalf("the goal was not written: %v %v", c, err)
+		}
+		cs, err := tx.cursors(ids[1])
+		if err != nil || cs.Targets[ids[0]].Notified != 0 || cs.Targets[ids[0]].Material != 0 {
+			t.Fatalf("the watcher's cursor moved past the log: %+v %v", cs.Targets[ids[0]], err)
 		}
 		return nil
 	})
@@ -168,24 +179,44 @@ func TestRecordingIsBestEffort(t *testing.T) {
 	}
 }
 
-// Only the event file failing: the head stays where it was.
-func TestFailedEventKeepsHead(t *testing.T) {
+// The head failing once the change is committed: the command answers, the
+// head on the disk never runs ahead of its event, and the next command
+// finishes the commit.
+func TestFailedHeadIsFinished(t *testing.T) {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	failing := false
 	h := logHome(t, faultyFS{fail: func(name string) bool {
-		return failing && strings.HasSuffix(name, "000000000002.json")
+		return failing && strings.HasSuffix(name, "head.json")
 	}}, &now)
 	ids := newChats(t, h, 1)
 	recordN(t, h, ids[0], 1)
 	failing = true
+	var last *Tx
+	goal := "ship it"
 	mustUpdate(t, h, func(tx *Tx) error {
-		c, _ := tx.Chat(ids[0])
-		tx.RecordEvent(c, KindCompacted, ActorSystem, "", "x", "")
+		last = tx
+		_, err := tx.SetChat(Actor{}, ids[0], ChatChange{Goal: &goal})
+		return err
+	})
+	if warns := last.Warnings(); len(warns) != 1 || !strings.Contains(warns[0], "committed") {
+		t.Fatalf("warnings %q, want one saying the change is committed", last.Warnings())
+	}
+	if hd := headOf(t, h, ids[0]); hd.StateVersion != 1 {
+		t.Fatalf("head %d after it failed, want 1", hd.StateVersion)
+	}
+	failing = false
+	mustUpdate(t, h, func(tx *Tx) error { return nil })
+	if hd := headOf(t, h, ids[0]); hd.StateVersion != 2 {
+		t.Fatalf("head %d once the next command finished the commit, want 2", hd.StateVersion)
+	}
+	since := int64(1)
+	h.View(func(tx *Tx) error {
+		st, err := tx.Status(Actor{}, ids[0], &since)
+		if err != nil || len(st.Events) != 1 || st.Chat.Goal != goal {
+			t.Fatalf("status --since 1: %+v %v", st, err)
+		}
 		return nil
 	})
-	if hd := headOf(t, h, ids[0]); hd.StateVersion != 1 {
-		t.Fatalf("head %d after its event failed, want 1", hd.StateVersion)
-	}
 }
 
 func TestRecordEventRefusesUnknownWords(t *testing.T) {

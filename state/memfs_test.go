@@ -37,6 +37,8 @@ func (m *memFS) WriteFile(name string, data []byte, durable bool) error {
 
 func (m *memFS) Remove(name string) error { return m.RemoveAll(name) }
 
+func (m *memFS) SyncDir(name string) error { return nil }
+
 func (m *memFS) RemoveAll(name string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -1,0 +1,260 @@
+package state
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The redo journal. A commit of more than one record first writes every
+// new record and every removal of the transaction into one file,
+// CONCH_HOME/commit.journal, ended by a checksum, and (when any record is
+// durable) syncs it and the home's folder: that is the commit point. Then
+// it applies the journal (each record replaced whole, in commitRank's
+// order, removals last; each folder it wrote in synced once at the end)
+// and removes it. A command that finds a journal when it takes the lock
+// applies it again before anything else: the records are whole images, so
+// applying twice is applying once. A journal that does not end in its
+// checksum was cut short before the commit point, and is dropped.
+
+// journalRel is the journal's file.
+const journalRel = "commit.journal"
+
+// journalHead opens a journal; each entry is then a line "write D N REL"
+// (D 1 for a durable record, N its length) followed by the N bytes of the
+// record and a newline, or "remove REL"; the last line, "end COUNT CRC",
+// counts the entries and sums (CRC-32) every byte before it.
+const journalHead = "conch journal 1\n"
+
+// journal is the change a commit writes.
+type journal struct {
+	entries []journalEntry
+	durable bool // some record is durable: the journal and folders are synced
+}
+
+type journalEntry struct {
+	rel     string
+	data    []byte // the record as written; nil for a removal
+	remove  bool
+	durable bool
+}
+
+func (j *journal) encode() []byte {
+	n := len(journalHead) + 32
+	for _, e := range j.entries {
+		n += len(e.rel) + len(e.data) + 32
+	}
+	b := bytes.NewBuffer(make([]byte, 0, n))
+	b.WriteString(journalHead)
+	for _, e := range j.entries {
+		if e.remove {
+			b.WriteString("remove " + e.rel + "\n")
+			continue
+		}
+		d := "0"
+		if e.durable {
+			d = "1"
+		}
+		b.WriteString("write " + d + " " + strconv.Itoa(len(e.data)) + " " + e.rel + "\n")
+		b.Write(e.data)
+		b.WriteByte('\n')
+	}
+	sum := crc32.ChecksumIEEE(b.Bytes())
+	fmt.Fprintf(b, "end %d %08x\n", len(j.entries), sum)
+	return b.Bytes()
+}
+
+// errTorn is a journal that does not end in its checksum: nothing was
+// committed.
+var errTorn = errors.New("the journal is torn")
+
+// decodeJournal reads a journal; errTorn (wrapped) when it is not whole.
+func decodeJournal(data []byte) (*journal, error) {
+	torn := func(why string) (*journal, error) { return nil, fmt.Errorf("%w: %s", errTorn, why) }
+	if !bytes.HasPrefix(data, []byte(journalHead)) {
+		return torn("no header")
+	}
+	j := &journal{}
+	rest := data[len(journalHead):]
+	for {
+		line, after, ok := bytes.Cut(rest, []byte("\n"))
+		if !ok {
+			return torn("no end line")
+		}
+		fields := strings.Fields(string(line))
+		switch {
+		case len(fields) == 3 && fields[0] == "end":
+			count, err := strconv.Atoi(fields[1])
+			if err != nil || count != len(j.entries) {
+				return torn("the count does not match")
+			}
+			body := data[:len(data)-len(rest)]
+			if fmt.Sprintf("%08x", crc32.ChecksumIEEE(body)) != fields[2] {
+				return torn("the checksum does not match")
+			}
+			if len(after) != 0 {
+				return torn("bytes after the end line")
+			}
+			return j, nil
+		case len(fields) == 2 && fields[0] == "remove":
+			if !journalPath(fields[1]) {
+				return torn("a path that is not the home's")
+			}
+			j.entries = append(j.entries, journalEntry{rel: fields[1], remove: true})
+			rest = after
+		case len(fields) == 4 && fields[0] == "write" && (fields[1] == "0" || fields[1] == "1"):
+			n, err := strconv.Atoi(fields[2])
+			if err != nil || n < 0 || n+1 > len(after) || after[n] != '\n' || !journalPath(fields[3]) {
+				return torn("a record cut short")
+			}
+			e := journalEntry{rel: fields[3], data: after[:n:n], durable: fields[1] == "1"}
+			j.durable = j.durable || e.durable
+			j.entries = append(j.entries, e)
+			rest = after[n+1:]
+		default:
+			return torn("a line that is not an entry")
+		}
+	}
+}
+
+// journalPath says whether rel is a path inside the home, as commits name
+// them.
+func journalPath(rel string) bool {
+	return rel != "" && rel != "." && !strings.HasPrefix(rel, "/") && path.Clean(rel) == rel &&
+		rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// apply writes the journal's records and removals, in order, stopping at
+// the first that fails, then syncs each folder it touched once. (A folder a write makes is synced into its parent as it is made:
+// see OSFS.WriteFile.)
+func (h *Home) apply(j *journal) error {
+	dirs := map[string]bool{}
+	for _, e := range j.entries {
+		p := h.path(e.rel)
+		if e.remove {
+			if err := h.FS.RemoveAll(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("remove %s: %w", p, err)
+			}
+		} else if err := h.FS.WriteFile(p, e.data, e.durable); err != nil {
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+		dirs[path.Dir(e.rel)] = true
+	}
+	if !j.durable {
+		return nil
+	}
+	return h.syncDirs(dirs)
+}
+
+// syncDirs syncs the folders (relative to the home), deepest first.
+func (h *Home) syncDirs(dirs map[string]bool) error {
+	list := make([]string, 0, len(dirs))
+	for d := range dirs {
+		list = append(list, d)
+	}
+	sort.Slice(list, func(a, b int) bool {
+		if na, nb := depth(list[a]), depth(list[b]); na != nb {
+			return na > nb
+		}
+		return list[a] < list[b]
+	})
+	for _, d := range list {
+		p := filepath.Join(h.Dir, filepath.FromSlash(d))
+		if err := h.FS.SyncDir(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("sync %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// depth is how deep a folder relative to the home is: the home 0.
+func depth(d string) int {
+	if d == "." {
+		return 0
+	}
+	return strings.Count(d, "/") + 1
+}
+
+// rollForward finishes a commit that was cut short after its commit point:
+// the journal is applied again and removed. A torn journal (cut short
+// before its commit point) is removed unapplied. It runs under the lock,
+// before the command's own work; an error fails the command.
+func (h *Home) rollForward() error {
+	jp := h.path(journalRel)
+	data, err := h.FS.ReadFile(jp)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", jp, err)
+	}
+	j, err := decodeJournal(data)
+	if err != nil && !errors.Is(err, errTorn) {
+		return err
+	}
+	if j != nil {
+		if err := h.apply(j); err != nil {
+			return fmt.Errorf("finishing the commit %s holds: %w", jp, err)
+		}
+	}
+	if err := h.FS.Remove(jp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", jp, err)
+	}
+	if j != nil && j.durable {
+		if err := h.FS.SyncDir(h.Dir); err != nil {
+			return fmt.Errorf("sync %s: %w", h.Dir, err)
+		}
+	}
+	return nil
+}
+
+// commitJournal commits j through the journal: written (and synced, when
+// durable) to the commit point, then applied and removed. An error means
+// nothing was committed. What fails after the commit point is a warning on
+// tx: the change is committed, and the next command finishes writing it.
+func (tx *Tx) commitJournal(j *journal) error {
+	h := tx.h
+	jp := h.path(journalRel)
+	if err := h.FS.WriteFile(jp, j.encode(), j.durable); err != nil {
+		return fmt.Errorf("write %s: %w", jp, err)
+	}
+	if j.durable {
+		if err := h.FS.SyncDir(h.Dir); err != nil {
+			// Short of the commit point: take the journal back, and
+			// nothing is changed. If it cannot be taken back it stands,
+			// and the change is committed after all.
+			rerr := h.FS.Remove(jp)
+			if rerr == nil || errors.Is(rerr, fs.ErrNotExist) {
+				return fmt.Errorf("sync %s: %w", h.Dir, err)
+			}
+			tx.warn("the commit journal %s could not be synced (%v) nor taken back (%v): the change stands", jp, err, rerr)
+		}
+	}
+	// Committed. A write that fails once is tried again at once: the
+	// records are whole images, so writing one twice is writing it once.
+	err := h.apply(j)
+	if err != nil {
+		err = h.apply(j)
+	}
+	if err != nil {
+		tx.warn("the change is committed, but %v: the next conch command finishes writing it", err)
+		return nil
+	}
+	if err := h.FS.Remove(jp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		tx.warn("the change is written, but its journal %s could not be removed (%v): the next conch command removes it", jp, err)
+		return nil
+	}
+	if j.durable {
+		if err := h.FS.SyncDir(h.Dir); err != nil {
+			tx.warn("the change is written, but the removal of its journal could not be synced: sync %s: %v", h.Dir, err)
+		}
+	}
+	return nil
+}

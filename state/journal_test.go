@@ -1,0 +1,240 @@
+package state
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+func sampleJournal() *journal {
+	return &journal{durable: true, entries: []journalEntry{
+		{rel: "messages/m_1.json", data: []byte("{\n \"id\": \"m_1\"\n}\n"), durable: true},
+		{rel: "chats/c_1.json", data: []byte("{}\n")},
+		{rel: "index.json", data: []byte{}, durable: true},
+		{rel: "log/c_2", remove: true},
+	}}
+}
+
+// A journal reads back as it was written, and any journal cut short, or
+// with a byte changed, is torn: nothing was committed.
+func TestJournalTorn(t *testing.T) {
+	j := sampleJournal()
+	data := j.encode()
+	got, err := decodeJournal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, j) {
+		t.Fatalf("read back %+v, want %+v", got, j)
+	}
+	for n := 0; n < len(data); n++ {
+		if _, err := decodeJournal(data[:n]); !errors.Is(err, errTorn) {
+			t.Fatalf("cut at byte %d of %d: %v, want torn", n, len(data), err)
+		}
+	}
+	for i := range data {
+		bad := bytes.Clone(data)
+		bad[i] ^= 0x20
+		if _, err := decodeJournal(bad); !errors.Is(err, errTorn) {
+			t.Fatalf("byte %d changed: %v, want torn", i, err)
+		}
+	}
+	for _, rel := range []string{"/etc/passwd", "../x", "a/../../x", "", ".", "a//b", "a/./b"} {
+		j := &journal{entries: []journalEntry{{rel: rel, data: []byte("x")}}}
+		if _, err := decodeJournal(j.encode()); !errors.Is(err, errTorn) {
+			t.Errorf("a journal naming %q: %v, want refused as torn", rel, err)
+		}
+	}
+}
+
+func FuzzJournal(f *testing.F) {
+	f.Add(sampleJournal().encode())
+	f.Add([]byte(journalHead + "end 0 00000000\n"))
+	f.Add([]byte(journalHead + "write 1 99999999999 x\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		j, err := decodeJournal(data)
+		if err != nil {
+			if !errors.Is(err, errTorn) {
+				t.Fatalf("an error that is not torn: %v", err)
+			}
+			return
+		}
+		again, err := decodeJournal(j.encode())
+		if err != nil || !reflect.DeepEqual(again, j) {
+			t.Fatalf("a journal read, written and read again changed: %+v, %+v, %v", j, again, err)
+		}
+		for _, e := range j.entries {
+			if !journalPath(e.rel) {
+				t.Fatalf("a journal naming %q was read", e.rel)
+			}
+		}
+	})
+}
+
+// crashFS is the file system of a writer killed at its Nth call: every
+// call from then on does nothing and fails.
+type crashFS struct{ faultFS }
+
+// TestJournalCrashPoints kills a commit of several records at each of its
+// file-system calls (before the journal, after it is written, half way
+// through applying it, before it is removed) and then runs the next
+// command: the home is as before the commit, or as after it, never
+// between; and each of those points is met.
+func TestJournalCrashPoints(t *testing.T) {
+	ops := map[string]func(tx *Tx) error{
+		"send": func(tx *Tx) error {
+			_, err := tx.SendMessage(Actor{ID: "c_2"}, SendIn{To: "c_1", Text: "and back", Watch: true})
+			return err
+		},
+		"notes": func(tx *Tx) error {
+			n, err := tx.Notes(Actor{ID: "c_2"})
+			if err != nil {
+				return err
+			}
+			return tx.MarkNotes(Actor{ID: "c_2"}, n)
+		},
+		"chat delete": func(tx *Tx) error { _, err := tx.DeleteChat(Actor{}, "c_1"); return err },
+	}
+	for name, op := range ops {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			base := filepath.Join(root, "base", "home")
+			faultBase(t, base)
+			before := visible(t, base)
+			afterDir := filepath.Join(root, "after", "home")
+			copyTree(t, base, afterDir)
+			if err := openAt(t, afterDir, nil).Update(op); err != nil {
+				t.Fatal(err)
+			}
+			after := visible(t, afterDir)
+			met := map[string]bool{}
+			for n := 1; ; n++ {
+				dir := filepath.Join(root, fmt.Sprint(n), "home")
+				copyTree(t, base, dir)
+				cfs := &crashFS{faultFS{FS: quickFS{}, failAt: n, sticky: true}}
+				h, err := Open(Options{Dir: dir, Now: func() time.Time { return faultNow }, Hostname: "test", FS: cfs})
+				if err == nil {
+					_ = h.Update(op) // killed: what it says is never heard
+				}
+				if len(cfs.failed) == 0 {
+					break
+				}
+				met[crashPoint(t, dir, before)] = true
+				if err := openAt(t, dir, nil).Update(func(tx *Tx) error { return nil }); err != nil {
+					t.Fatalf("killed at call %d (%s): the next command: %v", n, cfs.failed[0], err)
+				}
+				now := visible(t, dir)
+				if !equalSnap(now, before) && !equalSnap(now, after) {
+					t.Errorf("killed at call %d (%s): the home is neither as before nor as after:\n%s", n, cfs.failed[0], diffSnap(now, after))
+				}
+				if _, err := os.Stat(filepath.Join(dir, journalRel)); err == nil {
+					t.Errorf("killed at call %d: the next command left the journal", n)
+				}
+			}
+			for _, p := range []string{"before the journal", "journal written, nothing applied", "half applied", "applied, journal not removed"} {
+				if !met[p] {
+					t.Errorf("no kill fell %s (met: %v)", p, met)
+				}
+			}
+		})
+	}
+}
+
+// crashPoint says where in the commit a killed writer left the home.
+func crashPoint(t *testing.T, dir string, before map[string]string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, journalRel))
+	if err != nil {
+		return "before the journal"
+	}
+	j, err := decodeJournal(data)
+	if err != nil {
+		t.Fatalf("a killed writer left a torn journal: %v", err)
+	}
+	// Only the entries that change something count (a watch registered
+	// again writes its cursor as it was).
+	applied, changes := 0, 0
+	for _, e := range j.entries {
+		was, there := before[e.rel]
+		if e.remove && !there || !e.remove && there && was == string(e.data) {
+			continue
+		}
+		changes++
+		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(e.rel)))
+		if (e.remove && errors.Is(err, os.ErrNotExist)) || (!e.remove && err == nil && bytes.Equal(got, e.data)) {
+			applied++
+		}
+	}
+	switch applied {
+	case 0:
+		return "journal written, nothing applied"
+	case changes:
+		return "applied, journal not removed"
+	}
+	return "half applied"
+}
+
+// A journal left behind (its writer killed after the commit point) is
+// finished by the next command that writes, before its own work; doctor
+// names one left for long, and --repair finishes it. A torn one is
+// dropped unapplied.
+func TestJournalLeftBehind(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "home")
+	faultBase(t, dir)
+	h := openAt(t, dir, nil)
+	goal := []byte("{\"left\": true}\n")
+	j := &journal{durable: true, entries: []journalEntry{
+		{rel: "notes-of-the-test.json", data: goal, durable: true},
+		{rel: "watch/c_2.json", remove: true},
+	}}
+	write := func(data []byte) {
+		t.Helper()
+		p := filepath.Join(dir, journalRel)
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		old := faultNow.Add(-time.Hour)
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(j.encode())
+	found, err := h.Doctor(false)
+	if err != nil || len(found) != 1 || found[0].Problem != journalCut {
+		t.Fatalf("doctor: %+v %v; want the journal named", found, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "notes-of-the-test.json")); err == nil {
+		t.Fatal("a reader applied the journal")
+	}
+	repaired, err := h.Doctor(true)
+	if err != nil || len(repaired) == 0 || repaired[0].Problem != journalCut || repaired[0].Repaired == "" {
+		t.Fatalf("doctor --repair: %+v %v", repaired, err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "notes-of-the-test.json")); err != nil || !bytes.Equal(got, goal) {
+		t.Fatalf("after the repair the record is %q (%v)", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "watch", "c_2.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("after the repair the removal is not done: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, journalRel)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("the journal is left")
+	}
+	// Torn: cut before its end line. Nothing of it is applied.
+	j.entries[0].data = []byte("{\"torn\": true}\n")
+	data := j.encode()
+	write(data[:len(data)-5])
+	if err := h.Update(func(tx *Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "notes-of-the-test.json")); !bytes.Equal(got, goal) {
+		t.Fatalf("a torn journal was applied: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, journalRel)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("the torn journal is left")
+	}
+}
