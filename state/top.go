@@ -103,15 +103,15 @@ func (tx *Tx) heldMessages(settled Settled) ([]HeldMessage, error) {
 		if err != nil {
 			return nil, err
 		}
-		switch state {
-		case MsgHeld:
+		if state == MsgHeld {
 			first, _, _ := strings.Cut(strings.TrimSpace(m.Text), "\n")
 			out = append(out, HeldMessage{ID: m.ID, From: m.From, FromTitle: m.FromTitle, To: m.To, ToTitle: m.ToTitle, FirstLine: first, Sent: m.Sent})
-		case MsgWaiting:
-		default:
-			if settled != nil {
-				settled[id] = true
-			}
+		}
+		// Only the record's own state settles it: a send seen half
+		// written (its receiver's record not yet naming it) looks not
+		// delivered, and is held a moment later.
+		if settled != nil && m.State != MsgHeld && m.State != MsgWaiting {
+			settled[id] = true
 		}
 	}
 	sortBySerial(out, func(h HeldMessage) string { return h.ID })
