@@ -44,6 +44,9 @@ func (a *app) harnessPID(pid int) int {
 	if pid != 0 {
 		return pid
 	}
+	if a.harness != 0 {
+		return a.harness
+	}
 	return state.HarnessPID(a.env.PPID)
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/lock"
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 )
@@ -90,7 +91,14 @@ func (a *app) runHook(harness string, input []byte, handle func(h *hook) error) 
 			if h.event != "" {
 				what += " " + h.event
 			}
-			fmt.Fprintf(a.env.Err, "conch: warning: %s: %s\n", what, oneLine(strings.Join(h.warnings, "; ")))
+			line := fmt.Sprintf("conch: warning: %s: %s", what, oneLine(strings.Join(h.warnings, "; ")))
+			fmt.Fprintln(a.env.Err, line)
+			var locked *lock.TimeoutError
+			if errors.As(err, &locked) && showsSystemMessage(harness, h.event) {
+				// The harness keeps a hook's standard error in a log the
+				// person never reads: a locked home is said where they look.
+				_ = h.say(&answer{SystemMessage: line})
+			}
 		}
 		err = nil
 	}()
@@ -205,6 +213,15 @@ type answer struct {
 	Decision           string    `json:"decision,omitempty"`
 	Reason             string    `json:"reason,omitempty"`
 	HookSpecificOutput *specific `json:"hookSpecificOutput,omitempty"`
+	// SystemMessage is shown to the person, not the model.
+	SystemMessage string `json:"systemMessage,omitempty"`
+}
+
+// showsSystemMessage says whether the harness shows a hook's
+// systemMessage to the person for the event: Codex does for every event
+// whose answer it reads (not SessionEnd, nor the notify program).
+func showsSystemMessage(harness, event string) bool {
+	return harness == state.HarnessCodex && event != "" && event != "SessionEnd" && event != "agent-turn-complete"
 }
 
 type specific struct {

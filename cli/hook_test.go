@@ -140,7 +140,7 @@ func FuzzHook(f *testing.F) {
 		}
 		for k := range ans {
 			switch k {
-			case "continue", "stopReason", "decision", "reason", "hookSpecificOutput":
+			case "continue", "stopReason", "decision", "reason", "hookSpecificOutput", "systemMessage":
 			default:
 				t.Fatalf("answer has key %q: %s", k, out)
 			}

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/BurntSushi/toml"
 	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
 
@@ -57,9 +56,19 @@ var (
 	}
 	codexHooks = []hookSpec{
 		{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PreToolUse", ""}, {"PostToolUse", ""},
-		{"PermissionRequest", ""}, {"PreCompact", ""}, {"Stop", ""},
+		{"PermissionRequest", ""}, {"PreCompact", ""}, {"Stop", ""}, {"Interrupt", ""}, {"SessionEnd", ""},
 	}
 )
+
+// handlerTimeout is the timeout, in seconds, conch's handler for an event
+// carries: hookTimeout, but 3 s for Codex's SessionEnd and Interrupt,
+// which Codex 0.169 clamps to 3 s, warning at every run.
+func handlerTimeout(harness, event string) int {
+	if harness == state.HarnessCodex && (event == "SessionEnd" || event == "Interrupt") {
+		return 3
+	}
+	return hookTimeout
+}
 
 // hookTimeout is the timeout, in seconds, conch's handlers carry: a hook
 // that waits for a locked home gives up after a second, so this is only a
@@ -107,58 +116,6 @@ written (nothing changed), 2 usage.`,
 			return err
 		}
 		return a.sayInstalled([]*installed{res}, &o, "Claude Code reads them when a session starts.")
-	})
-	return cmd
-}
-
-func (a *app) newInstallCodex() *cobra.Command {
-	var o installOptions
-	cmd := &cobra.Command{
-		Use:   "codex [--project | --user] [--remove]",
-		Short: "Put conch's hooks and notify program in Codex's configuration",
-		Long: `Put conch's hooks in Codex's hooks.json, and conch as its notify program in
-config.toml: in $CODEX_HOME (default ~/.codex) with --user (the default),
-in .codex/ of the current folder with --project. Every hook already there
-is kept and conch's own is added once; a notify program that is not
-conch's is left as it is (Codex runs one; conch's Stop hook reports each
-turn's end without it). The files as they were are kept beside them
-(.bak-TIME), and the new ones are written whole. --remove takes out what
-conch put in, and nothing else.
-
-Codex asks you to review and trust new hooks before it runs them; older
-versions run hooks only with [features] codex_hooks = true.
-
-Exit codes: 0 done, 1 a file cannot be read, parsed or written (nothing
-changed in it), 2 usage.`,
-		Args:        exactArgs(0, "no arguments"),
-		Annotations: access(accessNone),
-	}
-	o.flags(cmd, "Codex configuration")
-	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		if err := o.check(); err != nil {
-			return err
-		}
-		dir := a.env.Getenv("CODEX_HOME")
-		if dir == "" {
-			dir = filepath.Join(a.userHome(), ".codex")
-		}
-		if o.project {
-			dir = filepath.Join(a.env.Cwd, ".codex")
-		}
-		config := filepath.Join(dir, "config.toml")
-		// config.toml first: it is the one a person is likelier to have
-		// hand-written wrong, and a failure there leaves both untouched.
-		notify, err := a.installNotify(config, &o)
-		if err != nil {
-			return err
-		}
-		hooks, err := a.installHookFile(filepath.Join(dir, "hooks.json"), state.HarnessCodex, codexHooks, &o)
-		if err != nil {
-			return err
-		}
-		hooks.Notes = append(hooks.Notes, notify.Notes...)
-		notify.Notes = nil
-		return a.sayInstalled([]*installed{hooks, notify}, &o, "Codex asks you to trust new hooks before it runs them.")
 	})
 	return cmd
 }
@@ -450,9 +407,12 @@ func mergeGroups(groups []json.RawMessage, s hookSpec, command, harness string, 
 				touched = true // a second of conch's: one is enough
 			default:
 				found = true
-				if cmd != command {
+				want := json.RawMessage(fmt.Sprint(handlerTimeout(harness, s.event)))
+				timeout, _ := h.raw("timeout")
+				if cmd != command || !bytes.Equal(bytes.TrimSpace(timeout), want) {
 					c, _ := json.Marshal(command)
 					h.set("command", json.RawMessage(c))
+					h.set("timeout", want)
 					keep = append(keep, h)
 					touched = true
 				} else {
@@ -477,7 +437,7 @@ func mergeGroups(groups []json.RawMessage, s hookSpec, command, harness string, 
 		handler.set("type", json.RawMessage(`"command"`))
 		c, _ := json.Marshal(command)
 		handler.set("command", json.RawMessage(c))
-		handler.set("timeout", json.RawMessage(fmt.Sprint(hookTimeout)))
+		handler.set("timeout", json.RawMessage(fmt.Sprint(handlerTimeout(harness, s.event))))
 		if s.matcher != "" {
 			m, _ := json.Marshal(s.matcher)
 			group.set("matcher", json.RawMessage(m))
@@ -613,105 +573,4 @@ func pretty(b *bytes.Buffer, v any, depth int) error {
 		return fmt.Errorf("cannot write %T", v)
 	}
 	return nil
-}
-
-// installNotify makes conch Codex's notify program in config.toml (or
-// takes it out), by editing the one line, so the rest of a person's file
-// (comments, order, spacing) stays as it is.
-func (a *app) installNotify(path string, o *installOptions) (*installed, error) {
-	path = resolveLink(path)
-	res := &installed{File: path, Events: []string{"notify"}}
-	data, err := os.ReadFile(path)
-	exists := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("cannot read %s: %v", path, err)
-	}
-	var conf map[string]any
-	if _, err := toml.Decode(string(data), &conf); err != nil {
-		return nil, fmt.Errorf("%s is not TOML: %v; nothing changed", path, oneLine(err.Error()))
-	}
-	if features, ok := conf["features"].(map[string]any); ok {
-		for _, k := range []string{"hooks", "codex_hooks"} {
-			if on, ok := features[k].(bool); ok && !on && !o.remove {
-				res.Notes = append(res.Notes, fmt.Sprintf("hooks are turned off in %s ([features] %s = false): conch hears only each turn's end until they are on", path, k))
-			}
-		}
-	}
-	current, has := conf["notify"]
-	ours := has && isConchNotify(current)
-	var out string
-	switch {
-	case o.remove && !ours:
-		return res, nil
-	case o.remove:
-		if out, err = dropNotify(string(data)); err != nil {
-			return nil, fmt.Errorf("%s: %v; nothing changed", path, err)
-		}
-	case ours:
-		return res, nil
-	case has:
-		res.Notes = append(res.Notes, fmt.Sprintf("%s has a notify program of its own: left as it is; conch's Stop hook reports each turn's end", path))
-		return res, nil
-	default:
-		prog, _ := json.Marshal(o.conch)
-		line := fmt.Sprintf("notify = [%s, \"hook\", \"codex\"]  # conch: each turn's end\n", prog)
-		out = line + string(data)
-	}
-	var check map[string]any
-	if _, err := toml.Decode(out, &check); err != nil {
-		return nil, fmt.Errorf("%s: the changed file would not be TOML (%v); nothing changed", path, oneLine(err.Error()))
-	}
-	if _, still := check["notify"]; o.remove == still {
-		return nil, fmt.Errorf("%s: the notify line is not where conch can change it; nothing changed", path)
-	}
-	if exists {
-		if res.Backup, err = a.backup(path, data); err != nil {
-			return nil, err
-		}
-	}
-	if err := writeWhole(path, []byte(out)); err != nil {
-		return nil, err
-	}
-	res.Changed = true
-	return res, nil
-}
-
-// isConchNotify says whether a notify value runs conch's Codex adapter.
-func isConchNotify(v any) bool {
-	list, ok := v.([]any)
-	if !ok || len(list) < 3 {
-		return false
-	}
-	var words []string
-	for _, x := range list {
-		s, ok := x.(string)
-		if !ok {
-			return false
-		}
-		words = append(words, s)
-	}
-	base := filepath.Base(words[0])
-	return len(words) == 3 && (base == "conch" || base == "conch.exe") && words[1] == "hook" && words[2] == state.HarnessCodex
-}
-
-// dropNotify takes the top-level notify assignment out of a TOML file:
-// the line that starts it, and the lines its array runs on to.
-func dropNotify(text string) (string, error) {
-	lines := strings.SplitAfter(text, "\n")
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "[") {
-			break // a table: top-level keys are all before it
-		}
-		if !strings.HasPrefix(t, "notify") || !strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(t, "notify")), "=") {
-			continue
-		}
-		for j := i + 1; j <= len(lines); j++ {
-			var v map[string]any
-			if _, err := toml.Decode(strings.Join(lines[i:j], ""), &v); err == nil {
-				return strings.Join(lines[:i], "") + strings.Join(lines[j:], ""), nil
-			}
-		}
-	}
-	return "", errors.New("no notify line found")
 }

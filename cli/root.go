@@ -78,6 +78,10 @@ type app struct {
 	chat string
 	home *state.Home
 	out  *render.Printer
+	// harness is the process running the chat when an adapter knows it
+	// better than the parent of this command (Codex's TUI, whose hooks
+	// its long-lived daemon runs).
+	harness int
 }
 
 // Main runs conch with args and returns the exit code.
@@ -151,12 +155,15 @@ waiting for one another, stopping one, and a log of state changes.
 Every command is short-lived: it reads and writes records under CONCH_HOME
 (default ~/.conch), guarded by file locks, and exits.
 
-A command acts as a chat when --chat ID is given or CONCH_CHAT is set (the
-flag wins); otherwise it acts as the person at the terminal.
+A command acts as a chat when --chat ID is given, when it runs in the
+shell of a harness session linked to a chat (Codex's CODEX_THREAD_ID), or
+when CONCH_CHAT is set, in that order; otherwise it acts as the person at
+the terminal.
 
 Environment:
   CONCH_HOME   the state folder (default ~/.conch)
   CONCH_CHAT   the chat a command acts as
+  CODEX_THREAD_ID  Codex's session, in its shell: acts as the session's chat
   CONCH_NOW    pins "now" (RFC 3339); for tests
 
 Exit codes:
@@ -268,6 +275,9 @@ func group(name, short string) *cobra.Command {
 // prepare checks the words common to every command and opens the home as
 // the command's access says.
 func (a *app) prepare(cmd *cobra.Command) error {
+	if a.chat == "" {
+		a.chat = a.sessionChat()
+	}
 	if a.chat == "" {
 		a.chat = a.env.Getenv("CONCH_CHAT")
 	}

@@ -34,17 +34,23 @@ const tailBytes = 1 << 20
 // file at path, read from its last MiB. "" when there is none (or the file
 // cannot be read: the file can lag the session, so this is best-effort).
 func LastAssistantText(harness, path string) string {
+	return lastAssistant(harness, fileTail(path))
+}
+
+// fileTail is the whole lines of a session file's last MiB, nil when it
+// cannot be read.
+func fileTail(path string) []byte {
 	if path == "" {
-		return ""
+		return nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return ""
+		return nil
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
-		return ""
+		return nil
 	}
 	start := st.Size() - tailBytes
 	if start < 0 {
@@ -52,17 +58,17 @@ func LastAssistantText(harness, path string) string {
 	}
 	data, err := io.ReadAll(io.NewSectionReader(f, start, st.Size()-start))
 	if err != nil {
-		return ""
+		return nil
 	}
 	if start > 0 {
 		// The first line is cut: drop it.
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			data = data[i+1:]
-		} else {
-			return ""
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return nil
 		}
+		data = data[i+1:]
 	}
-	return lastAssistant(harness, data)
+	return data
 }
 
 // lastAssistant walks the rows from the end and returns the text of the
@@ -227,31 +233,58 @@ var claudeNotTyped = []string{
 type codexRow struct {
 	Type    string `json:"type"`
 	Payload struct {
-		Type    string `json:"type"`
-		Role    string `json:"role"`
-		Message string `json:"message"`
-		Content []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"content"`
+		Type    string         `json:"type"`
+		Role    string         `json:"role"`
+		Message string         `json:"message"`
+		Content []codexContent `json:"content"`
+		TurnID  string         `json:"turn_id"`
+		// Item is what an event_msg item_completed completed (0.169):
+		// a UserMessage, an AgentMessage, a WebSearch, …
+		Item struct {
+			Type    string         `json:"type"`
+			Content []codexContent `json:"content"`
+			Query   string         `json:"query"`
+		} `json:"item"`
 	} `json:"payload"`
 }
 
-// humanText is the person's prompt: Codex writes it as an event_msg
-// user_message. The role-user response_item messages are not read: they
-// repeat it, and they also carry the harness's own injected context
-// (<environment_context>, AGENTS.md).
+type codexContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// itemText is the text of an item_completed row's item of type typ.
+func (r codexRow) itemText(typ string) string {
+	if r.Type != "event_msg" || r.Payload.Type != "item_completed" || r.Payload.Item.Type != typ {
+		return ""
+	}
+	var parts []string
+	for _, c := range r.Payload.Item.Content {
+		if c.Text != "" {
+			parts = append(parts, c.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// humanText is the person's prompt: Codex writes it as an event_msg, an
+// item_completed UserMessage since 0.169 (a user_message before). The
+// role-user response_item messages are not read: they repeat it, and they
+// also carry the harness's own injected context (<environment_context>,
+// AGENTS.md).
 func (r codexRow) humanText() string {
 	if r.Type == "event_msg" && r.Payload.Type == "user_message" {
 		return r.Payload.Message
 	}
-	return ""
+	return r.itemText("UserMessage")
 }
 
 func (r codexRow) assistantText() string {
 	switch {
 	case r.Type == "event_msg" && r.Payload.Type == "agent_message":
 		return r.Payload.Message
+	case r.Type == "event_msg" && r.Payload.Type == "item_completed":
+		return r.itemText("AgentMessage")
 	case r.Type == "response_item" && r.Payload.Type == "message" && r.Payload.Role == "assistant":
 		var parts []string
 		for _, c := range r.Payload.Content {
@@ -262,4 +295,27 @@ func (r codexRow) assistantText() string {
 		return strings.Join(parts, "\n")
 	}
 	return ""
+}
+
+// WebSearches are the searches the model made on the web in a turn of a
+// Codex session, read from the rollout at path (its last MiB): Codex runs
+// hosted web search itself and fires no hook for it, so the rollout is
+// where conch learns of it. Best-effort, as LastAssistantText.
+func WebSearches(path, turn string) []string {
+	data := fileTail(path)
+	var out []string
+	for _, line := range bytes.Split(data, []byte{'\n'}) {
+		if !bytes.Contains(line, []byte(`"WebSearch"`)) {
+			continue // most rows: not worth decoding
+		}
+		var row codexRow
+		if json.Unmarshal(line, &row) != nil || row.Type != "event_msg" || row.Payload.Type != "item_completed" || row.Payload.Item.Type != "WebSearch" {
+			continue
+		}
+		if turn != "" && row.Payload.TurnID != turn {
+			continue
+		}
+		out = append(out, row.Payload.Item.Query)
+	}
+	return out
 }

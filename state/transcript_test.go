@@ -146,6 +146,7 @@ func TestLookAtWholeRowsOnly(t *testing.T) {
 func FuzzHumanTexts(f *testing.F) {
 	f.Add([]byte(recorded(f, "claude/transcript.jsonl")), uint(3), true)
 	f.Add([]byte(recorded(f, "codex/rollout.jsonl")), uint(5), false)
+	f.Add([]byte(recorded(f, "codex/rollout_0169.jsonl")), uint(4), false)
 	f.Add([]byte(`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"a"},{"type":"tool_result"}]}}`+"\n"), uint(1), true)
 	f.Fuzz(func(t *testing.T, data []byte, cut uint, claude bool) {
 		harness := HarnessCodex

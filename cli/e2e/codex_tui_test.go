@@ -1,0 +1,175 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/conch-sh/conch/lock"
+)
+
+// startCodexTUI runs Codex's TUI in tmux for the session, with env added,
+// and ends the app-server daemon it starts when the test ends (the
+// daemon outlives the TUI: it is found by its program, which Codex copies
+// into this test's own CODEX_HOME, and ended by its pid).
+func (s *codexSession) startCodexTUI(env []string, flags ...string) *tui {
+	s.t.Helper()
+	u := startTUI(s.t, s.dir, append(s.env(), env...), append([]string{s.bin}, flags...)...)
+	s.t.Cleanup(func() {
+		pids := s.daemons()
+		for _, pid := range pids {
+			syscall.Kill(pid, syscall.SIGTERM)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for _, pid := range pids {
+			for syscall.Kill(pid, 0) == nil && time.Now().Before(deadline) {
+				time.Sleep(50 * time.Millisecond)
+			}
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	return u
+}
+
+// daemons are the pids of the Codex processes running a program from this
+// test's CODEX_HOME (the app-server daemon and its helper).
+func (s *codexSession) daemons() []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
+		if err == nil && strings.HasPrefix(exe, s.codexHome+string(os.PathSeparator)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// TestCodexTUI: the TUI under tmux, with its app-server daemon, as a person
+// runs it. Hooks are trusted at Codex's prompt; the TUI's hidden title
+// threads make no chats; the model's conch commands act as its chat even
+// with a CONCH_CHAT in the daemon's environment that names another; Esc
+// ends the reply as stopped and the wait on it; a locked home is said to
+// the person; /quit mid-turn does the same though the daemon goes on;
+// install --remove takes out the trust.
+func TestCodexTUI(t *testing.T) {
+	tmuxPath(t)
+	s := newCodex(t, func(r *modelRequest, n int) turn {
+		switch n {
+		case 0:
+			return turn{shell("call_1", conchBin+" step edit --file stale.txt")}
+		case 1:
+			return turn{say("First done.")}
+		case 2, 4:
+			return nil // thinks until interrupted
+		}
+		return turn{say("Fine.")}
+	})
+	s.install()
+	s.conch("chat", "new", "--title", "Watcher", "--folder", s.dir)
+	u := s.startCodexTUI([]string{"CONCH_CHAT=c_1"})
+
+	// Codex asks to review the new hooks: trust them all.
+	u.waitScreen("Hooks need review", 90*time.Second)
+	u.keys("Down")
+	u.keys("Enter")
+	u.waitScreen("Ask Codex to do anything", 90*time.Second)
+	cfg, _ := os.ReadFile(filepath.Join(s.codexHome, "config.toml"))
+	if n := strings.Count(string(cfg), "trusted_hash"); n != 9 {
+		t.Errorf("trusting recorded %d hooks, want conch's 9:\n%s", n, cfg)
+	}
+
+	// A turn: one chat for the session (the title thread is none), not
+	// the daemon's CONCH_CHAT's, nor its child; the model's own step is
+	// the session's chat's.
+	u.typeText("Say hello")
+	u.keys("Enter")
+	waitFor(t, "the first turn's end", 90*time.Second, func() bool {
+		c := s.chatOr("c_2")
+		return get(c, "last_reply", "text") == "First done." && get(c, "state") == "idle"
+	})
+	if list := s.chats(); len(list) != 2 {
+		t.Errorf("chats %v, want Watcher and the session's", list)
+	}
+	c := s.chat("c_2")
+	if get(c, "parent") != "" {
+		t.Errorf("the session's chat is a child of %v", get(c, "parent"))
+	}
+	files, _ := get(c, "last_reply", "files").([]any)
+	if len(files) != 1 || files[0] != filepath.Join(s.dir, "stale.txt") {
+		t.Errorf("the model's conch step did not act as the session's chat: %v", files)
+	}
+	if get(s.chat("c_1"), "last_reply") != nil {
+		t.Error("Watcher (c_1, the daemon's CONCH_CHAT) has a reply: the model's step or a hidden thread's notify acted as it")
+	}
+
+	// Esc while the model thinks: the reply ends as stopped, and the wait
+	// on it ends.
+	u.typeText("Think long")
+	u.keys("Enter")
+	s.model.waitRequest(t, "the second turn's request", func(r *modelRequest) bool {
+		return strings.Contains(r.text(), "Think long") && !hidden(r)
+	})
+	s.conch("wait", "chat", "c_2", "--chat", "c_1")
+	u.keys("Escape")
+	waitFor(t, "the interrupted reply's end", 90*time.Second, func() bool {
+		return get(s.chatOr("c_2"), "last_reply", "outcome") == "stopped"
+	})
+	if notes := s.conch("notes", "--chat", "c_1"); !strings.Contains(notes, "was stopped before its reply finished") {
+		t.Errorf("the wait did not end with the stop:\n%s", notes)
+	}
+
+	// The home locked: the hook says so where the person looks.
+	unlock, err := lock.Exclusive(context.Background(), filepath.Join(s.conchHome, "conch.lock"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.typeText("Locked now")
+	u.keys("Enter")
+	u.waitScreen("Hook · conch: warning: hook codex UserPromptSubmit: lock", 90*time.Second)
+	unlock()
+	u.waitScreen("Fine.", 90*time.Second)
+
+	// /quit while the model thinks: the daemon goes on with the turn
+	// ("Any running work continues"), and fires no hook; the reply's
+	// process was the TUI, so the reply is over for conch, as stopped,
+	// and the wait on it ends.
+	u.typeText("Think again")
+	u.keys("Enter")
+	s.model.waitRequest(t, "the last turn's request", func(r *modelRequest) bool {
+		return strings.Contains(r.text(), "Think again") && !hidden(r)
+	})
+	waitFor(t, "the last turn's reply", 90*time.Second, func() bool {
+		return get(s.chatOr("c_2"), "state") == "working"
+	})
+	s.conch("wait", "chat", "c_2", "--chat", "c_1")
+	u.typeText("/quit")
+	u.keys("Enter")
+	u.waitScreen("Stop the current turn: run codex agents", 90*time.Second)
+	waitFor(t, "the reply stopped at /quit", 90*time.Second, func() bool {
+		list := s.conch("chats", "list", "--json")
+		return strings.Contains(list, `"state": "stopped"`)
+	})
+	if notes := s.conch("notes", "--chat", "c_1"); !strings.Contains(notes, "was stopped before its reply finished") {
+		t.Errorf("the wait did not end at /quit:\n%s", notes)
+	}
+
+	// install --remove takes out conch's hooks and the trust they had.
+	out := s.install("--remove")
+	if !strings.Contains(out, "taken out (9 entries)") {
+		t.Errorf("install --remove said:\n%s", out)
+	}
+	cfg, _ = os.ReadFile(filepath.Join(s.codexHome, "config.toml"))
+	if strings.Contains(string(cfg), "trusted_hash") {
+		t.Errorf("trust entries left:\n%s", cfg)
+	}
+}

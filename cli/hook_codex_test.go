@@ -1,0 +1,170 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/conch-sh/conch/lock"
+)
+
+// TestHookCodexLockedHome: Codex keeps a hook's standard error where the
+// person never looks, so a hook that cannot have the home's lock also
+// says it as systemMessage, which Codex shows the person; SessionEnd,
+// whose answer Codex does not read, only warns.
+func TestHookCodexLockedHome(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := lock.Exclusive(context.Background(), filepath.Join(home, "conch.lock"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	want := "conch: warning: hook codex UserPromptSubmit: lock " + filepath.Join(home, "conch.lock") + " not had in 1s"
+	input := `{"session_id":"S","turn_id":"T","cwd":"/tmp","hook_event_name":"UserPromptSubmit","prompt":"hi","model":"m","permission_mode":"default","transcript_path":null}`
+	env, out, errs := hookEnv(t, home, input)
+	if code := Main([]string{"hook", "codex"}, env); code != 0 {
+		t.Fatalf("exit %d, want 0", code)
+	}
+	var ans map[string]string
+	if err := json.Unmarshal(out.Bytes(), &ans); err != nil || len(ans) != 1 || !strings.HasPrefix(ans["systemMessage"], want) {
+		t.Errorf("answered %q, want only a systemMessage starting %q", out, want)
+	}
+	if got := errs.String(); !strings.HasPrefix(got, want) || strings.Count(got, "\n") != 1 {
+		t.Errorf("stderr %q, want one line starting %q", got, want)
+	}
+
+	input = `{"session_id":"S","cwd":"/tmp","hook_event_name":"SessionEnd","reason":"other","transcript_path":null}`
+	env, out, errs = hookEnv(t, home, input)
+	if code := Main([]string{"hook", "codex"}, env); code != 0 {
+		t.Fatalf("exit %d, want 0", code)
+	}
+	if out.Len() != 0 || !strings.Contains(errs.String(), "hook codex SessionEnd: lock") {
+		t.Errorf("SessionEnd answered %q, warned %q; want nothing, and the warning", out, errs)
+	}
+}
+
+// fakeCodex runs a process that looks like Codex to /proc: its program
+// named codex, its arguments args, working in dir with env, until the
+// test ends. (It is a shell, renamed, reading the script named by its
+// first argument; Start returns once it runs, so /proc shows it.)
+func fakeCodex(t *testing.T, dir string, env []string, args ...string) *exec.Cmd {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "codex")
+	sh, err := os.ReadFile("/bin/sh")
+	if err != nil {
+		t.Skip("no /bin/sh")
+	}
+	if err := os.WriteFile(bin, sh, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, args[0]), []byte("sleep 60\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Args[0] = "codex"
+	cmd.Dir, cmd.Env = dir, env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd
+}
+
+// TestHookCodexDaemon: a hook whose harness is Codex's app-server daemon
+// (which the TUI leaves running, serving later sessions with the first
+// terminal's environment) takes no CONCH_CHAT from it, and the reply it
+// starts rests on the TUI the person is in, so a /quit mid-turn ends it.
+func TestHookCodexDaemon(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux tells a process's arguments")
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	proj := t.TempDir()
+	codexHome := t.TempDir()
+	daemon := fakeCodex(t, t.TempDir(), nil, "app-server", "--listen", "unix://").Process.Pid
+	tui := fakeCodex(t, proj, []string{"CODEX_HOME=" + codexHome}, "tui")
+	client := tui.Process.Pid
+
+	run := func(input string, env map[string]string, args ...string) string {
+		t.Helper()
+		e, out, errs := hookEnv(t, home, input)
+		get := e.Getenv
+		e.Getenv = func(k string) string {
+			if v, ok := env[k]; ok {
+				return v
+			}
+			return get(k)
+		}
+		e.PPID = daemon
+		if code := Main(args, e); code != 0 || errs.Len() > 0 {
+			t.Fatalf("conch %v: exit %d: %s", args, code, errs)
+		}
+		return out.String()
+	}
+	run("", nil, "chat", "new", "--title", "Watcher", "--folder", proj)
+	env := map[string]string{"CONCH_CHAT": "c_1", "CODEX_HOME": codexHome}
+	prompt := `{"session_id":"S","turn_id":"T","cwd":"` + proj + `","hook_event_name":"UserPromptSubmit","prompt":"hi","model":"m","permission_mode":"default","transcript_path":null}`
+	run(prompt, env, "hook", "codex")
+	var c struct {
+		ID     string `json:"id"`
+		Parent string `json:"parent"`
+		Reply  struct {
+			PID int `json:"pid"`
+		} `json:"reply"`
+	}
+	if err := json.Unmarshal([]byte(run("", nil, "chat", "show", "c_2", "--json")), &c); err != nil {
+		t.Fatalf("the session is no chat of its own (the daemon's CONCH_CHAT won?): %v", err)
+	}
+	if c.Parent != "" {
+		t.Errorf("the session's chat is a child of %s, the daemon's CONCH_CHAT", c.Parent)
+	}
+	if c.Reply.PID != client {
+		t.Errorf("the reply rests on pid %d, want the TUI's %d (the daemon is %d)", c.Reply.PID, client, daemon)
+	}
+
+	// /quit mid-turn: the TUI goes, the daemon goes on, no hook fires. The
+	// reply is over, as stopped; the turn's Stop, when the daemon ends it,
+	// keeps its words as a reply of their own.
+	tui.Process.Kill()
+	tui.Wait()
+	if list := run("", nil, "chats", "list", "--json"); !strings.Contains(list, `"state": "stopped"`) {
+		t.Errorf("after the TUI went the reply is not stopped:\n%s", list)
+	}
+	stop := `{"session_id":"S","turn_id":"T","cwd":"` + proj + `","hook_event_name":"Stop","model":"m","permission_mode":"default","transcript_path":null,"stop_hook_active":false,"last_assistant_message":"Late words."}`
+	run(stop, env, "hook", "codex")
+	var after struct {
+		Last struct {
+			Outcome, Text string
+		} `json:"last_reply"`
+	}
+	json.Unmarshal([]byte(run("", nil, "chat", "show", "c_2", "--json")), &after)
+	if after.Last.Outcome != "finished" || after.Last.Text != "Late words." {
+		t.Errorf("after the late Stop the last reply is %+v", after.Last)
+	}
+
+	// notify, which the daemon runs too, for a thread with hooks off: its
+	// own chat, not the daemon's CONCH_CHAT.
+	day := filepath.Join(codexHome, "sessions", "2026", "11", "29")
+	if err := os.MkdirAll(day, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(day, "rollout-2026-11-29T12-00-00-T2.jsonl"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run("", env, "hook", "codex", `{"type":"agent-turn-complete","thread-id":"T2","turn-id":"U","cwd":"`+proj+`","input-messages":["hi"],"last-assistant-message":"Mine."}`)
+	if show := run("", nil, "chat", "show", "c_3", "--json"); !strings.Contains(show, `"text": "Mine."`) {
+		t.Errorf("notify under the daemon made no chat of its own:\n%s", show)
+	}
+	if show := run("", nil, "chat", "show", "c_1", "--json"); strings.Contains(show, "Mine.") {
+		t.Errorf("notify under the daemon ended the daemon's CONCH_CHAT's reply:\n%s", show)
+	}
+}

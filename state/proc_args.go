@@ -1,0 +1,83 @@
+package state
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+)
+
+// IsCodexDaemon says whether process pid is Codex's long-lived app-server
+// (`codex app-server …`, which the TUI starts and leaves running after
+// /quit, serving every later session): a process that is the harness of a
+// turn only while the turn runs, and whose environment is the first
+// terminal's, not the session's. Only Linux can tell; elsewhere, no.
+func IsCodexDaemon(pid int) bool {
+	if runtime.GOOS != "linux" || pid <= 0 {
+		return false
+	}
+	data, err := readFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return false
+	}
+	args := bytes.Split(bytes.TrimRight(data, "\x00"), []byte{0})
+	if len(args) < 2 {
+		return false
+	}
+	base := filepath.Base(string(args[0]))
+	return (base == "codex" || base == "codex.exe") && string(args[1]) == "app-server"
+}
+
+// CodexClient is the TUI a Codex daemon serves a session in folder for:
+// the one codex process of the person's (not the daemon, nor its helper)
+// working in that folder with the same CODEX_HOME, or 0 when there is
+// none or more than one. It runs the session's turn for as long as the
+// person is in it: at /quit the daemon goes on, the TUI does not.
+func CodexClient(daemon int, folder, codexHome string) int {
+	if runtime.GOOS != "linux" || folder == "" {
+		return 0
+	}
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	found := 0
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == daemon {
+			continue
+		}
+		dir := "/proc/" + e.Name()
+		exe, err := os.Readlink(dir + "/exe")
+		if err != nil || filepath.Base(exe) != "codex" {
+			continue
+		}
+		if cwd, err := os.Readlink(dir + "/cwd"); err != nil || cwd != folder {
+			continue
+		}
+		if IsCodexDaemon(pid) || envOf(pid, "CODEX_HOME") != codexHome {
+			continue
+		}
+		if found != 0 {
+			return 0 // two TUIs in one folder: which one is not known
+		}
+		found = pid
+	}
+	return found
+}
+
+// envOf is one variable of a process's environment as it started.
+func envOf(pid int, name string) string {
+	data, err := readFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return ""
+	}
+	prefix := []byte(name + "=")
+	for _, kv := range bytes.Split(data, []byte{0}) {
+		if bytes.HasPrefix(kv, prefix) {
+			return string(kv[len(prefix):])
+		}
+	}
+	return ""
+}
