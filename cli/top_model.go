@@ -18,6 +18,10 @@ type topModel struct {
 	// selKey is the selected item's kind and id: a refresh keeps the
 	// selection on it wherever it moved, or as near as it was.
 	selKey string
+	// moved says the person has moved the selection: until then it stays
+	// on the first row, so that what comes to wait for them first is
+	// selected (a held message that arrives: p passes it).
+	moved  bool
 	detail string // the chat whose detail is open, "" for the list
 	said   string
 	// told is when each chat last rang the bell, for once a minute.
@@ -60,8 +64,11 @@ func (m *topModel) setView(v *state.PersonView, now time.Time) (ring bool) {
 	}
 	m.view = v
 	m.items = render.TopItems(v)
-	if i := m.index(m.selKey); i >= 0 {
+	if i := m.index(m.selKey); i >= 0 && m.moved {
 		m.selected = i
+	}
+	if !m.moved {
+		m.selected = 0
 	}
 	m.selected = max(min(m.selected, len(m.items)-1), 0)
 	m.remember()
@@ -135,10 +142,12 @@ func (m *topModel) key(k string) (p *topPress, quit bool) {
 	case keyQuit:
 		return nil, true
 	case keyUp, "k":
+		m.moved = true
 		if m.detail == "" && m.selected > 0 {
 			m.selected--
 		}
 	case keyDown, "j":
+		m.moved = true
 		if m.detail == "" && m.selected < len(m.items)-1 {
 			m.selected++
 		}

@@ -99,6 +99,16 @@ func TestTopSelectionKept(t *testing.T) {
 	if it, _ := m.current(); it.ID != "c_2" {
 		t.Errorf("selected %s after its row went, want the last there is", it.ID)
 	}
+	// Until the person moves it, the selection stays on the first row:
+	// what comes to wait for them first is selected.
+	m = newTopModel()
+	v = modelView()
+	v.Held, v.Requests = nil, nil
+	m.setView(v, modelNow)
+	m.setView(modelView(), modelNow)
+	if it, _ := m.current(); it.ID != "m_4" {
+		t.Errorf("unmoved, selected %s, want the held message that came first", it.ID)
+	}
 	m.setView(&state.PersonView{List: &state.ChatList{}}, modelNow)
 	if p, _ := m.key("p"); p != nil {
 		t.Errorf("p with nothing on the screen pressed %+v", p)

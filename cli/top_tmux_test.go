@@ -60,6 +60,23 @@ func (x *topTerm) conch(args ...string) string {
 	return string(out)
 }
 
+// hook runs conch hook claude with one event, as Claude Code would.
+func (x *topTerm) hook(event map[string]any) string {
+	x.t.Helper()
+	event["transcript_path"] = filepath.Join(x.work, "none.jsonl")
+	event["cwd"] = x.work
+	payload, _ := json.Marshal(event)
+	cmd := exec.Command(x.bin, "hook", "claude")
+	cmd.Env = append(cleanEnv(), "CONCH_HOME="+x.home, "HOME="+x.work)
+	cmd.Dir = x.work
+	cmd.Stdin = strings.NewReader(string(payload))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		x.t.Fatalf("conch hook claude %s: %v\n%s", payload, err, out)
+	}
+	return string(out)
+}
+
 func cleanEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -328,6 +345,38 @@ func TestTopTerminal(t *testing.T) {
 		x.waitText("m_2 held: from “Release notes” (chat c_2)")
 		x.conch("chat", "set", "c_2", "--status", "needs-you")
 		x.waitText("needs you: “Release notes” (chat c_2), “Deploy” (chat c_3)")
+	})
+
+	// As a new user would: beside two Claude Code sessions (their hooks'
+	// events), conch top shows them working, a held message appears, p
+	// passes it on and the session reads it, q leaves the terminal.
+	t.Run("claude_sessions", func(t *testing.T) {
+		x := newTopTerm(t, bin)
+		for _, s := range []struct{ id, prompt, file string }{
+			{"S-A", "fix the login", "auth.ts"}, {"S-B", "write the release notes", "NOTES.md"},
+		} {
+			x.hook(map[string]any{"session_id": s.id, "hook_event_name": "SessionStart", "source": "startup"})
+			x.hook(map[string]any{"session_id": s.id, "hook_event_name": "UserPromptSubmit", "prompt": s.prompt})
+			x.hook(map[string]any{"session_id": s.id, "hook_event_name": "PreToolUse", "tool_name": "Edit",
+				"tool_input": map[string]any{"file_path": filepath.Join(x.work, s.file)}})
+		}
+		x.start(80, 24, nil, "echo before top; "+x.bin+" top; echo conch top exited $?; exec cat")
+		x.waitText("“fix the login” (chat c_1): editing files for")
+		x.waitText("“write the release notes” (chat c_2): editing files for")
+		x.conch("chat", "set", "c_1", "--inbound", "hold")
+		x.conch("chat", "message", "c_1", "I changed NOTES.md, not auth.ts", "--chat", "c_2")
+		x.waitText("> m_1 held: from “write the release notes” (chat c_2) to “fix the login”")
+		x.keys("p")
+		x.waitText("m_1 passed on")
+		out := x.hook(map[string]any{"session_id": "S-A", "hook_event_name": "PostToolUse", "tool_name": "Edit",
+			"tool_input": map[string]any{"file_path": filepath.Join(x.work, "auth.ts")}, "tool_response": map[string]any{}})
+		if !strings.Contains(out, "I changed NOTES.md, not auth.ts") {
+			t.Errorf("the session did not read the message passed on: %s", out)
+		}
+		x.keys("q")
+		if s := x.waitText("conch top exited 0"); !strings.Contains(s, "before top") {
+			t.Errorf("the screen is not as it was:\n%s", s)
+		}
 	})
 
 	// NO_COLOR: not one colour or style on the screen; without it, some.
