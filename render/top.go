@@ -242,6 +242,12 @@ func (f TopFrame) detailLines(w int) []string {
 		where += " · untrusted"
 	}
 	add("  " + where)
+	if c.Goal != "" {
+		add("  goal: " + Clean(c.Goal))
+	}
+	if c.Task != nil {
+		add(fmt.Sprintf("  task %s: %s", Clean(c.Task.State), Clean(c.Task.Result)))
+	}
 	if r := c.Reply; r != nil {
 		add(fmt.Sprintf("  reply %s began %s, %s for %s", r.ID, Ago(f.Now, r.Started), FamilyWords(r.Family), Span(f.Now.Sub(r.StepSince))))
 		if len(r.Files) > 0 {

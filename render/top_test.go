@@ -74,7 +74,8 @@ func TestTopFrameList(t *testing.T) {
 func TestTopFrameNeverRaw(t *testing.T) {
 	d := &state.ChatDetail{
 		Shown: &state.ChatShown{Chat: &state.Chat{ID: "c_2", Title: "Release notes " + hostile, Mode: "ask", Inbound: "accept",
-			Folder: "/home/p/" + hostile, Computer: hostile, Origin: "app:" + hostile,
+			Folder: "/home/p/" + hostile, Computer: hostile, Origin: "app:" + hostile, Goal: hostile,
+			Task: &state.TaskInfo{State: hostile, Result: hostile},
 			Reply:     &state.Reply{ID: "c_2.3", Started: topNow, StepSince: topNow, Family: "edit", Folder: "/home/p", Files: []string{"/home/p/" + hostile}},
 			LastReply: &state.Reply{ID: "c_2.2", Ended: topNow, Outcome: "finished", Text: "done\n" + hostile + "\nmore\x1b[31m red"}},
 			State: state.StatusWorking},
@@ -169,7 +170,7 @@ func TestTopFooterDegrades(t *testing.T) {
 
 func TestTopDetail(t *testing.T) {
 	d := &state.ChatDetail{
-		Shown: &state.ChatShown{Chat: &state.Chat{ID: "c_2", Title: "Release notes", Mode: "auto", Inbound: "hold", Folder: "/home/p/src",
+		Shown: &state.ChatShown{Chat: &state.Chat{ID: "c_2", Title: "Release notes", Mode: "auto", Inbound: "hold", Folder: "/home/p/src", Goal: "ship (v2)",
 			Reply:     &state.Reply{ID: "c_2.3", Started: topNow.Add(-time.Hour), StepSince: topNow.Add(-time.Minute), Family: "run", Folder: "/home/p/src", Files: []string{"/home/p/src/a.go", "/etc/b"}},
 			LastReply: &state.Reply{ID: "c_2.2", Ended: topNow.Add(-2 * time.Hour), Outcome: "finished", Text: "1\n2\n3\n4\n5\n6\n7\n8"}},
 			State: state.StatusWorking},
@@ -181,6 +182,7 @@ func TestTopDetail(t *testing.T) {
 	for _, want := range []string{
 		"“Release notes” (chat c_2) · working · auto mode · inbound hold\n",
 		"  folder ~/src\n",
+		"  goal: ship v2\n",
 		"  reply c_2.3 began 1h ago, running a command for 1m\n",
 		"  changed: a.go, /etc/b\n",
 		"  last reply c_2.2 ended 2h ago: finished\n",
