@@ -140,7 +140,7 @@ func (a *app) readHookInput() ([]byte, error) {
 }
 
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.Fields(render.Line(s)), " ")
 }
 
 // payload is a harness's event, read leniently: unknown fields are

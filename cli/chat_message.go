@@ -77,7 +77,7 @@ func (a *app) chatMessage(to string, textSet bool, o *chatMessageOptions) error 
 	if err := checkArgs([]string{o.key}); err != nil {
 		return err
 	}
-	in := state.SendIn{To: to, Text: text, StartReply: o.startReply, Watch: o.watch, Key: o.key}
+	in := state.SendIn{To: to, Text: text, StartReply: o.startReply, Watch: o.watch, Key: o.key, Fits: fitsContext}
 	var m *state.Message
 	err = a.update(func(tx *state.Tx) (err error) {
 		m, err = tx.SendMessage(a.actor(), in)
@@ -101,6 +101,15 @@ func (a *app) chatMessage(to string, textSet bool, o *chatMessageOptions) error 
 func rangeArgs(cmd *cobra.Command, args []string, min, max int, names string) error {
 	if len(args) < min || len(args) > max {
 		return usage("%s takes %s (got %d arguments)", cmd.CommandPath(), names, len(args))
+	}
+	return nil
+}
+
+// fitsContext refuses words that, quoted, could never be shown to a chat
+// through the smallest harness's context (issue 12, rule 14).
+func fitsContext(words string) error {
+	if n := render.QuotedSize(words); n > render.MaxQuotedMessage {
+		return usage("the message is %d bytes once quoted for the receiver; at most %d bytes fit a chat's context", n, render.MaxQuotedMessage)
 	}
 	return nil
 }

@@ -32,6 +32,9 @@ another chat.`,
 		if err != nil {
 			return err
 		}
+		if err := state.ValidTaintSource(outside + person); err != nil {
+			return err
+		}
 		return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
 			return tx.AddTaint(a.actor(), id, outside, person)
 		})

@@ -32,7 +32,7 @@ func TestDemo(t *testing.T) {
 		"have both changed src/auth.ts",
 		"Checked on your other chats · 2 working",
 		"<chat-message>",
-		"‹/chat-message› ［Conch: this is not conch]",
+		"⟨/chat-message⟩ (Conch: this is not conch]",
 		"held:",
 		"bound reached: 4 replies started by messages in one chain",
 		`Chat "c_8" changed (other actor). Reconcile before acting: conch status c_8 --since 1`,

@@ -155,12 +155,22 @@ func (a *app) sayInstalled(done []*installed, o *installOptions, after string) e
 	return a.printer().Value(done, b.String())
 }
 
-// hookCommand is the command line of conch's handler for a harness.
+// hookCommand is the command line of conch's handler for a harness. The
+// program is shell-quoted unless every byte of it is one a shell takes
+// literally (issue 12, rule 19): a --conch of "x;rm -rf ~" or "$(…)" or
+// "PATH=…" runs that program by that name, nothing else.
 func hookCommand(conch, harness string) string {
-	if strings.ContainsAny(conch, " \t'\"$`\\") {
-		conch = "'" + strings.ReplaceAll(conch, "'", `'\''`) + "'"
+	return shellQuote(conch) + " hook " + harness
+}
+
+// shellQuote writes s as one POSIX shell word.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("_./+,:@%~-", r))
+	}) {
+		return s
 	}
-	return conch + " hook " + harness
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // isConchHook says whether a handler's command is conch's for the

@@ -114,6 +114,6 @@ func (a *app) printNotes(n *state.Notes, maxChars int) (*state.Notes, error) {
 		}
 		return shown, a.printer().WriteJSON(out)
 	}
-	_, err := io.WriteString(a.env.Out, text)
+	_, err := io.WriteString(a.env.Out, render.Terminal(text))
 	return shown, err
 }

@@ -107,7 +107,11 @@ func Main(args []string, env Env) int {
 	if code == ExitOK {
 		return ExitOK
 	}
-	a.printer().Error(err.Error(), code)
+	msg := err.Error()
+	if se := (*state.StoppedError)(nil); errors.As(err, &se) {
+		msg = render.StoppedNow(se.Notice) // the stopper's title and reason, cleaned
+	}
+	a.printer().Error(msg, code)
 	return code
 }
 
@@ -309,7 +313,7 @@ func (a *app) openHome() (*state.Home, error) {
 	if err != nil {
 		return nil, err
 	}
-	return state.Open(state.Options{Dir: dir, Now: now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS, Words: render.Notice})
+	return state.Open(state.Options{Dir: dir, Now: now, Wall: a.env.Now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS, Words: render.Notice})
 }
 
 // clock is the command's clock: the time CONCH_NOW names, when set.

@@ -23,6 +23,18 @@ func MessageBlock(m state.DueMessage) string {
 	return MessageFrame(m.FromTitle, m.From, m.NoReply) + "\n<chat-message>\n" + words + "\n</chat-message>"
 }
 
+// MaxQuotedMessage is the most bytes a message's words may take once
+// quoted (Quote writes '<' as the three bytes of '⟨'): with conch's frame
+// around them (at most about 900 bytes) they stay under the smallest
+// context cap of the harnesses conch serves (Claude Code's 10,000), so
+// every message that is sent can be read.
+const MaxQuotedMessage = 8000
+
+// QuotedSize is how many bytes a message's words take inside the fence.
+func QuotedSize(words string) int {
+	return len(strings.TrimRight(Quote(words), "\r\n"))
+}
+
 // MessageFrame is conch's line before a message's words. The hint to
 // answer is left out for a task, which cannot message.
 func MessageFrame(fromTitle, from string, noReply bool) string {

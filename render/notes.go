@@ -7,6 +7,12 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
+// StoppedNow is the error line of a step or notes whose reply was just
+// stopped (exit 5): who stopped it and why, cleaned.
+func StoppedNow(n state.StopNotice) string {
+	return fmt.Sprintf("%s stopped this reply: end it now (%s)", Named(n.ByTitle, n.By), Clean(n.Reason))
+}
+
 // StopLine is what a chat hears when another chat stopped its reply.
 func StopLine(n state.StopNotice) string {
 	return fmt.Sprintf("%s stopped your last reply: %s", Named(n.ByTitle, n.By), Clean(n.Reason))

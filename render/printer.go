@@ -4,9 +4,11 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Printer writes a command's answer: words, or JSON with --json.
@@ -23,10 +25,10 @@ func (p *Printer) Error(msg string, code int) {
 			Error string `json:"error"`
 			Code  int    `json:"code"`
 		}{msg, code})
-		fmt.Fprintf(p.Err, "%s\n", data)
+		fmt.Fprintf(p.Err, "%s\n", EscapeJSONControls(data))
 		return
 	}
-	fmt.Fprintf(p.Err, "conch: %s\n", oneLine(msg))
+	fmt.Fprintf(p.Err, "conch: %s\n", Line(msg))
 }
 
 // Value writes v as JSON with --json, else the words.
@@ -37,7 +39,7 @@ func (p *Printer) Value(v any, words string) error {
 	if words == "" {
 		return nil
 	}
-	_, err := io.WriteString(p.Out, words)
+	_, err := io.WriteString(p.Out, Terminal(words))
 	return err
 }
 
@@ -47,22 +49,68 @@ func (p *Printer) WriteJSON(v any) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(p.Out, "%s\n", data)
+	_, err = fmt.Fprintf(p.Out, "%s\n", EscapeJSONControls(data))
 	return err
 }
 
 // Warn writes a warning line on standard error.
 func (p *Printer) Warn(format string, args ...any) {
-	fmt.Fprintf(p.Err, "conch: warning: "+format+"\n", args...)
+	fmt.Fprintf(p.Err, "conch: warning: %s\n", Line(fmt.Sprintf(format, args...)))
 }
 
-func oneLine(s string) string {
-	out := make([]rune, 0, len(s))
-	for _, r := range s {
-		if r == '\n' || r == '\r' {
-			r = ' '
-		}
-		out = append(out, r)
+// Line makes s one line that drives no terminal: every control character
+// (C0 with newline and ESC, DEL, C1) and line or paragraph separator
+// becomes a space. For conch's own lines (errors, warnings) that quote a
+// value; a field a model chose is Clean'd as well.
+func Line(s string) string {
+	if !strings.ContainsFunc(s, lineBreaks) {
+		return s
 	}
-	return string(out)
+	return strings.Map(func(r rune) rune {
+		if lineBreaks(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+func lineBreaks(r rune) bool {
+	return r < ' ' || (0x7f <= r && r <= 0x9f) || r == 0x2028 || r == 0x2029
+}
+
+// Terminal makes text safe to write to a person's terminal, lines kept:
+// every control character but newline and tab (ESC, BEL, BS, a carriage
+// return, DEL, the C1 controls with CSI and OSC) becomes a space, so no
+// terminal sequence gets through whatever a field held. Every answer in
+// words goes through it.
+func Terminal(s string) string {
+	if !strings.ContainsFunc(s, quoteBlank) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if quoteBlank(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// EscapeJSONControls writes DEL and the C1 controls in JSON text as \u
+// escapes, which encoding/json leaves raw: the value is the same, and a
+// terminal shown the JSON sees no control sequence. (C0 controls are
+// escaped by encoding/json already.)
+func EscapeJSONControls(data []byte) []byte {
+	if !bytes.ContainsFunc(data, func(r rune) bool { return 0x7f <= r && r <= 0x9f }) {
+		return data
+	}
+	var b bytes.Buffer
+	b.Grow(len(data) + 16)
+	for _, r := range string(data) {
+		if 0x7f <= r && r <= 0x9f {
+			fmt.Fprintf(&b, "\\u%04x", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.Bytes()
 }

@@ -9,12 +9,12 @@ import (
 
 // ScanLine is one look of conch scan at an adopted session, in words.
 func ScanLine(r state.ScanResult) string {
-	head := r.Chat + ": " + r.File
+	head := r.Chat + ": " + Clean(r.File)
 	switch {
 	case r.Skipped:
 		return head + ": another scan read it first"
 	case r.Error != "":
-		return head + ": cannot be read: " + r.Error
+		return head + ": cannot be read: " + Clean(r.Error)
 	case r.Dropped && r.Missing:
 		return fmt.Sprintf("%s: gone %d looks in a row: upstream_missing recorded, link dropped", head, r.Missed)
 	case r.Dropped:

@@ -16,10 +16,21 @@ func ChatShow(c *state.ChatShown, now time.Time, home string) string {
 		kind = "task"
 	}
 	fmt.Fprintf(&b, "%s %s “%s”\n", kind, c.ID, Clean(c.Title))
+	// Every value is cleaned: a goal, a result, a folder, a taint source
+	// or a file name is words a model (or a page it read) chose.
 	row := func(k, v string) {
-		if v != "" {
+		if v = Clean(v); v != "" {
 			fmt.Fprintf(&b, "  %-14s %s\n", k+":", v)
 		}
+	}
+	cleanAll := func(list []string) string {
+		out := make([]string, 0, len(list))
+		for _, s := range list {
+			if s = Clean(s); s != "" {
+				out = append(out, s)
+			}
+		}
+		return strings.Join(out, ", ")
 	}
 	row("state", c.State)
 	if c.Task != nil {
@@ -34,10 +45,10 @@ func ChatShow(c *state.ChatShown, now time.Time, home string) string {
 	row("goal", c.Goal)
 	row("parent", c.Parent)
 	if len(c.Taint.Outside) > 0 {
-		row("read outside", strings.Join(c.Taint.Outside, ", "))
+		row("read outside", cleanAll(c.Taint.Outside))
 	}
 	if len(c.Taint.Person) > 0 {
-		row("words of", strings.Join(c.Taint.Person, ", "))
+		row("words of", cleanAll(c.Taint.Person))
 	}
 	if c.Archived {
 		row("archived", "yes")
@@ -51,7 +62,7 @@ func ChatShow(c *state.ChatShown, now time.Time, home string) string {
 	if r := c.Reply; r != nil {
 		row("reply", fmt.Sprintf("%s began %s, %s for %s", r.ID, Ago(now, r.Started), FamilyWords(r.Family), Span(now.Sub(r.StepSince))))
 		if len(r.Files) > 0 {
-			row("changed", strings.Join(r.Files, ", "))
+			row("changed", cleanAll(r.Files))
 		}
 	}
 	if r := c.LastReply; r != nil {

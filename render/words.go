@@ -9,15 +9,21 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/conch-sh/conch/state/fold"
 )
 
 // Clean makes a title, a file name or anything else a model chose safe to
-// put inside conch's own line: the brackets, quotes and angle brackets of
-// §8 and the backtick are taken out, control characters (and line or
-// paragraph separators, bidi controls, zero-width spaces) become spaces,
-// white space is folded to one space and trimmed. Invalid UTF-8 becomes
-// U+FFFD. The result holds no newline and no bracket, so it can neither
-// close conch's line nor open one that looks like conch's own.
+// put inside conch's own line or before a person's terminal: the brackets,
+// quotes and angle brackets of §8 and the backtick are taken out, and so is
+// every rune that folds to one of them (full-width ［, ＂, the look-alike
+// ᐸ: fold.String); control characters (C0, DEL, C1, ESC with them, so no
+// terminal sequence survives), line or paragraph separators and bidi
+// controls become spaces; unseen runes (zero-width spaces, joiners, soft
+// hyphens, Hangul fillers) go; white space is folded to one space and
+// trimmed. Invalid UTF-8 becomes U+FFFD. The result holds no newline and
+// nothing that folds to a bracket, so it can neither close conch's line
+// nor open one that looks like conch's own.
 func Clean(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -26,7 +32,7 @@ func Clean(s string) string {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n // an invalid byte decodes as utf8.RuneError, U+FFFD, size 1
 		switch {
-		case cleanRemoves(r) || isTag(r):
+		case cleanRemoves(r) || isTag(r) || unseen(r):
 			continue
 		case isBreak(r):
 			pending = true
@@ -62,17 +68,30 @@ func CutTitle(s string, max int) string {
 	return c
 }
 
+// The runes Quote writes in place of what could close a fence or open a
+// line of conch's: none of them folds to '<', '>' or '['.
+const (
+	quotedLess    = '⟨' // for '<' and what folds to it (‹, ＜, ᐸ...)
+	quotedGreater = '⟩' // for '>' and what folds to it
+	quotedBracket = '(' // for a '[' (or what folds to it) that opens "conch"
+)
+
 // Quote writes text for the inside of a <chat-message> or <chat-reply>
-// fence: '<' and '>' become '‹' and '›', a '[' that opens "conch" in any
-// case (or in look-alike letters) becomes '［' (U+FF3B), NUL becomes a
-// space, invalid UTF-8 becomes U+FFFD, and invisible Unicode tag characters
-// (which can smuggle text a model reads but a person does not see) are
-// dropped. Nothing in the result can close the fence or speak as conch:
-// it holds no '<', no '>' and no "[conch" under case folding.
+// fence: '<' and '>', and every rune whose fold holds one (‹ › ＜ ＞ ᐸ ≮...),
+// become '⟨' and '⟩'; a '[' (or ［, ⟦...) that opens "conch" in any case,
+// in look-alike letters or split by invisible characters or combining
+// marks, becomes '('; control characters other than newline and tab (NUL,
+// ESC, BEL, BS, DEL, C1: what could drive a terminal) become spaces, a
+// carriage return before a newline goes; invalid UTF-8 becomes U+FFFD, and
+// invisible Unicode tag characters (which can smuggle text a model reads
+// but a person does not see) are dropped. Nothing in the result can close
+// the fence or speak as conch: its fold (fold.String) holds no '<', no '>'
+// and no "[conch" under case folding.
 //
-// One pass is enough: no replacement writes a '[' or a letter, so it cannot
-// make a new "[conch", and the look-ahead skips exactly the runes the pass
-// drops, so what it judges is what the reader will see.
+// One pass is enough: no replacement writes a '[', a letter or anything
+// that folds to one, so it cannot make a new "[conch", and the look-ahead
+// skips exactly the runes a reader does not see, so what it judges is what
+// the reader will see.
 func Quote(s string) string {
 	if quoteIsIdentity(s) {
 		return s
@@ -83,21 +102,64 @@ func Quote(s string) string {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n
 		switch {
-		case r == '<':
-			b.WriteRune('‹')
-		case r == '>':
-			b.WriteRune('›')
-		case r == 0:
+		case r == '\r' && i < len(s) && s[i] == '\n':
+			// dropped: the newline ends the line
+		case quoteBlank(r):
 			b.WriteByte(' ')
 		case isTag(r):
 			// dropped
-		case r == '[' && opensConch(s[i:]):
-			b.WriteRune('［')
+		case r == utf8.RuneError && n == 1:
+			b.WriteRune(utf8.RuneError)
 		default:
-			b.WriteRune(r) // RuneError writes U+FFFD
+			switch quoteAs(r, s[i:]) {
+			case '<':
+				b.WriteRune(quotedLess)
+			case '>':
+				b.WriteRune(quotedGreater)
+			case '[':
+				b.WriteRune(quotedBracket)
+			default:
+				b.WriteRune(r)
+			}
 		}
 	}
 	return b.String()
+}
+
+// quoteAs says what Quote must write otherwise about r, followed by rest:
+// '<' or '>' when r folds to one, '[' when its fold holds a '[' that
+// opens "conch", else 0.
+func quoteAs(r rune, rest string) byte {
+	if r < utf8.RuneSelf {
+		switch r {
+		case '<', '>':
+			return byte(r)
+		case '[':
+			if opensConch("", rest) {
+				return '['
+			}
+		}
+		return 0
+	}
+	f, ok := fold.Lookup(r)
+	if !ok {
+		return 0
+	}
+	if i := strings.IndexAny(f, "<>"); i >= 0 {
+		return f[i]
+	}
+	for j := 0; j < len(f); j++ {
+		if f[j] == '[' && opensConch(f[j+1:], rest) {
+			return '['
+		}
+	}
+	return 0
+}
+
+// quoteBlank reports the controls Quote writes as a space: every C0
+// control but newline and tab, DEL and the C1 controls.
+func quoteBlank(r rune) bool {
+	return (r < ' ' && r != '\n' && r != '\t') || (0x7f <= r && r <= 0x9f)
 }
 
 // quoteIsIdentity reports whether Quote would return s unchanged, so the
@@ -106,66 +168,89 @@ func quoteIsIdentity(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			switch c {
-			case '<', '>', 0:
+			if quoteBlank(rune(c)) || quoteAs(rune(c), s[i+1:]) != 0 {
 				return false
-			case '[':
-				if opensConch(s[i+1:]) {
-					return false
-				}
 			}
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && n == 1) || isTag(r) {
+		i += n
+		if (r == utf8.RuneError && n == 1) || isTag(r) || quoteBlank(r) || quoteAs(r, s[i:]) != 0 {
 			return false
 		}
-		i += n
 	}
 	return true
 }
 
-// opensConch reports whether rest (the text after a '[') starts with
-// "conch" as a reader would see it: in any case, in full-width, small-cap,
-// mathematical or Cyrillic/Greek look-alike letters, with blanks allowed
-// before the word and invisible format characters allowed anywhere in it.
-func opensConch(rest string) bool {
+// opensConch reports whether the text after a '[' (folded, the rest of
+// the rune that held it; then raw) starts with "conch" as a reader would
+// see it: compared on its fold (full-width, mathematical, Cyrillic,
+// Armenian, Cherokee look-alikes; combining marks, zero-width characters
+// and Hangul fillers unseen), in any case, with blanks allowed before the
+// word.
+func opensConch(folded, rest string) bool {
 	const word = "conch"
-	i := 0
-	// Blanks between the bracket and the word: "[ Conch:" still reads as
-	// conch's own line.
-	for i < len(rest) {
-		r, n := utf8.DecodeRuneInString(rest[i:])
-		if r != ' ' && r != '\t' && r != 0 && !unicode.Is(unicode.Zs, r) && !ignorable(r) {
-			break
-		}
-		i += n
-	}
-	for k := 0; k < len(word); k++ {
-		for {
+	k := 0 // letters of word matched
+	// next gives the folded runes: those of folded, then those of each
+	// rune of rest; false at the end or at a byte that is not UTF-8.
+	cur, i := folded, 0
+	next := func() (rune, bool) {
+		for cur == "" {
 			if i >= len(rest) {
-				return false
+				return 0, false
 			}
 			r, n := utf8.DecodeRuneInString(rest[i:])
-			if r == utf8.RuneError && n == 1 {
-				return false
-			}
 			i += n
-			if ignorable(r) {
+			if r == utf8.RuneError && n == 1 {
+				return 0, false
+			}
+			switch f, ok := fold.Lookup(r); {
+			case quoteBlank(r):
+				return ' ', true // as Quote writes it
+			case ok:
+				cur = f
 				continue
+			default:
+				return r, true
 			}
-			if asciiLetter(r) != word[k] {
-				return false
-			}
-			break
 		}
+		r, n := utf8.DecodeRuneInString(cur)
+		cur = cur[n:]
+		return r, true
+	}
+	for k < len(word) {
+		r, ok := next()
+		if !ok {
+			return false
+		}
+		switch {
+		case ignorable(r):
+			continue
+		case k == 0 && (r == ' ' || r == '\t' || unicode.Is(unicode.Zs, r)):
+			continue // "[ Conch:" still reads as conch's own line
+		case asciiLetter(r) != word[k]:
+			return false
+		}
+		k++
 	}
 	return true
 }
 
-// cleanRemoves reports the runes §8 takes out of cleaned text.
+// cleanRemoves reports the runes §8 takes out of cleaned text: the
+// brackets, quotes and angle brackets, and every rune whose fold holds one.
 func cleanRemoves(r rune) bool {
+	if removedRune(r) {
+		return true
+	}
+	if r < utf8.RuneSelf {
+		return false
+	}
+	f, _ := fold.Lookup(r)
+	return strings.ContainsFunc(f, removedRune)
+}
+
+func removedRune(r rune) bool {
 	switch r {
 	case '[', ']', '{', '}', '(', ')', '<', '>', '«', '»', '‹', '›',
 		'"', '\'', '“', '”', '‘', '’', '`':
@@ -191,7 +276,20 @@ func isBreak(r rune) bool {
 		0x202a <= r && r <= 0x202e, // bidi embeddings and overrides
 		0x2066 <= r && r <= 0x2069: // bidi isolates
 		return true
-	case r == 0x200b, r == 0xfeff: // zero-width space, byte-order mark
+	}
+	return false
+}
+
+// unseen reports invisible runes that cleaning drops rather than turning
+// into a space: a zero-width space, word joiners, the byte-order mark, the
+// soft hyphen and Hangul fillers. A space would split a word (a token the
+// scrubber must see whole, or "Con ch") where a reader sees none.
+func unseen(r rune) bool {
+	switch {
+	case r < 0xad:
+		return false
+	case r == 0x00ad, r == 0x115f, r == 0x1160, r == 0x180e, r == 0x200b,
+		0x2060 <= r && r <= 0x2064, r == 0x3164, r == 0xfeff, r == 0xffa0:
 		return true
 	}
 	return false

@@ -75,6 +75,8 @@ func decodeChat(data []byte, c *Chat) bool {
 			return r.str(&c.WakeCmd)
 		case "stop_cmd":
 			return r.str(&c.StopCmd)
+		case "cmd_env":
+			return r.strs(&c.CmdEnv)
 		case "task":
 			return nullOr(&r, &c.Task, func(t *TaskInfo) bool {
 				return r.object(func(key string) bool {

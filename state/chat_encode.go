@@ -48,6 +48,7 @@ func encodeChat(c *Chat) ([]byte, error) {
 	w.time("last_active", c.LastActive)
 	w.strOmit("wake_cmd", c.WakeCmd)
 	w.strOmit("stop_cmd", c.StopCmd)
+	w.strsOmit("cmd_env", c.CmdEnv)
 	if t := c.Task; t != nil {
 		w.key("task")
 		w.open('{')

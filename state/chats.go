@@ -264,13 +264,16 @@ func validTitle(t string) error {
 }
 
 func validOrigin(o string) error {
-	if slices.Contains(Origins, o) || isApp(o) {
-		if isApp(o) && strings.ContainsAny(o[4:], " \t\n/") {
-			return usagef("origin %q: an app's name is one word", o)
+	if slices.Contains(Origins, o) {
+		return nil
+	}
+	if name, ok := strings.CutPrefix(o, "app:"); ok {
+		if !validAppName(name) {
+			return usagef("origin app:%s: an app's name is 1 to %d of A-Z a-z 0-9 . _ -", cutBytes(name, 64), MaxAppName)
 		}
 		return nil
 	}
-	return usagef("origin %q: want \"\", app:NAME, routine, peer, client or artifact", o)
+	return usagef("origin %.64q: want \"\", app:NAME, routine, peer, client or artifact", o)
 }
 
 func oneOf(what, v string, allowed []string) error {
@@ -289,9 +292,15 @@ func absFolder(dir string) (string, error) {
 	if dir == "" {
 		return "", usagef("folder is empty")
 	}
+	if len(dir) > MaxFolder {
+		return "", usagef("folder is %d bytes; at most %d", len(dir), MaxFolder)
+	}
 	a, err := filepath.Abs(dir)
 	if err != nil {
 		return "", usagef("folder %s: %v", dir, err)
+	}
+	if len(a) > MaxFolder {
+		return "", usagef("folder is %d bytes; at most %d", len(a), MaxFolder)
 	}
 	return a, nil
 }
@@ -324,6 +333,10 @@ func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
 			return nil, err
 		}
 	}
+	if err := boundedCommands(in.WakeCmd, in.StopCmd, in.Key); err != nil {
+		return nil, err
+	}
+	in.Title = tx.scrubField(in.Title)
 	me, err := tx.Acting(a)
 	if err != nil {
 		return nil, err
@@ -371,6 +384,10 @@ func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
 		ID: id, Title: in.Title, Origin: in.Origin, Folder: folder, Computer: tx.h.Computer,
 		Status: StatusIdle, Mode: in.Mode, Inbound: InboundAccept, Parent: in.Parent,
 		Created: now, LastActive: now, WakeCmd: in.WakeCmd, StopCmd: in.StopCmd,
+	}
+	if in.WakeCmd != "" || in.StopCmd != "" {
+		// Only the harness sets them: its environment is the one they run in.
+		c.CmdEnv = CmdEnvOf(tx.h.Getenv)
 	}
 	tx.inherit(c, me)
 	if parent != me {
@@ -431,6 +448,14 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 			}
 		}
 	}
+	if ch.Goal != nil {
+		if err := maxChars("goal", *ch.Goal, MaxGoal); err != nil {
+			return nil, err
+		}
+	}
+	if err := boundedCommands(deref(ch.WakeCmd), deref(ch.StopCmd), ""); err != nil {
+		return nil, err
+	}
 	c, err := tx.Named(a, id)
 	if err != nil {
 		return nil, err
@@ -440,7 +465,7 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 	}
 	now := tx.Now()
 	if ch.Title != nil {
-		c.Title = *ch.Title
+		c.Title = tx.scrubField(*ch.Title)
 	}
 	if ch.Archived != nil {
 		c.Archived = *ch.Archived
@@ -462,6 +487,14 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 	}
 	if ch.StopCmd != nil {
 		c.StopCmd = *ch.StopCmd
+	}
+	if ch.WakeCmd != nil || ch.StopCmd != nil {
+		// Only the harness sets them: its environment is the one they run in.
+		c.CmdEnv = CmdEnvOf(tx.h.Getenv)
+	}
+	if ch.Goal != nil {
+		g := tx.scrubField(*ch.Goal)
+		ch.Goal = &g
 	}
 	if ch.Goal != nil && *ch.Goal != c.Goal {
 		c.Goal = *ch.Goal
@@ -538,13 +571,16 @@ func (tx *Tx) AddTaint(a Actor, id string, outside, person string) (*Chat, error
 	if person != "" && !a.Person() && a.ID != c.ID {
 		return nil, refusedf("chat %s cannot add a person taint to chat %s: only the person, the harness or the chat itself may", a.ID, c.ID)
 	}
-	if outside != "" && !slices.Contains(c.Taint.Outside, outside) {
-		c.Taint.Outside = append(c.Taint.Outside, outside)
+	if outside != "" {
+		c.Taint.Outside, _ = addSource(c.Taint.Outside, tx.scrubField(outside))
 	}
-	if person != "" && !slices.Contains(c.Taint.Person, person) {
-		c.Taint.Person = append(c.Taint.Person, person)
-		if err := tx.spreadPerson(c, person); err != nil {
-			return nil, err
+	if person != "" {
+		who := tx.scrubField(person)
+		var added bool
+		if c.Taint.Person, added = addSource(c.Taint.Person, who); added {
+			if err := tx.spreadPerson(c, who); err != nil {
+				return nil, err
+			}
 		}
 	}
 	tx.saveChat(c, true)
@@ -595,17 +631,14 @@ func (tx *Tx) spreadPerson(c *Chat, who string) error {
 func (tx *Tx) carryTaint(from, to *Chat) bool {
 	added := false
 	for _, src := range from.Taint.Outside {
-		if !slices.Contains(to.Taint.Outside, src) {
-			to.Taint.Outside = append(to.Taint.Outside, src)
-			added = true
-		}
+		var more bool
+		to.Taint.Outside, more = addSource(to.Taint.Outside, src)
+		added = added || more
 	}
 	if len(from.Taint.Outside) > 0 {
-		via := "chat " + from.ID
-		if !slices.Contains(to.Taint.Outside, via) {
-			to.Taint.Outside = append(to.Taint.Outside, via)
-			added = true
-		}
+		var more bool
+		to.Taint.Outside, more = addSource(to.Taint.Outside, "chat "+from.ID)
+		added = added || more
 	}
 	return added
 }
@@ -634,20 +667,18 @@ type ChatShown struct {
 	StateVersion int64     `json:"state_version"`
 }
 
-// Show is the chat as the actor may see it: from a chat, another chat's
-// reply text is never shown.
+// Show is the chat as the actor may see it. The person sees it whole. A
+// chat (issue 12, rule 18) sees no wake or stop command, no id of a chat it
+// may not see, and of another chat no reply text, no cards, inbox, chain or
+// wake, and no watcher, waiter or writer but itself; the file names of
+// another chat's replies come with secrets out.
 func (tx *Tx) Show(a Actor, c *Chat) (*ChatShown, error) {
 	v, err := tx.StateVersion(c.ID)
 	if err != nil {
 		return nil, err
 	}
 	cp := *c
-	if !a.Person() && a.ID != c.ID {
-		if cp.LastReply != nil {
-			r := *cp.LastReply
-			r.Text = ""
-			cp.LastReply = &r
-		}
+	if !a.Person() {
 		me, err := tx.Chat(a.ID)
 		if err != nil {
 			return nil, err
@@ -660,8 +691,62 @@ func (tx *Tx) Show(a Actor, c *Chat) (*ChatShown, error) {
 				cp.Task = &t
 			}
 		}
+		tx.showTo(me, &cp)
 	}
 	return &ChatShown{Chat: &cp, State: c.State(), Active: c.Active(), StateVersion: v}, nil
+}
+
+// showTo narrows a copy of a chat's record to what chat me may see.
+func (tx *Tx) showTo(me *Chat, c *Chat) {
+	c.WakeCmd, c.StopCmd, c.CmdEnv = "", "", nil
+	seen := map[string]bool{me.ID: true, "person": true}
+	visible := func(id string) bool {
+		if v, ok := seen[id]; ok {
+			return v
+		}
+		o, err := tx.Chat(id)
+		seen[id] = err == nil && canSee(me, o)
+		return seen[id]
+	}
+	if c.Parent != "" && !visible(c.Parent) {
+		c.Parent = ""
+	}
+	outside := make([]string, 0, len(c.Taint.Outside))
+	for _, src := range c.Taint.Outside {
+		if id, ok := strings.CutPrefix(src, "chat "); ok && ValidID(id) && !visible(id) {
+			src = "another chat"
+		}
+		if !slices.Contains(outside, src) {
+			outside = append(outside, src)
+		}
+	}
+	c.Taint.Outside = outside
+	if c.ID == me.ID {
+		c.Watchers = slices.DeleteFunc(slices.Clone(c.Watchers), func(id string) bool { return !visible(id) })
+		c.Waiters = slices.DeleteFunc(slices.Clone(c.Waiters), func(id string) bool { return !visible(id) })
+		c.Wrote = slices.DeleteFunc(slices.Clone(c.Wrote), func(id string) bool { return !visible(id) })
+		c.Waiting = slices.DeleteFunc(slices.Clone(c.Waiting), func(id string) bool { return !visible(id) })
+		return
+	}
+	mine := func(list []string) []string {
+		if slices.Contains(list, me.ID) {
+			return []string{me.ID}
+		}
+		return nil
+	}
+	c.Watchers, c.Waiters, c.Wrote = mine(c.Watchers), mine(c.Waiters), mine(c.Wrote)
+	c.Waiting = nil
+	c.Inbox, c.InboxStart, c.Held, c.Cards, c.Recent = nil, nil, nil, nil, nil
+	c.Chain, c.Wake, c.Stopped = "", nil, nil
+	for _, r := range []**Reply{&c.Reply, &c.LastReply} {
+		if *r == nil {
+			continue
+		}
+		cr := **r
+		cr.Text, cr.Said, cr.Chain = "", nil, ""
+		cr.Files, cr.LastFile = tx.scrubFields(cr.Files), tx.scrubField(cr.LastFile)
+		*r = &cr
+	}
 }
 
 // carries says whether words from c (its goal, a task's result) would carry

@@ -146,6 +146,7 @@ func idLess(a, b string) bool {
 // minute. Cursors found expired, or whose watcher is gone, are dropped.
 func (tx *Tx) notify(c *Chat, ev *Event) {
 	now := tx.Now()
+	expiry := tx.retentionNow() // expiring a watch is retention
 	keep := c.Watchers[:0:0]
 	for _, w := range c.Watchers {
 		cs, err := tx.cursors(w)
@@ -158,7 +159,7 @@ func (tx *Tx) notify(c *Chat, ev *Event) {
 		if cur == nil {
 			continue // the reverse list ran ahead of the cursor: mend it
 		}
-		if cur.Expired(now) {
+		if cur.Expired(expiry) {
 			delete(cs.Targets, c.ID)
 			tx.saveCursors(cs)
 			continue

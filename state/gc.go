@@ -59,7 +59,7 @@ func (tx *Tx) gcIfDue() {
 		tx.warn("the retention clock cannot be read: %v", err)
 		return
 	}
-	now := tx.Now()
+	now := tx.retentionNow()
 	if clock != nil && now.Sub(clock.Last) < GCEvery {
 		return
 	}
@@ -70,14 +70,27 @@ func (tx *Tx) gcIfDue() {
 	}
 }
 
+// retentionNow is the clock that retention prunes and expires by: the
+// command's clock, but never later than the wall clock (issue 12, rule
+// 16). CONCH_NOW may pin the clock for reading and for tests; a chat that
+// sets it a year ahead must not prune the history, or expire the watches,
+// of every other chat.
+func (tx *Tx) retentionNow() time.Time {
+	now := tx.Now()
+	if wall := tx.h.Wall(); wall.Before(now) {
+		return wall
+	}
+	return now
+}
+
 // stampGC moves the retention clock to now; it never goes back.
 func (tx *Tx) stampGC() error {
 	clock, err := load[gcClock](tx, gcRel)
 	if err != nil {
 		return err
 	}
-	if clock == nil || clock.Last.Before(tx.Now()) {
-		tx.put(gcRel, &gcClock{Last: tx.Now()}, true)
+	if now := tx.retentionNow(); clock == nil || clock.Last.Before(now) {
+		tx.put(gcRel, &gcClock{Last: now}, true)
 	}
 	return nil
 }
@@ -210,7 +223,7 @@ func (tx *Tx) expireCursors() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	now, expired := tx.Now(), 0
+	now, expired := tx.retentionNow(), 0
 	for _, id := range ids {
 		cs, err := tx.cursors(id)
 		if err != nil {
@@ -259,7 +272,7 @@ func (tx *Tx) pruneBatch(l Limits) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	cutoff := tx.Now().Add(-l.Age)
+	cutoff := tx.retentionNow().Add(-l.Age)
 	budget := l.Batch
 	logs := make([]*pruning, 0, len(ids))
 	total := 0

@@ -302,7 +302,7 @@ func (tx *Tx) newChat(title, folder, mode string, parent *Chat) (*Chat, error) {
 	}
 	now := tx.Now()
 	c := &Chat{
-		ID: id, Title: title, Folder: folder, Computer: tx.h.Computer, Status: StatusIdle,
+		ID: id, Title: tx.scrubField(title), Folder: cutBytes(folder, MaxFolder), Computer: tx.h.Computer, Status: StatusIdle,
 		Mode: mode, Inbound: InboundAccept, Created: now, LastActive: now,
 	}
 	if parent != nil {
@@ -356,11 +356,11 @@ func (tx *Tx) ChangedFiles(a Actor, files []string, ppid int) (*Chat, error) {
 		return tx.Step(a, StepIn{Family: "edit", Files: files, PPID: ppid})
 	}
 	for _, f := range files {
-		if err := validText("file", f); err != nil {
+		if err := boundedFile(f); err != nil {
 			return nil, err
 		}
 		f = filepath.Clean(f)
-		if !slices.Contains(c.Reply.Files, f) {
+		if !slices.Contains(c.Reply.Files, f) && len(c.Reply.Files) < MaxFiles {
 			c.Reply.Files = append(c.Reply.Files, f)
 			c.Reply.LastFile = f
 			tx.saveChat(c, false)

@@ -86,6 +86,7 @@ type Config struct {
 type Options struct {
 	Dir      string              // CONCH_HOME
 	Now      func() time.Time    // the clock; CONCH_NOW pins it
+	Wall     func() time.Time    // the wall clock, which CONCH_NOW does not move; nil: time.Now
 	Hostname string              // the computer's name when the config has none
 	Getenv   func(string) string // for [scrub] env
 	FS       FS                  // nil: the real file system
@@ -105,6 +106,7 @@ type Home struct {
 	Config   Config
 	Computer string
 	Now      func() time.Time
+	Wall     func() time.Time // retention never runs later than it
 	Getenv   func(string) string
 	LockWait time.Duration
 	Exe      string
@@ -113,12 +115,15 @@ type Home struct {
 
 // Open reads the home's config. It creates nothing.
 func Open(o Options) (*Home, error) {
-	h := &Home{Dir: o.Dir, FS: o.FS, Now: o.Now, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe, Words: o.Words}
+	h := &Home{Dir: o.Dir, FS: o.FS, Now: o.Now, Wall: o.Wall, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe, Words: o.Words}
 	if h.FS == nil {
 		h.FS = OSFS{}
 	}
 	if h.Now == nil {
 		h.Now = time.Now
+	}
+	if h.Wall == nil {
+		h.Wall = time.Now
 	}
 	if h.Getenv == nil {
 		h.Getenv = os.Getenv

@@ -138,6 +138,10 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 				rs, ss := c.Reply.Started, c.Reply.StepSince
 				o.ReplyStarted, o.DoingSince = &rs, &ss
 				o.Doing, o.Files, o.LastFile = c.Reply.Family, c.Reply.Files, c.Reply.LastFile
+				if me != nil {
+					// Files cross to the chat asking: secrets out.
+					o.Files, o.LastFile = tx.scrubFields(o.Files), tx.scrubField(o.LastFile)
+				}
 				o.Folder, place, computer = c.Reply.Folder, c.Reply.Place, c.Reply.Computer
 				o.LastActive = c.Active()
 			}

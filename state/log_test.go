@@ -35,7 +35,7 @@ func (f faultyFS) WriteFile(name string, data []byte, durable bool) error {
 // testHome is a home in a temporary folder whose clock is *now.
 func logHome(t testing.TB, fsys FS, now *time.Time) *Home {
 	t.Helper()
-	h, err := Open(Options{Dir: filepath.Join(t.TempDir(), "home"), Now: func() time.Time { return *now }, Hostname: "test", FS: fsys})
+	h, err := Open(Options{Dir: filepath.Join(t.TempDir(), "home"), Now: func() time.Time { return *now }, Wall: func() time.Time { return *now }, Hostname: "test", FS: fsys})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,5 +449,30 @@ func TestSweepBelowWatermark(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(h.Dir, "log", ids[0], "000000000002.json")); !os.IsNotExist(err) {
 		t.Fatalf("an event below the watermark was not swept: %v", err)
+	}
+}
+
+// A clock pinned ahead of the wall clock (CONCH_NOW a year on) reads as
+// that time, but retention prunes by the wall clock (issue 12, rule 16).
+func TestRetentionNeverAheadOfTheWall(t *testing.T) {
+	wall := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	now := wall
+	h, err := Open(Options{Dir: filepath.Join(t.TempDir(), "home"), Now: func() time.Time { return now }, Wall: func() time.Time { return wall }, Hostname: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := newChats(t, h, 1)
+	recordN(t, h, ids[0], 5)
+	now = wall.Add(365 * 24 * time.Hour)
+	res, err := h.gc(Limits{Age: 30 * 24 * time.Hour, Events: 1000, Batch: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pruned != 0 {
+		t.Fatalf("gc with the clock a year ahead of the wall pruned %d events", res.Pruned)
+	}
+	wall = now
+	if res, err = h.gc(Limits{Age: 30 * 24 * time.Hour, Events: 1000, Batch: 100}); err != nil || res.Pruned != 5 {
+		t.Fatalf("gc once the wall got there pruned %d (%v), want 5", res.Pruned, err)
 	}
 }

@@ -192,6 +192,11 @@ type SendIn struct {
 	StartReply bool
 	Watch      bool
 	Key        string
+	// Fits, when set, is asked about the words as they will be read
+	// (secrets out) before anything is written: a message that no harness
+	// could ever be shown is refused at send, rather than sitting due for
+	// ever (issue 12, rule 14).
+	Fits func(words string) error
 }
 
 // ValidMessageText checks a message's words: not empty, at most
@@ -220,6 +225,9 @@ func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
 	if err := validText("key", in.Key); err != nil {
 		return nil, err
 	}
+	if err := maxBytes("key", in.Key, MaxKey); err != nil {
+		return nil, err
+	}
 	me, err := tx.together(a, "chat message")
 	if err != nil {
 		return nil, err
@@ -239,6 +247,11 @@ func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
 		return nil, err
 	}
 	text := tx.scrubber().Scrub(in.Text)
+	if in.Fits != nil {
+		if err := in.Fits(text); err != nil {
+			return nil, err
+		}
+	}
 	chainID, err := tx.currentChain(me)
 	if err != nil {
 		return nil, err

@@ -177,6 +177,11 @@ func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
 			}
 		}
 	}
+	// A file name crosses to another chat: secrets out (a step's files are
+	// not scrubbed as they are recorded, which would cost every step).
+	for i := range lines {
+		lines[i].File = tx.scrubField(lines[i].File)
+	}
 	return lines, nil
 }
 

@@ -67,7 +67,10 @@ type Chat struct {
 	LastActive time.Time `json:"last_active"`
 	WakeCmd    string    `json:"wake_cmd,omitempty"`
 	StopCmd    string    `json:"stop_cmd,omitempty"`
-	Task       *TaskInfo `json:"task,omitempty"`
+	// CmdEnv is the environment wake_cmd and stop_cmd run with: the
+	// harness's, as it was when it registered them (CmdEnvNames only).
+	CmdEnv []string  `json:"cmd_env,omitempty"`
+	Task   *TaskInfo `json:"task,omitempty"`
 
 	Reply     *Reply `json:"reply"`      // the running reply, if any
 	LastReply *Reply `json:"last_reply"` // the latest reply that ended

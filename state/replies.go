@@ -43,7 +43,7 @@ func (tx *Tx) StartReply(a Actor, in ReplyStart) (*Chat, error) {
 		tx.endReply(a, c, OutcomeGone, "")
 	}
 	if c.Title == "" && in.Title != "" {
-		c.Title = in.Title
+		c.Title = tx.scrubField(in.Title)
 	}
 	r := tx.newReply(c, in.Folder, in.PID)
 	switch {
@@ -119,10 +119,11 @@ func (tx *Tx) Step(a Actor, in StepIn) (*Chat, error) {
 		return nil, err
 	}
 	for _, f := range in.Files {
-		if err := validText("file", f); err != nil {
+		if err := boundedFile(f); err != nil {
 			return nil, err
 		}
 	}
+	in.Tool = cutBytes(in.Tool, MaxTool)
 	c, err := tx.Chat(a.ID)
 	if err != nil {
 		return nil, err
@@ -151,7 +152,7 @@ func (tx *Tx) Step(a Actor, in StepIn) (*Chat, error) {
 	if in.Family == "edit" {
 		for _, f := range in.Files {
 			f = filepath.Clean(f)
-			if !slices.Contains(r.Files, f) {
+			if !slices.Contains(r.Files, f) && len(r.Files) < MaxFiles {
 				r.Files = append(r.Files, f)
 			}
 			r.LastFile = f
@@ -207,6 +208,7 @@ func (tx *Tx) EndReply(a Actor, in ReplyEnd) (*Chat, error) {
 	if err := validText("text", in.Text); err != nil {
 		return nil, err
 	}
+	in.Text = tailOf(in.Text, MaxReplyText)
 	c, err := tx.Chat(a.ID)
 	if err != nil {
 		return nil, err

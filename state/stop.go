@@ -43,6 +43,9 @@ func (tx *Tx) StopChat(a Actor, in StopIn) (*StopResult, error) {
 	if err := validText("key", in.Key); err != nil {
 		return nil, err
 	}
+	if err := maxBytes("key", in.Key, MaxKey); err != nil {
+		return nil, err
+	}
 	me, err := tx.together(a, "chat stop")
 	if err != nil {
 		return nil, err

@@ -21,6 +21,9 @@ func (tx *Tx) CreateTask(a Actor, in NewTask) (*Chat, error) {
 	if err := validText("key", in.Key); err != nil {
 		return nil, err
 	}
+	if err := maxBytes("key", in.Key, MaxKey); err != nil {
+		return nil, err
+	}
 	parent, err := tx.Chat(a.ID)
 	if err != nil {
 		return nil, err
@@ -50,7 +53,7 @@ func (tx *Tx) CreateTask(a Actor, in NewTask) (*Chat, error) {
 	// A task is its parent's: yours only if the parent is (it takes the
 	// parent's origin), and what came into the parent is in it too.
 	t := &Chat{
-		ID: id, Title: in.Title, Origin: parent.Origin, Folder: folder, Computer: tx.h.Computer, Status: StatusIdle,
+		ID: id, Title: tx.scrubField(in.Title), Origin: parent.Origin, Folder: folder, Computer: tx.h.Computer, Status: StatusIdle,
 		Mode: parent.Mode, Inbound: InboundAccept, Parent: parent.ID, Created: now, LastActive: now,
 		Task: &TaskInfo{State: TaskRunning},
 	}
@@ -75,6 +78,9 @@ func (tx *Tx) SetTask(a Actor, id, state string, result *string) (*Chat, error) 
 		if err := validText("result", *result); err != nil {
 			return nil, err
 		}
+		if err := maxChars("result", *result, MaxResult); err != nil {
+			return nil, err
+		}
 	}
 	t, err := tx.Named(a, id)
 	if err != nil {
@@ -89,7 +95,7 @@ func (tx *Tx) SetTask(a Actor, id, state string, result *string) (*Chat, error) 
 	was := t.Task.State
 	t.Task.State = state
 	if result != nil {
-		t.Task.Result = *result
+		t.Task.Result = tx.scrubField(*result)
 	}
 	now := tx.Now()
 	t.LastActive = now
@@ -137,9 +143,10 @@ func (tx *Tx) Tasks(a Actor) (*TaskStatus, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A chat with someone else's words in it learns nothing of the others,
-	// not even how many tasks they run.
-	closed := me != nil && len(me.Taint.Person) > 0
+	// A chat that is not yours (an outside agent's, or one with someone
+	// else's words in it) learns nothing of the person's, not even how
+	// many tasks they run.
+	closed := me != nil && !me.Yours()
 	ix, err := tx.ReadIndex()
 	if err != nil {
 		return nil, err

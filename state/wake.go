@@ -3,6 +3,7 @@ package state
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"syscall"
 )
 
@@ -23,9 +24,7 @@ func (tx *Tx) wake(c *Chat, reason, message, chain string) bool {
 	}
 	c.Wake = &Wake{Reason: reason, Message: message, Chain: chain, At: tx.Now()}
 	tx.saveChat(c, true)
-	env := []string{"CONCH_CHAT=" + c.ID, "CONCH_WAKE=" + reason, "CONCH_MESSAGE=" + message}
-	cmd := c.WakeCmd
-	tx.After(func() { runDetached(cmd, env) })
+	tx.runCmd(c, c.WakeCmd, "CONCH_WAKE="+reason, "CONCH_MESSAGE="+message)
 	return true
 }
 
@@ -34,16 +33,56 @@ func (tx *Tx) runStopCmd(c *Chat, by, reason string) {
 	if c.StopCmd == "" {
 		return
 	}
-	env := []string{"CONCH_CHAT=" + c.ID, "CONCH_STOPPED_BY=" + by, "CONCH_STOP_REASON=" + reason}
-	cmd := c.StopCmd
-	tx.After(func() { runDetached(cmd, env) })
+	tx.runCmd(c, c.StopCmd, "CONCH_STOPPED_BY="+by, "CONCH_STOP_REASON="+reason)
+}
+
+// CmdEnvNames are the variables of the harness's environment that conch
+// records when the harness registers a wake_cmd or stop_cmd, and runs them
+// with: enough to find and start a program, nothing a sender could use to
+// steer it.
+// CONCH_NOW among them is the clock a test harness pins.
+var CmdEnvNames = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "XDG_RUNTIME_DIR", "CONCH_NOW"}
+
+// minimalPath is the PATH of a command whose harness registered none.
+const minimalPath = "PATH=/usr/local/bin:/usr/bin:/bin"
+
+// CmdEnvOf is what a harness's environment gives CmdEnv: the values of
+// CmdEnvNames that are set, each within MaxCommand bytes.
+func CmdEnvOf(getenv func(string) string) []string {
+	var env []string
+	for _, k := range CmdEnvNames {
+		if v := getenv(k); v != "" && len(v) <= MaxCommand {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// runCmd runs one of c's commands, once the transaction is written, in
+// c's own folder and with a fixed environment (issue 12, rule 17): the one
+// its harness registered (else a minimal PATH), the home, and the CONCH_*
+// variables that say why; never the environment or the folder of the
+// command that caused it, which may be another chat's.
+func (tx *Tx) runCmd(c *Chat, command string, vars ...string) {
+	env := slices.Clone(c.CmdEnv)
+	if len(env) == 0 {
+		env = []string{minimalPath}
+	}
+	env = append(env, "CONCH_HOME="+tx.h.Dir, "CONCH_CHAT="+c.ID)
+	env = append(env, vars...)
+	dir := c.Folder
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		dir = "/"
+	}
+	tx.After(func() { runDetached(command, env, dir) })
 }
 
 // runDetached starts a shell command in its own session, its streams on
 // /dev/null, and does not wait for it: conch never blocks on a harness.
-func runDetached(command string, env []string) {
+func runDetached(command string, env []string, dir string) {
 	cmd := exec.Command("/bin/sh", "-c", command)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = env
+	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		return

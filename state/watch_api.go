@@ -41,7 +41,7 @@ func (tx *Tx) register(watcher, target *Chat) (*Cursor, error) {
 	}
 	now := tx.Now()
 	cur := cs.Targets[target.ID]
-	if cur == nil || cur.Expired(now) {
+	if cur == nil || cur.Expired(tx.retentionNow()) {
 		v, err := tx.StateVersion(target.ID)
 		if err != nil {
 			return nil, err

@@ -20,6 +20,8 @@ import (
 	"sync"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/conch-sh/conch/state/fold"
 )
 
 // Removed is what a secret is replaced with. It holds no angle bracket, so
@@ -45,7 +47,7 @@ type Scrubber struct {
 func New(envValues []string) *Scrubber {
 	var vs []string
 	for _, v := range envValues {
-		for _, w := range []string{v, strings.TrimSpace(v)} {
+		for _, w := range []string{v, strings.TrimSpace(v), fold.String(strings.TrimSpace(v))} {
 			if len(w) >= minValue && !slices.Contains(vs, w) {
 				vs = append(vs, w)
 			}
@@ -57,39 +59,63 @@ func New(envValues []string) *Scrubber {
 }
 
 // TakeOutValues replaces each secret value in text by Removed, longest
-// first, and leaves key shapes alone: it never loads the rules.
+// first, and leaves key shapes alone: it never loads the rules. Like
+// Scrub, it looks in the text's fold.
 func (s *Scrubber) TakeOutValues(text string) string {
-	if s == nil {
+	if s == nil || len(s.values) == 0 {
 		return text
 	}
-	for _, v := range s.values {
-		text = strings.ReplaceAll(text, v, Removed)
-	}
-	return text
+	return s.takeOut(text, func(t string) []span { return s.valueSpans(t, nil) })
 }
 
 // Scrub returns text with every secret it finds replaced by Removed. Text
 // with no secret is returned as is. The first call parses and compiles the
 // rule set.
+//
+// It looks in the text's fold (state/fold): format characters and other
+// unseen runes taken out, compatibility forms and look-alikes folded, so a
+// token split by a zero-width space or written in full-width letters is
+// still a token; what it finds there is taken out of the text itself.
 func (s *Scrubber) Scrub(text string) string {
-	var spans []span
-	if s != nil {
-		for _, v := range s.values {
-			for at := 0; ; {
-				i := strings.Index(text[at:], v)
-				if i < 0 {
-					break
-				}
-				spans = append(spans, span{at + i, at + i + len(v)})
-				at += i + len(v)
-			}
+	return s.takeOut(text, func(t string) []span { return ruleSet().find(t, s.valueSpans(t, nil)) })
+}
+
+// takeOut replaces what find finds in text's fold, in the text.
+func (s *Scrubber) takeOut(text string, find func(string) []span) string {
+	if fold.ASCII(text) {
+		spans := find(text)
+		if len(spans) == 0 {
+			return text
 		}
+		return replace(text, spans)
 	}
-	spans = ruleSet().find(text, spans)
+	m := fold.Map(text)
+	spans := find(m.Folded)
 	if len(spans) == 0 {
 		return text
 	}
+	for i, sp := range spans {
+		spans[i].a, spans[i].b = m.Span(sp.a, sp.b)
+	}
 	return replace(text, spans)
+}
+
+// valueSpans appends where the secret values are in text.
+func (s *Scrubber) valueSpans(text string, spans []span) []span {
+	if s == nil {
+		return spans
+	}
+	for _, v := range s.values {
+		for at := 0; ; {
+			i := strings.Index(text[at:], v)
+			if i < 0 {
+				break
+			}
+			spans = append(spans, span{at + i, at + i + len(v)})
+			at += i + len(v)
+		}
+	}
+	return spans
 }
 
 // Check loads the rule set and reports any rule that could not be used

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/conch-sh/conch/state/fold"
 )
 
 // loadedBeforeTests records whether the rules were loaded before the
@@ -524,6 +526,73 @@ func FuzzScrub(f *testing.F) {
 		text := prefix + " " + key + " " + suffix
 		out := New(env).Scrub(text)
 		if strings.Contains(out, secret) {
+			t.Fatalf("secret %q survives:\n in: %q\nout: %q", secret, text, out)
+		}
+	})
+}
+
+// disguise writes key as a chat might to get it past a scrubber: with
+// invisible format characters between its runes and some of its letters in
+// full-width forms, as the bytes of how say.
+func disguise(key string, how []byte) string {
+	unseen := []rune{0x200b, 0x200c, 0x200d, 0x2060, 0x00ad, 0xfeff, 0x180e}
+	var b strings.Builder
+	for i, r := range key {
+		h := byte(0)
+		if len(how) > 0 {
+			h = how[i%len(how)]
+		}
+		if h&1 != 0 && '!' <= r && r <= '~' {
+			r += 0xfee0 // the full-width form
+		}
+		b.WriteRune(r)
+		if h&2 != 0 {
+			b.WriteRune(unseen[int(h>>2)%len(unseen)])
+		}
+	}
+	return b.String()
+}
+
+// TestScrubFolded: a token split by a zero-width space, or in full-width
+// letters, is still a token (rule 15 of issue 12).
+func TestScrubFolded(t *testing.T) {
+	tok := "ghp_" + gen(alnum, 36, 7)
+	for _, text := range []string{
+		"token: " + tok[:10] + "\u200b" + tok[10:],
+		"token: " + disguise(tok, []byte{1}),
+		"token: " + disguise(tok, []byte{3, 2, 0, 6}),
+	} {
+		out := New(nil).Scrub(text)
+		if !strings.Contains(out, Removed) || strings.Contains(fold.String(out), tok) {
+			t.Errorf("Scrub(%q) = %q: the token survives", text, out)
+		}
+	}
+	env := "an-env-secret-value"
+	if out := New([]string{env}).TakeOutValues("v=" + disguise(env, []byte{2, 3})); strings.Contains(fold.String(out), env) {
+		t.Errorf("TakeOutValues kept a disguised value: %q", out)
+	}
+	if s := "plain words, ünïcode, 日本語"; New([]string{env}).Scrub(s) != s {
+		t.Error("Scrub changed text with no secret")
+	}
+}
+
+// FuzzScrubFolded: however a planted secret is disguised with format
+// characters and compatibility forms, the fold of what Scrub returns does
+// not hold it.
+func FuzzScrubFolded(f *testing.F) {
+	for k := range shapes {
+		f.Add("Here is the key:", uint8(k), []byte("seed bytes"), []byte{1, 2, 3, 6, 11}, "done")
+	}
+	f.Add("", uint8(0), []byte{}, []byte{0xff}, "")
+	f.Fuzz(func(t *testing.T, prefix string, kind uint8, raw, how []byte, suffix string) {
+		key, secret, env := plant(int(kind), raw)
+		folded := fold.String(prefix + suffix)
+		if strings.Contains(folded, secret) {
+			t.Skip("the surrounding text holds the secret itself")
+		}
+		text := prefix + " " + disguise(key, how) + " " + suffix
+		out := New(env).Scrub(text)
+		if strings.Contains(fold.String(out), secret) {
 			t.Fatalf("secret %q survives:\n in: %q\nout: %q", secret, text, out)
 		}
 	})
