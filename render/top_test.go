@@ -75,7 +75,7 @@ func TestTopFrameNeverRaw(t *testing.T) {
 	d := &state.ChatDetail{
 		Shown: &state.ChatShown{Chat: &state.Chat{ID: "c_2", Title: "Release notes " + hostile, Mode: "ask", Inbound: "accept",
 			Folder: "/home/p/" + hostile, Computer: hostile, Origin: "app:" + hostile, Goal: hostile,
-			Task: &state.TaskInfo{State: hostile, Result: hostile},
+			Task:      &state.TaskInfo{State: hostile, Result: hostile},
 			Reply:     &state.Reply{ID: "c_2.3", Started: topNow, StepSince: topNow, Family: "edit", Folder: "/home/p", Files: []string{"/home/p/" + hostile}},
 			LastReply: &state.Reply{ID: "c_2.2", Ended: topNow, Outcome: "finished", Text: "done\n" + hostile + "\nmore\x1b[31m red"}},
 			State: state.StatusWorking},
