@@ -379,6 +379,24 @@ func TestTopTerminal(t *testing.T) {
 		}
 	})
 
+	// The bell rings for what comes to wait for the person, not for what
+	// waited when conch top started.
+	t.Run("bell", func(t *testing.T) {
+		x := newTopTerm(t, bin)
+		x.seed()
+		x.top(80, 24)
+		x.keys("j", "k") // a look after the first
+		x.waitFor("m_1 selected", func(s string) bool { return strings.Contains(selected(s), "m_1") })
+		if flag := strings.TrimSpace(x.tmux("display", "-p", "-t", "top", "#{window_bell_flag}")); flag != "0" {
+			t.Fatalf("the bell rang for what waited at the start: %q", flag)
+		}
+		x.conch("chat", "message", "c_1", "one more", "--chat", "c_3")
+		x.waitText("m_2 held")
+		x.waitFor("the bell", func(string) bool {
+			return strings.TrimSpace(x.tmux("display", "-p", "-t", "top", "#{window_bell_flag}")) == "1"
+		})
+	})
+
 	// NO_COLOR: not one colour or style on the screen; without it, some.
 	t.Run("no_color", func(t *testing.T) {
 		x := newTopTerm(t, bin)
