@@ -33,9 +33,9 @@ type HeldMessage struct {
 	Sent      time.Time
 }
 
-// Settled is a memo of the messages whose state can no longer change
-// (read, refused, dismissed, not delivered), so that a view kept open reads
-// each of them once.
+// Settled is a memo of the messages and requests whose state can no longer
+// change (a message read, refused, dismissed or not delivered; a request
+// decided), so that a view kept open reads each of them once.
 type Settled map[string]bool
 
 // PersonView looks at the home as the person. settled may be nil.
@@ -75,10 +75,38 @@ func (tx *Tx) PersonView(settled Settled) (*PersonView, error) {
 	if v.Held, err = tx.heldMessages(settled); err != nil {
 		return nil, err
 	}
-	if v.Requests, err = tx.Requests(Actor{}); err != nil {
+	if v.Requests, err = tx.waitingRequests(settled); err != nil {
 		return nil, err
 	}
 	return v, nil
+}
+
+// waitingRequests are the stops that wait for the person's OK, oldest
+// first, as conch requests has them; a request decided is settled.
+func (tx *Tx) waitingRequests(settled Settled) ([]*Request, error) {
+	ids, err := tx.recordIDs("requests", ValidRequestID)
+	if err != nil {
+		return nil, err
+	}
+	out := []*Request{}
+	for _, id := range ids {
+		if settled[id] {
+			continue
+		}
+		r, err := tx.request(id)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case r == nil:
+		case r.State == ReqWaiting:
+			out = append(out, r)
+		case settled != nil:
+			settled[id] = true
+		}
+	}
+	sortBySerial(out, func(r *Request) string { return r.ID })
+	return out, nil
 }
 
 // heldMessages are the messages held for the person, oldest first.

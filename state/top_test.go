@@ -83,3 +83,37 @@ func TestPersonViewHeld(t *testing.T) {
 		t.Fatalf("dismissed: held %+v, settled %v", v.Held, settled)
 	}
 }
+
+// TestPersonViewRequests: a stop that waits for the person is in the view;
+// decided, it goes, and is settled.
+func TestPersonViewRequests(t *testing.T) {
+	h := testHome(t, filepath.Join(t.TempDir(), "home"))
+	twoChats(t, h, "", "")
+	err := h.Update(func(tx *state.Tx) error {
+		if _, err := tx.StartReply(state.Actor{ID: "c_2"}, state.ReplyStart{Person: true, PID: os.Getpid()}); err != nil {
+			return err
+		}
+		mode := state.ModeAsk
+		if _, err := tx.SetChat(state.Actor{}, "c_1", state.ChatChange{Mode: &mode}); err != nil {
+			return err
+		}
+		_, err := tx.StopChat(state.Actor{ID: "c_1"}, state.StopIn{Target: "c_2", Reason: "why"})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	settled := state.Settled{}
+	if v := personView(t, h, settled); len(v.Requests) != 1 || v.Requests[0].ID != "r_1" || settled["r_1"] {
+		t.Fatalf("requests %+v, settled %v", v.Requests, settled)
+	}
+	if err := h.Update(func(tx *state.Tx) error {
+		_, err := tx.DenyRequest(state.Actor{Terminal: true}, "r_1")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if v := personView(t, h, settled); len(v.Requests) != 0 || !settled["r_1"] {
+		t.Fatalf("denied: requests %+v, settled %v", v.Requests, settled)
+	}
+}
