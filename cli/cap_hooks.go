@@ -333,7 +333,7 @@ func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop f
 	}
 	switch {
 	case n.StopNow:
-		return h.say(stop(render.StopLine(*n.Stop)))
+		return h.sayStop(c, stop(render.StopLine(*n.Stop)))
 	case n.Empty():
 		return h.say(build(""))
 	}
@@ -343,7 +343,10 @@ func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop f
 			return err
 		}
 		if n.StopNow {
-			return h.say(stop(render.StopLine(*n.Stop)))
+			if err := h.say(stop(render.StopLine(*n.Stop))); err != nil || h.harness != state.HarnessClaude {
+				return err
+			}
+			return tx.HeardStop(actor)
 		}
 		return h.sayNotes(tx, actor, n, build)
 	})
@@ -419,4 +422,11 @@ func introduce(c *state.Chat, envFile bool) string {
 		how = "conch commands run from this session's shell act as it (CONCH_CHAT=" + c.ID + " is set there; where it is not, add --chat " + c.ID + ")"
 	}
 	return "conch: this session is chat " + c.ID + " among the person's chats; " + how + "."
+}
+
+// introduceLinked is what a session hears first when its harness names the
+// session in its shell (variable env) but conch could not export
+// CONCH_CHAT there: its conch commands act as it all the same.
+func introduceLinked(c *state.Chat, env string) string {
+	return "conch: this session is chat " + c.ID + " among the person's chats; conch commands run from this session's shell act as it (" + env + " names the session there; elsewhere, add --chat " + c.ID + ")."
 }

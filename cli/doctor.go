@@ -42,6 +42,10 @@ Exit codes: 0 nothing wrong (or all repaired), 1 problems found.`,
 		if len(found) == 0 {
 			b.WriteString("the home is healthy\n")
 		}
+		if w := a.claudeWarning(); w != "" {
+			// Not a problem of the home: said, not counted.
+			fmt.Fprintf(a.env.Err, "conch: warning: %s\n", w)
+		}
 		if err := a.printer().Value(map[string]any{"findings": found, "open": open}, b.String()); err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -20,10 +21,12 @@ func (a *app) newHookClaude() *cobra.Command {
 		Long: `Claude Code's hook (conch install claude puts it in the settings). It
 reads one hook event, JSON on standard input, does what the event means in
 conch (a reply begins at UserPromptSubmit, each tool call is a step, Stop
-ends the reply, …), and answers in Claude Code's own JSON: the notes as
-additionalContext, {"continue": false} when another chat stopped the reply,
-{"decision": "block"} to deliver a message that starts a reply. The table
-of events is in conch help integrations.
+ends the reply, StopFailure ends it failed, …), and answers in Claude
+Code's own JSON: the notes as additionalContext; when another chat stopped
+the reply, the pending tool denied and {"continue": false}; {"decision":
+"block"} to deliver a message that starts a reply. The table of events,
+and the Claude Code version it was tested against, are in conch help
+integrations.
 
 It never breaks the session it serves: bad input, an unknown event, a
 locked home or any failure prints one warning line on standard error and
@@ -61,7 +64,9 @@ func (h *hook) handle() error {
 		return h.userPrompt()
 	case "PreToolUse":
 		return h.preTool()
-	case "PostToolUse":
+	case "PostToolUse", "PostToolUseFailure":
+		// A tool that failed (a test that fails, a command exiting 1)
+		// fires PostToolUseFailure instead: the notes come all the same.
 		return h.postTool()
 	case "Notification", "PermissionRequest":
 		return h.needsYou()
@@ -69,6 +74,8 @@ func (h *hook) handle() error {
 		return h.compacted()
 	case "Stop", "SubagentStop":
 		return h.stop()
+	case "StopFailure":
+		return h.stopFailure()
 	case "SubagentStart":
 		return h.subagentStart()
 	case "SessionEnd":
@@ -149,13 +156,26 @@ func (h *hook) userPrompt() error {
 		made bool
 	)
 	prompt := h.p.str("prompt")
+	person := !harnessPrompt(prompt)
 	in := h.sessionIn(true)
 	in.Agent = ""
 	err := h.update(func(tx *state.Tx) (err error) {
 		if c, made, err = tx.HarnessChat(in); err != nil {
 			return err
 		}
-		rs := state.ReplyStart{Person: true, Title: render.CutTitle(prompt, state.MaxTitle), PID: h.a.harnessPID(0)}
+		if !person && c.Reply != nil && c.Reply.Alive() {
+			// The harness goes on by itself (background work it was
+			// waiting for ended): the same reply, not a new one.
+			c, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: "other", PPID: h.a.env.PPID})
+			if err != nil {
+				return err
+			}
+			return tx.HookedPrompt(c.ID, h.harness, prompt)
+		}
+		rs := state.ReplyStart{Person: person, PID: h.a.harnessPID(0)}
+		if person {
+			rs.Title = render.CutTitle(prompt, state.MaxTitle)
+		}
 		if f := h.folder(); !inside(f, c.Folder) {
 			// The session moved out of its chat's folder (another
 			// worktree): the reply works where the session is. A folder
@@ -174,10 +194,53 @@ func (h *hook) userPrompt() error {
 	return h.withNotes(c, func(notes string) *answer {
 		if made {
 			// Its SessionStart was never seen (conch was set up mid-session).
-			return h.context(joinText(introduce(c, false), render.Prompt, notes))
+			return h.context(joinText(h.introduceLate(c), render.Prompt, notes))
 		}
 		return h.context(notes)
 	}, stopAnswer)
+}
+
+// conchShell says whether the event's tool call is a shell command that is
+// only conch's own (conch chats list, conch chat message, …).
+func (h *hook) conchShell(tool string) bool {
+	return tool == "Bash" && h.p.str("tool_use_id") != "" && conchFamily(h.p.obj("tool_input").str("command")) != ""
+}
+
+// shellChat is the chat a command acts as that names chat (--chat or
+// CONCH_CHAT) from inside a Claude Code session's shell
+// (CLAUDE_CODE_SESSION_ID, which Claude Code sets there): a subagent
+// shares its session's shell and so its CONCH_CHAT, and when the conch
+// command running there now is a subagent's, it acts as the subagent's
+// own chat.
+func (a *app) shellChat(chat string) string {
+	if chat == "" || a.home == nil {
+		return chat
+	}
+	return a.home.ShellChat(state.HarnessClaude, a.env.Getenv("CLAUDE_CODE_SESSION_ID"), chat)
+}
+
+// introduceLate is what a session hears that conch first saw after its
+// SessionStart (it could not take the lock, or conch was set up
+// mid-session): nothing was exported to its shell, but Claude Code names
+// the session there, so its conch commands act as its chat.
+func (h *hook) introduceLate(c *state.Chat) string {
+	if h.harness == state.HarnessClaude {
+		return introduceLinked(c, "CLAUDE_CODE_SESSION_ID")
+	}
+	return introduce(c, false)
+}
+
+// harnessPrompt says whether a prompt is one the harness made itself, not
+// the person's: Claude Code starts a turn with a <task-notification> when
+// background work ends, and with a teammate's, another session's or an
+// agent's message likewise.
+func harnessPrompt(prompt string) bool {
+	for _, tag := range []string{"<task-notification>", "<teammate-message", "<cross-session-message", "<agent-message"} {
+		if strings.HasPrefix(prompt, tag) {
+			return true
+		}
+	}
+	return false
 }
 
 // PreToolUse: a step begins, of the tool's family, on its files. A reply
@@ -185,28 +248,63 @@ func (h *hook) userPrompt() error {
 func (h *hook) preTool() error {
 	tool := h.p.str("tool_name")
 	family, files := h.toolStep(tool, h.p.obj("tool_input"))
-	var c *state.Chat
+	var (
+		c    *state.Chat
+		made bool
+	)
 	err := h.update(func(tx *state.Tx) (err error) {
-		if c, _, err = h.chat(tx, true); err != nil {
+		if c, made, err = h.chat(tx, true); err != nil {
 			return err
 		}
-		_, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PPID: h.a.env.PPID})
-		return err
+		if _, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PPID: h.a.env.PPID}); err != nil {
+			return err
+		}
+		if h.conchShell(tool) {
+			// The command it runs acts as whoever runs it: the session,
+			// or its subagent (agent_id), which shares the session's shell.
+			return tx.ShellStarted(h.harness, h.p.str("session_id"), h.p.str("tool_use_id"), h.p.str("agent_id"))
+		}
+		return nil
 	})
 	if se := stoppedNotice(err); se != nil {
-		return h.say(h.stopBeforeTool(render.StopLine(*se)))
+		return h.sayStop(c, h.stopBeforeTool(*se))
+	}
+	if err == nil && made && h.harness == state.HarnessClaude && h.p.str("agent_id") == "" {
+		// Neither SessionStart nor the prompt could take the lock: the
+		// session hears now which chat it is.
+		return h.say(h.context(joinText(h.introduceLate(c), render.Prompt)))
 	}
 	return err
 }
 
-// stopBeforeTool is how a stopped reply is told before a tool runs:
-// Claude Code ends the turn on {"continue": false}; Codex refuses that
-// before a tool, so the tool is denied with the reason instead.
-func (h *hook) stopBeforeTool(reason string) *answer {
+// stopBeforeTool is how a stopped reply is told before a tool runs: the
+// tool is denied with the notice, so it does not run (Claude Code runs
+// the pending tool before it ends a turn on {"continue": false} alone),
+// and for Claude Code the turn ends too. Claude Code puts both the denial
+// and the stopReason before the model: the notice goes in the denial (the
+// tool's result), the stopReason says only who, so the notice is said once.
+// Codex refuses continue:false before a tool: the denial alone.
+func (h *hook) stopBeforeTool(n state.StopNotice) *answer {
+	deny := &specific{HookEventName: h.event, PermissionDecision: "deny", PermissionDecisionReason: render.StopLine(n)}
 	if h.harness == state.HarnessCodex {
-		return &answer{HookSpecificOutput: &specific{HookEventName: h.event, PermissionDecision: "deny", PermissionDecisionReason: reason}}
+		return &answer{HookSpecificOutput: deny}
 	}
-	return stopAnswer(reason)
+	ans := stopAnswer(render.StopWho(n))
+	ans.HookSpecificOutput = deny
+	return ans
+}
+
+// sayStop says a stop notice and records that the session heard it, so
+// that the next reply's notes do not say it again: the model read it in
+// the denied tool's result, the person saw it where the turn ended.
+func (h *hook) sayStop(c *state.Chat, ans *answer) error {
+	if err := h.say(ans); err != nil {
+		return err
+	}
+	if c == nil || h.harness != state.HarnessClaude {
+		return nil // Codex's turn goes on past a denial: its next reply hears it
+	}
+	return h.update(func(tx *state.Tx) error { return tx.HeardStop(state.Actor{ID: c.ID}) })
 }
 
 func stoppedNotice(err error) *state.StopNotice {
@@ -231,10 +329,13 @@ func (h *hook) postTool() error {
 	// Most tool calls change nothing conch keeps (the step began at
 	// PreToolUse): look first without the lock, as conch notes does.
 	var c *state.Chat
-	if err := h.a.view(func(tx *state.Tx) (err error) { c, _, err = h.chat(tx, false); return err }); err != nil {
+	look := h.sessionIn(false)
+	look.Mode, look.Transcript = "", "" // what they change is the locked path's to write
+	if err := h.a.view(func(tx *state.Tx) (err error) { c, _, err = tx.HarnessChat(look); return err }); err != nil {
 		return err
 	}
-	if c != nil && c.Reply != nil && source == "" && (family != "edit" || hasAll(c.Reply.Files, files)) {
+	shell := h.conchShell(tool)
+	if c != nil && c.Reply != nil && source == "" && !shell && (family != "edit" || hasAll(c.Reply.Files, files)) {
 		return h.withNotes(c, h.context, stopAnswer)
 	}
 	err := h.update(func(tx *state.Tx) (err error) {
@@ -257,12 +358,17 @@ func (h *hook) postTool() error {
 			}
 		}
 		if source != "" {
-			_, err = tx.AddTaint(actor, c.ID, source, "")
+			if _, err = tx.AddTaint(actor, c.ID, source, ""); err != nil {
+				return err
+			}
 		}
-		return err
+		if shell {
+			return tx.ShellsEnded(h.harness, h.p.str("session_id"), h.p.str("tool_use_id"), "")
+		}
+		return nil
 	})
 	if se := stoppedNotice(err); se != nil {
-		return h.say(stopAnswer(render.StopLine(*se)))
+		return h.sayStop(c, stopAnswer(render.StopLine(*se)))
 	}
 	if err != nil {
 		return err
@@ -333,6 +439,9 @@ func (h *hook) stop() error {
 			return err
 		}
 		actor := state.Actor{ID: c.ID}
+		if err := tx.ShellsEnded(h.harness, in.Session, "", in.Agent); err != nil {
+			return err
+		}
 		if in.Agent == "" {
 			if ended, err := tx.TurnEnded(h.harness, in.Session, turn); err != nil || ended {
 				return err // the notify program ended this turn already
@@ -357,6 +466,14 @@ func (h *hook) stop() error {
 			if _, err := tx.EndTurn(h.harness, in.Session, turn); err != nil {
 				return err
 			}
+			if c.StopPending() == nil && h.backgroundRunning() {
+				// The turn ends, but background work it started (an Agent
+				// run in the background, the default now) goes on and will
+				// wake the session when it ends: the chat is not done. Its
+				// reply goes on, waiting, until a Stop with nothing left.
+				_, err := tx.Step(actor, state.StepIn{Family: "wait", Tool: "background work", PPID: h.a.env.PPID})
+				return err
+			}
 		}
 		if c.Reply == nil && c.StopPending() == nil && text != "" {
 			// The turn went on with no reply running (the person answered
@@ -366,7 +483,52 @@ func (h *hook) stop() error {
 				return err
 			}
 		}
-		_, err = tx.EndReply(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: text})
+		if _, err = tx.EndReply(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: text}); err != nil {
+			return err
+		}
+		if in.Agent != "" && c.Parent != "" {
+			// A subagent's work is done: its chat leaves the person's list
+			// (its run is in its parent's log), as an archived chat.
+			archived := true
+			_, err = tx.SetChat(actor, c.ID, state.ChatChange{Archived: &archived})
+		}
+		return err
+	})
+}
+
+// backgroundRunning says whether a Stop leaves background work of the
+// session still in flight (Claude Code's background_tasks: running or
+// pending agents, shells and the like).
+func (h *hook) backgroundRunning() bool {
+	var tasks []struct {
+		Status string `json:"status"`
+	}
+	if json.Unmarshal(h.p["background_tasks"], &tasks) != nil {
+		return false
+	}
+	for _, t := range tasks {
+		switch t.Status {
+		case "", "running", "pending":
+			return true
+		}
+	}
+	return false
+}
+
+// StopFailure: an API error (a rate limit, an overloaded server, a
+// refused request) ended the turn instead of Stop. The reply ends as
+// failed, so waits on the chat end and the list stops saying working.
+// Claude Code reads nothing back.
+func (h *hook) stopFailure() error {
+	text := lastWords(h.p.str("last_assistant_message"))
+	in := h.sessionIn(false)
+	in.Agent = ""
+	return h.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil || c == nil || c.Reply == nil {
+			return err
+		}
+		_, err = tx.EndReply(state.Actor{ID: c.ID}, state.ReplyEnd{Outcome: state.OutcomeFailed, Text: text})
 		return err
 	})
 }
@@ -439,8 +601,12 @@ func (h *hook) toolStep(tool string, input payload) (family string, files []stri
 	case "WebFetch", "WebSearch":
 		return "browse", nil
 	case "Bash", "BashOutput", "KillShell", "KillBash", "shell", "exec_command", "local_shell":
-		if commits(input.str("command")) {
+		command := input.str("command")
+		if commits(command) {
 			return "edit", nil
+		}
+		if f := conchFamily(command); f != "" {
+			return f, nil
 		}
 		return "run", nil
 	case "apply_patch":
@@ -459,10 +625,7 @@ func commits(command string) bool {
 	if command == "" {
 		return false
 	}
-	f := strings.FieldsFunc(command, func(r rune) bool {
-		return r == ';' || r == '&' || r == '|' || r == '\n' || r == '(' || r == ')'
-	})
-	for _, part := range f {
+	for _, part := range shellParts(command) {
 		words := strings.Fields(part)
 		for len(words) > 0 && strings.Contains(words[0], "=") {
 			words = words[1:] // VAR=value before the command
@@ -475,6 +638,45 @@ func commits(command string) bool {
 		}
 	}
 	return false
+}
+
+// conchFamily is the family of a shell command that is only conch's own
+// commands (conch chats list, conch chat message, …): talking with the
+// other chats, or waiting for one, not running commands in the folder
+// (the other chats would be told to wait for it). It is "" for any other
+// command, one that runs anything beside conch included.
+func conchFamily(command string) string {
+	family := ""
+	for _, part := range shellParts(command) {
+		words := strings.Fields(part)
+		for len(words) > 0 && strings.Contains(words[0], "=") {
+			words = words[1:]
+		}
+		if len(words) == 0 {
+			continue
+		}
+		if words[0] != "conch" && !strings.HasSuffix(words[0], "/conch") {
+			if words[0] == "cd" || words[0] == "true" || words[0] == "echo" && !strings.Contains(part, ">") {
+				continue // moving about, or words piped to conch, run nothing
+			}
+			return ""
+		}
+		if family == "" {
+			family = "talk"
+		}
+		if len(words) > 1 && words[1] == "wait" {
+			family = "wait"
+		}
+	}
+	return family
+}
+
+// shellParts are a shell command's simple commands, split at ; & | and
+// newlines and parentheses (a rough cut: quotes are not read).
+func shellParts(command string) []string {
+	return strings.FieldsFunc(command, func(r rune) bool {
+		return r == ';' || r == '&' || r == '|' || r == '\n' || r == '(' || r == ')'
+	})
 }
 
 // gitRewrites are the git subcommands that change the work tree's files.

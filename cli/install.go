@@ -52,7 +52,8 @@ type hookSpec struct{ event, matcher string }
 var (
 	claudeHooks = []hookSpec{
 		{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PreToolUse", "*"}, {"PostToolUse", "*"},
-		{"Notification", ""}, {"PreCompact", ""}, {"Stop", ""}, {"SubagentStop", ""}, {"SessionEnd", ""},
+		{"PostToolUseFailure", "*"}, {"PermissionRequest", "*"},
+		{"Notification", ""}, {"PreCompact", ""}, {"Stop", ""}, {"StopFailure", ""}, {"SubagentStop", ""}, {"SessionEnd", ""},
 	}
 	codexHooks = []hookSpec{
 		{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PreToolUse", ""}, {"PostToolUse", ""},
@@ -114,6 +115,9 @@ written (nothing changed), 2 usage.`,
 		res, err := a.installHookFile(path, state.HarnessClaude, claudeHooks, &o)
 		if err != nil {
 			return err
+		}
+		if root := repoRoot(a.env.Cwd); o.project && !o.remove && root != "" && root != a.env.Cwd {
+			res.Notes = append(res.Notes, subfolderNote(a.env.Cwd, root)...)
 		}
 		return a.sayInstalled([]*installed{res}, &o, "Claude Code reads them when a session starts.")
 	})
@@ -583,4 +587,76 @@ func pretty(b *bytes.Buffer, v any, depth int) error {
 		return fmt.Errorf("cannot write %T", v)
 	}
 	return nil
+}
+
+// repoRoot is the top folder of the git repository dir is in ("" for
+// none): the folder that has .git, a folder or (in a worktree) a file.
+func repoRoot(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// subfolderNote is what install claude --project says in a folder inside
+// a repository: Claude Code reads a project's .claude/settings.json only
+// in the folder a session starts in, so these hooks cover this folder, not
+// the repository.
+func subfolderNote(cwd, root string) []string {
+	return []string{
+		"Claude Code reads .claude/settings.json only in the folder a session starts in: these hooks serve sessions started in " + cwd + ", not in " + root + " or its other folders.",
+		"To cover the repository: cd " + shellQuote(root) + " && conch install claude --project (sessions started there), or conch install claude --user (every session).",
+	}
+}
+
+// claudeWarning is what conch doctor says when Claude Code sessions
+// started in the current folder would run none of conch's hooks, where
+// Claude Code is in use (~/.claude is there) or a folder above has them;
+// "" when they would, or Claude Code is not in use.
+func (a *app) claudeWarning() string {
+	covered, above := a.claudeCoverage(a.env.Cwd)
+	if covered {
+		return ""
+	}
+	if above != "" {
+		return "Claude Code sessions started in " + a.env.Cwd + " run no conch hooks: " + filepath.Join(above, ".claude", "settings.json") + " has them, but Claude Code reads only the folder a session starts in (conch install claude --user covers every folder)"
+	}
+	if _, err := os.Stat(filepath.Join(a.userHome(), ".claude")); err != nil {
+		return ""
+	}
+	return "Claude Code sessions started in " + a.env.Cwd + " run no conch hooks (conch install claude --user covers every folder, --project this one)"
+}
+
+// claudeCoverage says whether Claude Code sessions started in dir run
+// conch's hooks (the user settings, or dir's own project or local
+// settings have them), and, when they do not, the nearest folder above
+// dir whose project settings have them ("" for none).
+func (a *app) claudeCoverage(dir string) (covered bool, above string) {
+	has := func(path string) bool {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return false
+		}
+		_, changed, err := mergeHooks(data, claudeHooks, "conch hook claude", state.HarnessClaude, true)
+		return err == nil && changed
+	}
+	if has(filepath.Join(a.userHome(), ".claude", "settings.json")) {
+		return true, ""
+	}
+	dir = filepath.Clean(dir)
+	if has(filepath.Join(dir, ".claude", "settings.json")) || has(filepath.Join(dir, ".claude", "settings.local.json")) {
+		return true, ""
+	}
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		if has(filepath.Join(d, ".claude", "settings.json")) || has(filepath.Join(d, ".claude", "settings.local.json")) {
+			return false, d
+		}
+		if filepath.Dir(d) == d {
+			return false, ""
+		}
+	}
 }

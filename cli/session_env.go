@@ -11,9 +11,13 @@ import (
 // session the shell serves: a command run there with no chat named acts
 // as the chat that session is linked to. Codex 0.169 exports no env file
 // for CONCH_CHAT, but its shell has CODEX_THREAD_ID (the hooks'
-// session_id). A harness that names its session another way adds a line.
+// session_id). Claude Code 2.1.328 puts CLAUDE_CODE_SESSION_ID (its
+// hooks' session_id) in every Bash command's environment, beside the
+// CONCH_CHAT of its env file, which a SessionStart that missed the lock
+// never wrote. A harness that names its session another way adds a line.
 var sessionEnvs = [...]struct{ env, harness string }{
 	{"CODEX_THREAD_ID", state.HarnessCodex},
+	{"CLAUDE_CODE_SESSION_ID", state.HarnessClaude},
 }
 
 // sessionChat is the chat the harness session this command runs in is

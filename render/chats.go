@@ -109,20 +109,21 @@ func ListHeader(l *state.ChatList) string {
 	return fmt.Sprintf("Checked on your other chats · %d working · %d needs you", l.Working, l.NeedsYou)
 }
 
-// ChatList is `conch chats list` in words.
-func ChatList(l *state.ChatList, now time.Time, home string) string {
+// ChatList is `conch chats list` in words. For a chat, a busy chat in its
+// folder says the file it is changing; for the person, who works in no
+// folder, every busy chat does.
+func ChatList(l *state.ChatList, now time.Time, home string, person bool) string {
 	var b strings.Builder
 	b.WriteString(ListHeader(l))
 	b.WriteString("\n")
 	for _, c := range l.Chats {
-		fmt.Fprintf(&b, "- %s\n", ChatRow(c, now, home, false))
+		fmt.Fprintf(&b, "- %s\n", ChatRow(c, now, home, person))
 	}
 	return b.String()
 }
 
-// ChatRow is one chat of the list: its name, then what it is doing and the
-// rest. For a chat, a busy chat in its folder says the file it is changing;
-// for the person (conch top), who works in no folder, every busy chat does.
+// ChatRow is one chat of the list (and of conch top): its name, then what
+// it is doing and the rest.
 func ChatRow(c state.OtherChat, now time.Time, home string, person bool) string {
 	return Named(c.Title, c.ID) + ": " + strings.Join(chatParts(c, now, home, person), " · ")
 }

@@ -18,6 +18,12 @@ func StopLine(n state.StopNotice) string {
 	return fmt.Sprintf("%s stopped your last reply: %s", Named(n.ByTitle, n.By), Clean(n.Reason))
 }
 
+// StopWho is who stopped a reply, without why: where a harness shows the
+// person the end of a turn beside the full notice (StopLine), said once.
+func StopWho(n state.StopNotice) string {
+	return fmt.Sprintf("%s stopped this reply (conch)", Named(n.ByTitle, n.By))
+}
+
 // ReaderLine is one line about another chat in the same place (SPEC §4).
 func ReaderLine(l state.ReaderLine) string {
 	who := Named(l.Title, l.Chat)

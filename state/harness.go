@@ -36,6 +36,11 @@ type SessionLink struct {
 	// ModeCap, once a chat was remade for the session, is the most its
 	// chat's mode may be, whatever the harness reports since.
 	ModeCap string `json:"mode_cap,omitempty"`
+	// Shells are the conch commands running now in the session's shell,
+	// by tool call, each with the subagent that runs it ("" for the
+	// session itself): the shell is the session's, shared by its
+	// subagents, and only the hook's payload says whose a command is.
+	Shells map[string]string `json:"shells,omitempty"`
 }
 
 // Tombstone is what a deleted chat leaves in its session's link.
@@ -455,4 +460,76 @@ func (tx *Tx) ContinueWithMessage(a Actor, text string, pid int) (bool, error) {
 		return false, err
 	}
 	return true, nil
+}
+
+// ShellStarted records that a tool call of the session (of its subagent
+// agent, or "" for the session itself) runs a conch command in the
+// session's shell.
+func (tx *Tx) ShellStarted(harness, session, toolUse, agent string) error {
+	if toolUse == "" || len(toolUse) > 256 {
+		return nil
+	}
+	rel := sessionRel(harness, session)
+	link, err := load[SessionLink](tx, rel)
+	if err != nil || link == nil {
+		return err
+	}
+	if link.Shells == nil {
+		link.Shells = map[string]string{}
+	}
+	link.Shells[toolUse] = agent
+	tx.put(rel, link, false)
+	return nil
+}
+
+// ShellsEnded forgets the conch commands of a session's shell that ended:
+// the tool call toolUse, or, with toolUse "", every one of agent (of the
+// session itself when agent is "": its turn ended, while its background
+// subagents may go on).
+func (tx *Tx) ShellsEnded(harness, session, toolUse, agent string) error {
+	rel := sessionRel(harness, session)
+	link, err := load[SessionLink](tx, rel)
+	if err != nil || link == nil || len(link.Shells) == 0 {
+		return err
+	}
+	n := len(link.Shells)
+	for id, ag := range link.Shells {
+		if id == toolUse || toolUse == "" && ag == agent {
+			delete(link.Shells, id)
+		}
+	}
+	if len(link.Shells) != n {
+		tx.put(rel, link, false)
+	}
+	return nil
+}
+
+// ShellChat is the chat a conch command run in a harness session's shell
+// acts as, when the command names the session's own chat (its exported
+// CONCH_CHAT): the subagent's child chat when the conch commands running
+// in that shell now are all one subagent's, else chat itself. It reads
+// one small record, without the lock.
+func (h *Home) ShellChat(harness, session, chat string) string {
+	if session == "" || len(session) > 256 {
+		return chat
+	}
+	out := chat
+	_ = h.View(func(tx *Tx) error {
+		link, err := load[SessionLink](tx, sessionRel(harness, session))
+		if err != nil || link == nil || link.Chat != chat || len(link.Shells) == 0 {
+			return err
+		}
+		agent := ""
+		for _, ag := range link.Shells {
+			if ag == "" || agent != "" && ag != agent {
+				return nil // the session's own, or two subagents': it cannot tell
+			}
+			agent = ag
+		}
+		if id := link.Agents[agent]; id != "" {
+			out = id
+		}
+		return nil
+	})
+	return out
 }

@@ -181,10 +181,26 @@ func (c *Chat) StopPending() *StopNotice {
 // StopHeard is the notice of a stop of the chat's last reply, to be said at
 // its next reply, or nil.
 func (c *Chat) StopHeard() *StopNotice {
-	if c.Stopped == nil || c.Reply == nil || c.Reply.ID == c.Stopped.Reply {
+	if c.Stopped == nil || c.Stopped.Heard || c.Reply == nil || c.Reply.ID == c.Stopped.Reply {
 		return nil
 	}
 	return c.Stopped
+}
+
+// HeardStop records that the chat was told, where its harness shows it at
+// once (a hook's answer that ends the turn), that its reply was stopped:
+// its next reply's notes do not say it again.
+func (tx *Tx) HeardStop(a Actor) error {
+	c, err := tx.Chat(a.ID)
+	if err != nil {
+		return err
+	}
+	if c.Stopped == nil || c.Stopped.Heard {
+		return nil
+	}
+	c.Stopped.Heard = true
+	tx.saveChat(c, true)
+	return nil
 }
 
 // ReplyEnd is what `conch reply end` asks for.

@@ -71,10 +71,12 @@ func TestCodexExecTrust(t *testing.T) {
 		t.Errorf("codex exec ran an untrusted hook:\n%s", r.stderr)
 	}
 	// notify needs no trust: the turn's end made the session a chat, idle
-	// (no SessionEnd was heard).
-	if c := s.chatOr("c_1"); get(c, "status") != "idle" || get(c, "last_reply", "text") != "Hello." {
-		t.Errorf("notify alone did not make the turn a chat's reply: %v", c)
-	}
+	// (no SessionEnd was heard). Codex starts its notify program without
+	// waiting for it, so it may still run after codex exec has exited.
+	waitFor(t, "notify alone makes the turn a chat's reply, idle, with its words", 30*time.Second, func() bool {
+		c := s.chatOr("c_1")
+		return get(c, "status") == "idle" && get(c, "last_reply", "text") == "Hello."
+	})
 	r = s.exec("Say hello", bypass)
 	if r.err != nil || !strings.Contains(r.stderr, "hook: SessionStart Completed") {
 		t.Fatalf("codex exec %s: %v\n%s", bypass, r.err, r.stderr)

@@ -24,6 +24,11 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	// The conch binary is built by TestMain, which go test's cache cannot
+	// see: importing what it is built from makes a change to conch a change
+	// to this test, so a cached pass never stands for code it did not run.
+	_ "github.com/conch-sh/conch/cli"
 )
 
 // conchBin is the conch binary built once for the whole package (TestMain).
