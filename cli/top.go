@@ -187,7 +187,9 @@ func (a *app) topLive(in, out *os.File) error {
 	settled := state.Settled{}
 	var detail *state.ChatDetail
 	last := ""
+	var looked time.Time
 	refresh := func() {
+		looked = time.Now()
 		watch(homeDirs...)
 		now := a.now()
 		v, err := a.personView(settled)
@@ -257,7 +259,9 @@ func (a *app) topLive(in, out *os.File) error {
 				continue // a temporary file, not yet the record; a lock
 			}
 			if settle == nil {
-				settle = time.After(20 * time.Millisecond)
+				// At most ten looks a second however busy the chats are,
+				// each within 120 ms of the change that asked for it.
+				settle = time.After(max(20*time.Millisecond, 100*time.Millisecond-time.Since(looked)))
 			}
 		case <-settle:
 			settle = nil
