@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -86,6 +87,11 @@ type app struct {
 
 // Main runs conch with args and returns the exit code.
 func Main(args []string, env Env) int {
+	// The command's work stays on one thread: a thread's system calls are
+	// then the command's, in order, which is how the fault campaign
+	// (cli/fault_test.go, strace's per-thread counts) names each one.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	a := &app{env: env}
 	root := a.newRoot(args)
 	root.SetArgs(args)

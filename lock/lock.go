@@ -6,11 +6,8 @@ package lock
 import (
 	"context"
 	"fmt"
-	"os"
 	"sync/atomic"
 	"time"
-
-	"github.com/gofrs/flock"
 )
 
 // DefaultWait is how long a command waits for a lock before it gives up.
@@ -43,25 +40,31 @@ const (
 // under contention no waiter starves behind others that poll faster. If the
 // wait runs out first, the call returns a TimeoutError and the kernel wait
 // is abandoned: should it get the lock after all, it lets go at once.
+//
+// Releasing closes the lock file whatever the unlock said: the kernel lets
+// go of a lock whose file is closed, so a failed unlock cannot leave the
+// lock held by this process, and a later Exclusive in the same command
+// does not wait for itself.
 func Exclusive(ctx context.Context, path string, wait time.Duration) (unlock func(), err error) {
-	fl := flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDWR), flock.SetPermissions(0o600))
-	ok, err := fl.TryLock()
+	f, err := open(path)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
+	ok, err := f.tryLock()
+	if err != nil {
+		f.release()
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
 	if ok {
-		return func() { _ = fl.Unlock() }, nil
+		return f.release, nil
 	}
 	var state atomic.Int32
 	got := make(chan error, 1)
 	go func() {
-		err := fl.Lock()
+		err := f.lock()
 		if !state.CompareAndSwap(waiting, taken) {
 			// The caller gave up: let go of what it no longer wants.
-			if err == nil {
-				_ = fl.Unlock()
-			}
-			_ = fl.Close()
+			f.release()
 			return
 		}
 		got <- err
@@ -72,9 +75,10 @@ func Exclusive(ctx context.Context, path string, wait time.Duration) (unlock fun
 	select {
 	case err := <-got:
 		if err != nil {
+			f.release()
 			return nil, fmt.Errorf("lock %s: %w", path, err)
 		}
-		return func() { _ = fl.Unlock() }, nil
+		return f.release, nil
 	case <-timer.C:
 		gaveUp = &TimeoutError{Path: path, Waited: wait}
 	case <-ctx.Done():
@@ -85,7 +89,8 @@ func Exclusive(ctx context.Context, path string, wait time.Duration) (unlock fun
 	}
 	// The lock came at the very moment the wait ran out: take it.
 	if err := <-got; err != nil {
+		f.release()
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	return func() { _ = fl.Unlock() }, nil
+	return f.release, nil
 }

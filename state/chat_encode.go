@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strconv"
 	"time"
@@ -17,10 +18,18 @@ import (
 
 // marshalRecord is json.MarshalIndent(v, "", " "), by hand for a chat.
 func marshalRecord(v any) ([]byte, error) {
+	var data []byte
+	var err error
 	if c, ok := v.(*Chat); ok && c != nil {
-		return encodeChat(c)
+		data, err = encodeChat(c)
+	} else {
+		data, err = json.MarshalIndent(v, "", " ")
 	}
-	return json.MarshalIndent(v, "", " ")
+	if err == nil && len(data) >= MaxRecord {
+		// Written, it could not be read back.
+		return nil, fmt.Errorf("a record of %d bytes: %w", len(data), ErrTooLarge)
+	}
+	return data, err
 }
 
 func encodeChat(c *Chat) ([]byte, error) {

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +19,9 @@ type Finding struct {
 	Path     string `json:"path"`
 	Problem  string `json:"problem"`
 	Repaired string `json:"repaired,omitempty"`
+
+	kind int    // what repair does about it
+	rel  string // the path inside the home
 }
 
 // gone is what repair says of a finding whose file is no longer there (a
@@ -31,67 +35,157 @@ const journalCut = "the journal of a committed change that a writer stopped writ
 // left over: younger ones may belong to a command writing now.
 const staleAfter = time.Minute
 
-// Doctor checks the home: permissions, records that cannot be read, and
-// temporary files left over by a writer that died. With repair it
-// quarantines what cannot be read (into CONCH_HOME/quarantine), removes
-// leftover temporary files, fixes permissions and rebuilds the index from
-// the chat records. It reads the files itself, independently of the code
-// that writes them.
+// Doctor checks the home: permissions and what this user can open, the
+// shape of every record (a JSON object of the right kind, under its own
+// id, a file where a file belongs and a folder where a folder belongs),
+// the counters against the ids in use, and temporary files left over by
+// a writer that died. With repair it sets the modes and moves aside what
+// stands where something else belongs (before it takes the lock, which
+// either can keep it from taking), then, under the lock, quarantines the
+// records that cannot be used (into CONCH_HOME/quarantine), removes
+// leftover temporary files, and rebuilds the index and the counters from
+// the records: a home every command can use. It reads the files itself,
+// independently of the code that writes them, and through a CONCH_HOME
+// that is a symbolic link it checks the folder behind it.
 func (h *Home) Doctor(repair bool) ([]Finding, error) {
-	found := []Finding{}
-	if _, err := h.FS.Stat(h.Dir); errors.Is(err, fs.ErrNotExist) {
-		return found, nil
+	root, err := filepath.EvalSymlinks(h.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return []Finding{}, nil
 	}
-	check := func() error {
-		return filepath.WalkDir(h.Dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				found = append(found, Finding{Path: p, Problem: err.Error()})
-				return nil
+	if err != nil {
+		return nil, fmt.Errorf("home %s: %w", h.Dir, err)
+	}
+	d := &doctor{h: h, root: root}
+	found, err := d.check()
+	if err != nil || !repair {
+		return found, err
+	}
+	// Modes and misplaced things first, without the lock: a lock file
+	// of mode 000, a home of 500, or an index.json that is a folder would
+	// fail the repair itself.
+	var done []Finding
+	for i := range found {
+		if f := &found[i]; f.kind == fixMode || f.kind == fixMove {
+			d.fixUnlocked(f)
+			done = append(done, *f)
+		}
+	}
+	again := found
+	if len(done) > 0 {
+		if again, err = d.check(); err != nil {
+			return nil, err
+		}
+		again = slices.DeleteFunc(again, func(f Finding) bool { return f.kind == fixMode || f.kind == fixMove })
+	}
+	err = h.Update(func(tx *Tx) error { return d.fixLocked(tx, &again) })
+	found = append(done, again...)
+	sort.SliceStable(found, func(i, j int) bool { return found[i].Path < found[j].Path })
+	return found, err
+}
+
+// What repair does about a finding.
+const (
+	fixNone    = iota // nothing it can do (said, and left open)
+	fixMode           // set the mode
+	fixMove           // move aside, without the lock: it stands where something else belongs
+	fixRecord         // quarantine, under the lock
+	fixTemp           // remove a leftover temporary file
+	fixCommit         // a cut commit: finished by taking the lock
+	fixCounter        // counters behind the records: rebuilt
+)
+
+type doctor struct {
+	h    *Home
+	root string // the home's folder, symbolic links resolved
+}
+
+func (d *doctor) real(rel string) string { return filepath.Join(d.root, filepath.FromSlash(rel)) }
+func (d *doctor) shown(rel string) string {
+	return filepath.Join(d.h.Dir, filepath.FromSlash(rel))
+}
+
+func (d *doctor) add(found *[]Finding, rel string, kind int, format string, args ...any) {
+	*found = append(*found, Finding{Path: d.shown(rel), Problem: fmt.Sprintf(format, args...), kind: kind, rel: rel})
+}
+
+// check walks the home once and says what is wrong.
+func (d *doctor) check() ([]Finding, error) {
+	h := d.h
+	found := []Finding{}
+	err := filepath.WalkDir(d.root, func(p string, e fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(d.root, p)
+		rel = filepath.ToSlash(rel)
+		if err != nil {
+			d.add(&found, rel, fixNone, "%s", err.Error())
+			return nil
+		}
+		if rel == "quarantine" || rel == "worktrees" {
+			// What repair moved aside, and the tasks' own work: not records.
+			return filepath.SkipDir
+		}
+		want := shapeOf(rel)
+		info, err := e.Info()
+		if err != nil {
+			return nil // gone since the folder was read
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			// conch makes none; a link would send its writes elsewhere,
+			// and a chmod through it would change what it points to.
+			d.add(&found, rel, fixMove, "a symbolic link where conch keeps its own files")
+			return nil
+		}
+		if e.IsDir() {
+			if want.kind != shapeFolder && want.kind != shapeUnknown {
+				d.add(&found, rel, fixMove, "a folder where %s belongs", article(want.noun()))
+				return filepath.SkipDir
 			}
-			rel, _ := filepath.Rel(h.Dir, p)
-			rel = filepath.ToSlash(rel)
-			if d.IsDir() {
-				if rel == "quarantine" {
-					return filepath.SkipDir
-				}
-				if info, err := d.Info(); err == nil && info.Mode().Perm()&0o077 != 0 {
-					found = append(found, Finding{Path: p, Problem: fmt.Sprintf("folder mode %o, want 0700", info.Mode().Perm())})
-				}
-				return nil
-			}
-			info, err := d.Info()
-			if err != nil {
-				return nil
-			}
-			if info.Mode().Perm()&0o077 != 0 {
-				found = append(found, Finding{Path: p, Problem: fmt.Sprintf("file mode %o, want 0600", info.Mode().Perm())})
-			}
-			base := d.Name()
-			switch {
-			case rel == journalRel:
-				if h.Now().Sub(info.ModTime()) > staleAfter {
-					found = append(found, Finding{Path: p, Problem: journalCut})
-				}
-			case rel == commitMark:
-				if h.Now().Sub(info.ModTime()) > staleAfter {
-					found = append(found, Finding{Path: p, Problem: "a commit was cut short (a writer stopped half way): the index may not sum up the records"})
-				}
-			case strings.HasPrefix(base, ".") && !strings.HasSuffix(base, ".lock"):
-				if h.Now().Sub(info.ModTime()) > staleAfter {
-					found = append(found, Finding{Path: p, Problem: "temporary file left over by a writer that stopped"})
-				}
-			case strings.HasSuffix(base, ".json"):
-				data, err := h.FS.ReadFile(p)
-				if err != nil {
-					found = append(found, Finding{Path: p, Problem: err.Error()})
-				} else if !json.Valid(data) {
-					found = append(found, Finding{Path: p, Problem: "record does not parse (torn or corrupt)"})
-				}
+			if m := info.Mode().Perm(); m&0o077 != 0 || m&0o700 != 0o700 {
+				d.add(&found, rel, fixMode, "folder mode %o, want 0700", m)
+			} else if err := canUse(p, true); err != nil {
+				d.add(&found, rel, fixNone, "%v", err)
 			}
 			return nil
-		})
-	}
-	if err := check(); err != nil {
+		}
+		if want.kind == shapeFolder {
+			d.add(&found, rel, fixMove, "a file where a folder belongs")
+			return nil
+		}
+		if !info.Mode().IsRegular() {
+			d.add(&found, rel, fixMove, "not a plain file (%s) where conch keeps its own files", info.Mode().Type())
+			return nil
+		}
+		if m := info.Mode().Perm(); m&0o077 != 0 || m&0o600 != 0o600 {
+			d.add(&found, rel, fixMode, "file mode %o, want 0600", m)
+		} else if err := canUse(p, false); err != nil {
+			d.add(&found, rel, fixNone, "%v", err)
+		}
+		base := e.Name()
+		switch {
+		case rel == commitMark:
+			if h.Now().Sub(info.ModTime()) > staleAfter {
+				d.add(&found, rel, fixCommit, "a commit was cut short (a writer stopped half way): the index may not sum up the records")
+			}
+		case rel == journalRel:
+			if h.Now().Sub(info.ModTime()) > staleAfter {
+				d.add(&found, rel, fixCommit, "%s", journalCut)
+			}
+		case strings.HasSuffix(base, ".lock"):
+		case strings.HasPrefix(base, "."):
+			if h.Now().Sub(info.ModTime()) > staleAfter {
+				d.add(&found, rel, fixTemp, "temporary file left over by a writer that stopped")
+			}
+		case strings.HasSuffix(base, ".json"):
+			if problem, bad := d.checkRecord(rel, want); problem != "" {
+				kind := fixRecord
+				if !bad {
+					kind = fixNone // it could not be read: said, never quarantined
+				}
+				d.add(&found, rel, kind, "%s", problem)
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	holes, err := h.logHoles()
@@ -101,84 +195,284 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 	for _, hole := range holes {
 		found = append(found, hole.finding())
 	}
-	sort.Slice(found, func(i, j int) bool { return found[i].Path < found[j].Path })
-	if !repair {
-		return found, nil
+	behind, err := d.countersBehind()
+	if err != nil {
+		return nil, err
 	}
-	err = h.Update(func(tx *Tx) error {
-		for i := range found {
-			f := &found[i]
-			switch {
-			case strings.HasPrefix(f.Problem, "folder mode"), strings.HasPrefix(f.Problem, "file mode"):
-				mode := fs.FileMode(0o600)
-				if strings.HasPrefix(f.Problem, "folder") {
-					mode = 0o700
-				}
-				if err := chmod(f.Path, mode); err == nil {
-					f.Repaired = fmt.Sprintf("mode set to %o", mode)
-				} else if errors.Is(err, fs.ErrNotExist) {
-					f.Repaired = gone
-				}
-			case f.Problem == journalCut:
-				// Update rolled it forward before this ran.
-				f.Repaired = "finished: its records written"
-			case strings.HasPrefix(f.Problem, "a commit"):
-				// Update finished it before this ran: no commit mark is
-				// left once the lock is had.
-				f.Repaired = "finished: the index rebuilt from the records"
-			case strings.HasPrefix(f.Problem, "temporary"):
-				if err := h.FS.Remove(f.Path); err == nil {
-					f.Repaired = "removed"
-				} else if errors.Is(err, fs.ErrNotExist) {
-					f.Repaired = gone
-				}
-			case strings.HasPrefix(f.Problem, "record"):
-				rel, _ := filepath.Rel(h.Dir, f.Path)
-				to := filepath.Join(h.Dir, "quarantine", strings.ReplaceAll(filepath.ToSlash(rel), "/", "_")+"."+h.Now().UTC().Format("20060102T150405"))
-				if err := h.FS.MkdirAll(filepath.Dir(to)); err != nil {
-					return err
-				}
-				if err := h.FS.Rename(f.Path, to); errors.Is(err, fs.ErrNotExist) {
-					f.Repaired = gone
-					continue
-				} else if err != nil {
-					return fmt.Errorf("quarantine %s: %w", f.Path, err)
-				}
-				f.Repaired = "quarantined to " + to
+	found = append(found, behind...)
+	sort.SliceStable(found, func(i, j int) bool { return found[i].Path < found[j].Path })
+	return found, nil
+}
+
+// checkRecord reads one record as the commands read it: "" when it can
+// be used, else what is wrong, and whether the record itself is (bad: to
+// quarantine) or only the reading failed (the disk, a mode: never a reason
+// to move a record aside).
+func (d *doctor) checkRecord(rel string, want shape) (problem string, bad bool) {
+	data, err := d.h.FS.ReadFile(d.real(rel))
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		return "record " + ErrTooLarge.Error(), true
+	case err != nil:
+		return err.Error(), false
+	case !json.Valid(data):
+		return "record does not parse (torn or corrupt)", true
+	}
+	switch t := bytes.TrimLeft(data, " \t\r\n"); {
+	case t[0] != '{':
+		var v any
+		_ = json.Unmarshal(t, &v)
+		return fmt.Sprintf("record is not a JSON object: it holds %s", jsonKind(v)), true
+	case want.read == nil:
+		return "", false
+	}
+	behind := *d.h
+	behind.Dir = d.root
+	tx := newTx(&behind, false)
+	if err := want.read(tx, want.name); err != nil {
+		var ce *CorruptError
+		if !errors.As(err, &ce) {
+			return err.Error(), false
+		}
+		return fmt.Sprintf("record is not %s conch can use: %v", article(want.noun()), ce.Err), true
+	}
+	return "", false
+}
+
+func article(noun string) string {
+	if strings.IndexByte("aeiou", noun[0]) >= 0 {
+		return "an " + noun
+	}
+	return "a " + noun
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	}
+	return "something else"
+}
+
+// countersBehind compares counters.json with the ids the records use.
+func (d *doctor) countersBehind() ([]Finding, error) {
+	tx := newTx(d.h, false)
+	c, err := load[Counters](tx, "counters.json")
+	if err != nil || c == nil {
+		return nil, nil // torn: found as a record; none: rebuilt by the next command
+	}
+	// Only the records' own names: a log, a watch or a message may name
+	// an id whose record was never committed (a command killed before its
+	// commit point leaves its event), which the counters need not pass.
+	used := Counters{}
+	for _, k := range idKinds {
+		entries, err := d.h.FS.ReadDir(d.real(k.dir))
+		if err != nil {
+			continue // none, or found by the walk
+		}
+		for _, e := range entries {
+			if id, ok := strings.CutSuffix(e.Name(), ".json"); ok {
+				used[k.prefix] = max(used[k.prefix], serialOf(id, k.prefix))
 			}
 		}
-		// A log whose events are gone (quarantined now, or before) would
-		// fail every status read: its pruned watermark moves past the hole,
-		// and status reports a history gap instead.
-		holes, err := h.logHoles()
+	}
+	var found []Finding
+	for _, k := range idKinds {
+		if used[k.prefix] > (*c)[k.prefix] {
+			d.add(&found, "counters.json", fixCounter, "counter %q is %d, though %s_%d is in use", k.prefix, (*c)[k.prefix], k.prefix, used[k.prefix])
+		}
+	}
+	return found, nil
+}
+
+// fixUnlocked sets a mode, or moves aside what stands where something else
+// belongs.
+func (d *doctor) fixUnlocked(f *Finding) {
+	p := d.real(f.rel)
+	if f.kind == fixMode {
+		mode := fs.FileMode(0o600)
+		if strings.HasPrefix(f.Problem, "folder") {
+			mode = 0o700
+		}
+		if err := chmod(p, mode); err == nil {
+			f.Repaired = fmt.Sprintf("mode set to %o", mode)
+		} else if errors.Is(err, fs.ErrNotExist) {
+			f.Repaired = gone
+		}
+		return
+	}
+	if to, err := d.quarantine(f.rel); err == nil {
+		f.Repaired = "moved to " + to
+	} else if errors.Is(err, fs.ErrNotExist) {
+		f.Repaired = gone
+	}
+}
+
+// quarantine moves what is at rel into CONCH_HOME/quarantine, and says
+// where to.
+func (d *doctor) quarantine(rel string) (string, error) {
+	name := strings.ReplaceAll(rel, "/", "_") + "." + d.h.Now().UTC().Format("20060102T150405")
+	if err := d.h.FS.MkdirAll(d.real("quarantine")); err != nil {
+		return "", err
+	}
+	// Never over what an earlier repair put there.
+	for i, base := 1, name; ; i++ {
+		if _, err := d.h.FS.Stat(d.real("quarantine/" + name)); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		name = fmt.Sprintf("%s.%d", base, i)
+	}
+	if err := d.h.FS.Rename(d.real(rel), d.real("quarantine/"+name)); err != nil {
+		return "", err
+	}
+	return d.shown("quarantine/" + name), nil
+}
+
+// fixLocked does, under the lock, what needs it.
+func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
+	h := d.h
+	found := *all
+	defer func() { *all = found }()
+	var salvaged Counters
+	rebuildCounters := false
+	for i := range found {
+		f := &found[i]
+		switch f.kind {
+		case fixCommit:
+			// Update finished it before this ran: no commit mark or
+			// journal is left once the lock is had.
+			f.Repaired = "finished: the index rebuilt from the records"
+			if f.rel == journalRel {
+				f.Repaired = "finished: its records written" // the Update rolled it forward
+			}
+		case fixTemp:
+			if err := h.FS.Remove(d.real(f.rel)); err == nil {
+				f.Repaired = "removed"
+			} else if errors.Is(err, fs.ErrNotExist) {
+				f.Repaired = gone
+			}
+		case fixCounter:
+			rebuildCounters = true
+			f.Repaired = "rebuilt from the records"
+		case fixRecord:
+			// Under the lock, once more: a writer may have replaced it
+			// since, and only a record read and found bad is moved.
+			if problem, bad := d.checkRecord(f.rel, shapeOf(f.rel)); !bad {
+				if problem == "" {
+					f.Repaired = "whole now: left as it is"
+				}
+				continue
+			}
+			if f.rel == "counters.json" {
+				// What can still be read of it counts too: a chat deleted
+				// since is named by no record.
+				data, _ := h.FS.ReadFile(d.real(f.rel))
+				salvaged = salvageCounters(data)
+				rebuildCounters = true
+			}
+			to, err := d.quarantine(f.rel)
+			if errors.Is(err, fs.ErrNotExist) {
+				f.Repaired = gone
+				continue
+			} else if err != nil {
+				return fmt.Errorf("quarantine %s: %w", f.Path, err)
+			}
+			delete(tx.cache, f.rel)
+			f.Repaired = "quarantined to " + to
+		}
+	}
+	// A log whose events are gone (quarantined now, or before) would
+	// fail every status read: its pruned watermark moves past the hole,
+	// and status reports a history gap instead.
+	holes, err := h.logHoles()
+	if err != nil {
+		return err
+	}
+	for _, hole := range holes {
+		head, err := tx.head(hole.chat)
 		if err != nil {
 			return err
 		}
-		for _, hole := range holes {
-			head, err := tx.head(hole.chat)
-			if err != nil {
-				return err
-			}
-			head.Pruned = max(head.Pruned, hole.last)
-			tx.put(headRel(hole.chat), head, true)
-			f := hole.finding()
-			f.Repaired = fmt.Sprintf("pruned watermark moved to %d: status reports a history gap before %d", head.Pruned, head.Pruned+1)
-			if i := slices.IndexFunc(found, func(x Finding) bool { return x.Path == f.Path && strings.Contains(x.Problem, "events missing") }); i >= 0 {
-				found[i] = f
-			} else {
-				found = append(found, f)
-			}
+		head.Pruned = max(head.Pruned, hole.last)
+		tx.put(headRel(hole.chat), head, true)
+		f := hole.finding()
+		f.Repaired = fmt.Sprintf("pruned watermark moved to %d: status reports a history gap before %d", head.Pruned, head.Pruned+1)
+		if i := slices.IndexFunc(found, func(x Finding) bool { return x.Path == f.Path && strings.Contains(x.Problem, "events missing") }); i >= 0 {
+			found[i] = f
+		} else {
+			found = append(found, f)
 		}
-		n, err := tx.rebuildIndex()
+	}
+	n, err := tx.rebuildIndex()
+	if err != nil {
+		return err
+	}
+	if n >= 0 {
+		found = append(found, Finding{Path: h.path("index.json"), Problem: "checked against the chat records", Repaired: fmt.Sprintf("rebuilt from %d records", n)})
+	}
+	if rebuildCounters {
+		c, err := load[Counters](tx, "counters.json")
+		if err != nil || c == nil {
+			c = &Counters{}
+		}
+		used, err := tx.usedIDs()
 		if err != nil {
 			return err
 		}
-		if n >= 0 {
-			found = append(found, Finding{Path: h.path("index.json"), Problem: "checked against the chat records", Repaired: fmt.Sprintf("rebuilt from %d records", n)})
+		for k, v := range salvaged {
+			(*c)[k] = max((*c)[k], v)
 		}
-		return nil
-	})
-	return found, err
+		for k, v := range used {
+			(*c)[k] = max((*c)[k], v)
+		}
+		tx.put("counters.json", c, true)
+		found = append(found, Finding{Path: h.path("counters.json"), Problem: "checked against the ids in use", Repaired: "rebuilt from the records"})
+	}
+	return nil
+}
+
+// salvageCounters reads what it can of a torn counters.json: each
+// "kind": N whole before the tear.
+func salvageCounters(data []byte) Counters {
+	c := Counters{}
+	s := string(data)
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			return c
+		}
+		s = s[i+1:]
+		j := strings.IndexByte(s, '"')
+		if j < 0 {
+			return c
+		}
+		k, rest := s[:j], strings.TrimLeft(s[j+1:], " \t\r\n")
+		s = s[j+1:]
+		rest, ok := strings.CutPrefix(rest, ":")
+		if !ok {
+			continue
+		}
+		rest = strings.TrimLeft(rest, " \t\r\n")
+		n := 0
+		digits := 0
+		for digits < len(rest) && digits < 10 && rest[digits] >= '0' && rest[digits] <= '9' {
+			n = n*10 + int(rest[digits]-'0')
+			digits++
+		}
+		// A number cut by the tear may have lost digits: only one that is
+		// followed by what comes after a number is whole.
+		if digits > 0 && digits < len(rest) && strings.IndexByte(",} \t\r\n", rest[digits]) >= 0 && n < 1e9 {
+			c[k] = max(c[k], n)
+		}
+	}
 }
 
 // logHole is a run of events a chat's head says its log holds that are not
@@ -198,7 +492,7 @@ func (l logHole) finding() Finding {
 // without the files to show for it.
 func (h *Home) logHoles() ([]logHole, error) {
 	chats, err := h.FS.ReadDir(h.path("log"))
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
 		return nil, nil
 	} else if err != nil {
 		return nil, fmt.Errorf("read %s: %w", h.path("log"), err)
@@ -217,7 +511,7 @@ func (h *Home) logHoles() ([]logHole, error) {
 		}
 		files, err := h.FS.ReadDir(h.path("log/" + id))
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", h.path("log/"+id), err)
+			continue // found by the walk, which cannot read it either
 		}
 		have := map[int64]bool{}
 		for _, f := range files {
@@ -244,6 +538,7 @@ func (h *Home) logHoles() ([]logHole, error) {
 // can be read. It returns how many it read.
 func (tx *Tx) rebuildIndex() (int, error) {
 	ix := &Index{Chats: map[string]*Summary{}}
+	var old *Index // the index as it was, read when needed
 	n := 0
 	for _, dir := range []string{"chats", "tasks"} {
 		entries, err := tx.h.FS.ReadDir(tx.h.path(dir))
@@ -256,8 +551,23 @@ func (tx *Tx) rebuildIndex() (int, error) {
 				continue
 			}
 			c, err := tx.Chat(strings.TrimSuffix(name, ".json"))
-			if err != nil {
-				continue
+			var ce *CorruptError
+			if errors.As(err, &ce) || errors.Is(err, ErrNoChat) {
+				continue // doctor's to find: the index sums up what can be read
+			} else if err != nil {
+				// The disk or a mode, not the record: the chat is there,
+				// and keeps the summary it had, if it had one.
+				id := strings.TrimSuffix(name, ".json")
+				if old == nil {
+					if old, _ = tx.readIndexFile(); old == nil {
+						old = &Index{}
+					}
+				}
+				if s := old.Chats[id]; s != nil && s.ID == id {
+					ix.Chats[id] = s
+					continue
+				}
+				return 0, err
 			}
 			ix.Chats[c.ID] = summarize(c)
 			n++

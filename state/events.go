@@ -482,7 +482,7 @@ func (tx *Tx) readEvent(id string, seq int64) (*Event, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", p, err)
+		return nil, readError(p, err)
 	}
 	ev := new(Event)
 	if err := json.Unmarshal(data, ev); err != nil {

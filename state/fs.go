@@ -2,6 +2,7 @@ package state
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -106,4 +107,23 @@ func syncDir(dir string) error {
 		return err
 	}
 	return nil
+}
+
+// MaxRecord bounds what conch reads and writes as one file: a record, the
+// index, the config. No record conch writes comes near it (the index of a
+// thousand chats is about 400 KB), and a file larger than it, whatever put
+// it there, is an error that names the file, not a read that takes the
+// memory of every command that opens it.
+const MaxRecord = 4 << 20
+
+// ErrTooLarge is a file larger than MaxRecord.
+var ErrTooLarge = errors.New("larger than the largest record conch writes (4 MiB)")
+
+// readError is the error of a failed read of the record at p: one too
+// large is a record that cannot be read, for conch doctor to quarantine.
+func readError(p string, err error) error {
+	if errors.Is(err, ErrTooLarge) {
+		return &CorruptError{Path: p, Err: ErrTooLarge}
+	}
+	return fmt.Errorf("read %s: %w", p, err)
 }

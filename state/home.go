@@ -344,7 +344,7 @@ func readRecord[T any](tx *Tx, rel string) (*T, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", p, err)
+		return nil, readError(p, err)
 	}
 	v := new(T)
 	if !decodeFast(data, v) {
@@ -562,22 +562,36 @@ func (tx *Tx) commitOne(j *journal) error {
 	return nil
 }
 
-// nextID allocates the next id with the prefix (c, t, m, r, ch).
+// nextID allocates the next id with the prefix (c, t, m, r, ch). The
+// counters come from counters.json, or from the records when it is gone;
+// an id whose record is there already (counters.json behind the records)
+// moves them past the largest in use, so an id is never given twice.
 func (tx *Tx) nextID(prefix string) (string, error) {
-	c, err := load[Counters](tx, "counters.json")
+	c, err := tx.counters()
 	if err != nil {
 		return "", err
 	}
-	if c == nil {
-		c = &Counters{}
+	for {
+		if n := (*c)[prefix]; n < 0 || n >= 1e9 {
+			// Ids are c_1 … c_999999999: a counter outside that was not written by conch.
+			return "", &CorruptError{Path: tx.h.path("counters.json"), Err: fmt.Errorf("counter %q is %d", prefix, n)}
+		}
+		(*c)[prefix]++
+		id := fmt.Sprintf("%s_%d", prefix, (*c)[prefix])
+		taken, err := tx.taken(prefix, id)
+		if err != nil {
+			return "", err
+		}
+		if !taken {
+			tx.put("counters.json", c, true)
+			return id, nil
+		}
+		used, err := tx.usedIDs()
+		if err != nil {
+			return "", err
+		}
+		(*c)[prefix] = max((*c)[prefix], used[prefix])
 	}
-	if n := (*c)[prefix]; n < 0 || n >= 1e9 {
-		// Ids are c_1 … c_999999999: a counter outside that was not written by conch.
-		return "", &CorruptError{Path: tx.h.path("counters.json"), Err: fmt.Errorf("counter %q is %d", prefix, n)}
-	}
-	(*c)[prefix]++
-	tx.put("counters.json", c, true)
-	return fmt.Sprintf("%s_%d", prefix, (*c)[prefix]), nil
 }
 
 // key returns what a keyed command answered before, if it did.

@@ -171,7 +171,7 @@ func (tx *Tx) readIndexFile() (*Index, error) {
 		return &Index{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", p, err)
+		return nil, readError(p, err)
 	}
 	ix := &Index{}
 	if err := ix.UnmarshalJSON(data); err != nil {
@@ -197,7 +197,7 @@ func (tx *Tx) ScanIndex(fn func(s *Summary)) error {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("read %s: %w", p, err)
+		return readError(p, err)
 	}
 	lines, err := indexLines(data)
 	if err != nil {

@@ -2,6 +2,24 @@
 
 package state
 
-import "os"
+import (
+	"io"
+	"io/fs"
+	"os"
+)
 
-func readFile(name string) ([]byte, error) { return os.ReadFile(name) }
+func readFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxRecord+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxRecord {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
+	}
+	return data, nil
+}

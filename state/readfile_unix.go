@@ -28,6 +28,9 @@ func readFile(name string) ([]byte, error) {
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
+	if st.Size > MaxRecord {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
+	}
 	// One byte past the size, so that the read which says the end comes
 	// without growing the buffer; a file that grew meanwhile still reads
 	// whole.
@@ -43,6 +46,9 @@ func readFile(name string) ([]byte, error) {
 			return data, nil
 		}
 		data = data[:len(data)+n]
+		if len(data) > MaxRecord {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
+		}
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
 		}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package state
+
+func canUse(p string, dir bool) error { return nil }
