@@ -10,7 +10,17 @@ import (
 // standard error what went wrong without failing it (a log append that
 // could not be written).
 func (a *app) update(fn func(tx *state.Tx) error) error {
-	return updateWarning(a.home, fn, func(w string) { a.printer().Warn("%s", w) })
+	err := updateWarning(a.home, fn, func(w string) { a.printer().Warn("%s", w) })
+	if err == nil {
+		a.committed = true
+	}
+	return err
+}
+
+// warnCommitted says what went wrong after this command's change had
+// committed: a warning, for the change stands.
+func (a *app) warnCommitted(err error) {
+	a.printer().Warn("committed, but then: %s", err.Error())
 }
 
 // updateWarning runs fn in a transaction under the home's lock; after a

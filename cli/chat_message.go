@@ -88,8 +88,9 @@ func (a *app) chatMessage(to string, textSet bool, o *chatMessageOptions) error 
 	}
 	if m.Answer.State == state.MsgRefused {
 		if a.json {
+			// The refusal is on its card whether or not this is written.
 			if err := a.printer().WriteJSON(m); err != nil {
-				return err
+				a.warnCommitted(err)
 			}
 		}
 		return &state.Error{Kind: state.ErrRefused, Msg: render.Refused(m)}

@@ -67,14 +67,16 @@ func (a *app) chatStop(id string, reasonSet bool, o *chatStopOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := a.printer().Value(r, render.StopAnswer(r)); err != nil {
-		return err
-	}
+	perr := a.printer().Value(r, render.StopAnswer(r))
 	// A stop that asked the person answers exit 4 every time, retried with
 	// its key after the person decided included: the same send, the same
-	// answer (conch requests says how it ended).
+	// answer (conch requests says how it ended). The request is made
+	// whether or not its words could be written.
 	if r.Request != nil && r.Request.AskedPerson {
+		if perr != nil {
+			a.warnCommitted(perr)
+		}
 		return &state.Error{Kind: state.ErrNeedsPerson, Msg: render.NeedsPerson(r.Request)}
 	}
-	return nil
+	return perr
 }

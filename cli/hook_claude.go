@@ -251,12 +251,20 @@ func (h *hook) preTool() error {
 	var (
 		c    *state.Chat
 		made bool
+		v    *state.Verdict
 	)
 	err := h.update(func(tx *state.Tx) (err error) {
 		if c, made, err = h.chat(tx, true); err != nil {
 			return err
 		}
-		if _, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PPID: h.a.env.PPID}); err != nil {
+		if v, err = h.guard(tx, c, tool, family, files); err != nil {
+			return err
+		}
+		stepFiles := files
+		if v != nil && v.Decision != state.GuardNote {
+			stepFiles = nil // the edit may not happen: PostToolUse adds what did
+		}
+		if _, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: stepFiles, Tool: render.Clean(tool), PPID: h.a.env.PPID}); err != nil {
 			return err
 		}
 		if h.conchShell(tool) {
@@ -269,7 +277,15 @@ func (h *hook) preTool() error {
 	if se := stoppedNotice(err); se != nil {
 		return h.sayStop(c, h.stopBeforeTool(*se))
 	}
-	if err == nil && made && h.harness == state.HarnessClaude && h.p.str("agent_id") == "" {
+	late := err == nil && made && h.harness == state.HarnessClaude && h.p.str("agent_id") == ""
+	if err == nil && v != nil {
+		ans := h.guardAnswer(v)
+		if late {
+			ans.HookSpecificOutput.AdditionalContext = joinText(h.introduceLate(c), render.Prompt, ans.HookSpecificOutput.AdditionalContext)
+		}
+		return h.say(ans)
+	}
+	if late {
 		// Neither SessionStart nor the prompt could take the lock: the
 		// session hears now which chat it is.
 		return h.say(h.context(joinText(h.introduceLate(c), render.Prompt)))

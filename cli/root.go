@@ -78,7 +78,11 @@ type app struct {
 	json bool
 	chat string
 	home *state.Home
-	out  *render.Printer
+	// committed is set once a transaction of this command has committed:
+	// a failure after that is a warning, never exit 1 (SPEC §2: a command
+	// that failed wrote nothing).
+	committed bool
+	out       *render.Printer
 	// harness is the process running the chat when an adapter knows it
 	// better than the parent of this command (Codex's TUI, whose hooks
 	// its long-lived daemon runs).
@@ -111,6 +115,13 @@ func Main(args []string, env Env) int {
 	}
 	code := exitCode(err)
 	if code == ExitOK {
+		return ExitOK
+	}
+	if code == ExitFailed && a.committed {
+		// What fails once a change has committed (its answer could not be
+		// written, a read after it) cannot undo it: the command did what
+		// it was asked, and says what went wrong after (issue 19).
+		a.warnCommitted(err)
 		return ExitOK
 	}
 	msg := err.Error()
@@ -217,7 +228,7 @@ func (a *app) newRoot(args []string) *cobra.Command {
 	chat := a.newChatGroup()
 	root.AddCommand(chat, a.newChatsGroup(), a.newTaskGroup(), a.newReplyGroup(), a.newStep(), a.newNotes(),
 		a.newPrompt(), a.newTasks(), a.newVersion(), a.newCompletion(root), a.newDoctor(), a.newDemo(),
-		a.newTop(), a.newNotifyGroup())
+		a.newClaim(), a.newRelease(), a.newClaims(), a.newTop(), a.newNotifyGroup())
 	for _, more := range [](func(*cobra.Command) []*cobra.Command){
 		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,
 	} {

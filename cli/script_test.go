@@ -39,6 +39,8 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			e.Setenv("HOME", filepath.Join(e.WorkDir, "user"))
 			e.Setenv("CONCH_NOW", "2026-11-29T12:00:00Z")
 			e.Setenv("CONCH_CHAT", "")
+			// Times of day (a claim's "until 12:30") are the local time.
+			e.Setenv("TZ", "UTC")
 			// A race-built conch sleeps a second at exit by default; the
 			// scripts run thousands of them.
 			e.Setenv("GORACE", "atexit_sleep_ms=0")

@@ -40,10 +40,23 @@ Exit codes: 0 done, 2 unknown family or no chat acting, 3 no such chat,
 		for _, f := range files {
 			in.Files = append(in.Files, a.absPath(f))
 		}
+		var v *state.Verdict
 		err := a.update(func(tx *state.Tx) error {
-			_, err := tx.Step(a.actor(), in)
+			if _, err := tx.Step(a.actor(), in); err != nil {
+				return err
+			}
+			if in.Family != "edit" || len(in.Files) == 0 {
+				return nil
+			}
+			// A step refuses nothing (the harness's hook does), but it
+			// says the claim it steps onto.
+			var err error
+			v, err = tx.Guard(a.actor(), state.GuardIn{Files: in.Files})
 			return err
 		})
+		if err == nil && v != nil {
+			_ = a.printer().Value(map[string]any{"json_version": render.JSONVersion, "guard": v.Decision, "reason": render.GuardReason(v)}, render.GuardStep(v)+"\n")
+		}
 		return a.stopped(err)
 	})
 	return cmd

@@ -156,6 +156,9 @@ func chatParts(c state.OtherChat, now time.Time, home string, person bool) []str
 		parts = append(parts, "reply began "+Ago(now, *c.ReplyStarted))
 	}
 	parts = append(parts, "active "+Ago(now, c.LastActive))
+	for _, cl := range c.Claims {
+		parts = append(parts, "claimed "+ClaimPath(cl.Path, c.Folder, home)+" until "+Clock(cl.Until))
+	}
 	if c.Browser {
 		parts = append(parts, "browser page open")
 	}

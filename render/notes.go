@@ -37,6 +37,8 @@ func ReaderLine(l state.ReaderLine) string {
 			". Keep to your own files, read a file again before changing it, and never undo its work."
 	case "running":
 		return "another of the person's chats, " + who + ", is running commands in this folder. If yours would clash, wait for it or say so."
+	case "claimed":
+		return ClaimedLine(l)
 	case "shared":
 		return "this reply and " + who + " have both changed " + Clean(l.File) + ": read it again before changing it further."
 	}

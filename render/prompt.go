@@ -21,6 +21,12 @@ after each step.
   To carry on once a task is done, wait for it instead of checking on it.
 - conch chat stop ID --reason "why": stop another chat's reply (in Ask mode
   this asks the person first).
+- conch claim PATH|GLOB... [--for 30m] [--reason "why"]: before you change
+  files another chat may be working on, claim them (at most 2h); the others
+  keep off them, and their harness refuses their edits of them. Then
+  conch release when you are done (all of yours with no path); conch
+  claims shows every claim. A file another chat claimed: keep off it, or
+  message that chat.
 - conch status ID --since N: what changed in a chat you watch, when a notice
   tells you to reconcile.
 `

@@ -80,6 +80,11 @@ type Config struct {
 		// with the sentence as its last argument (notify.go).
 		Command []string `toml:"command"`
 	} `toml:"notify"`
+	// Guard is what the pre-tool hooks answer (issue 18): deny, ask or note.
+	Guard struct {
+		Claims   string `toml:"claims"`
+		Checkout string `toml:"checkout"`
+	} `toml:"guard"`
 }
 
 // Options are what the edge of the program passes in.
@@ -144,6 +149,11 @@ func Open(o Options) (*Home, error) {
 				return nil, fmt.Errorf("config %s line %d: %s", path, pe.Position.Line, pe.Message)
 			}
 			return nil, fmt.Errorf("config %s: %v", path, err)
+		}
+	}
+	for _, g := range []struct{ key, v string }{{"claims", h.Config.Guard.Claims}, {"checkout", h.Config.Guard.Checkout}} {
+		if g.v != "" && guardRank(g.v) == 0 {
+			return nil, fmt.Errorf("config %s: [guard] %s = %q: it takes deny, ask or note", path, g.key, g.v)
 		}
 	}
 	h.Computer = h.Config.Preferences.Computer
@@ -443,6 +453,9 @@ func (h *Home) finishCutCommit() error {
 // nothing was written; whatever fails once the change is committed is a
 // warning (see the package comment).
 func (tx *Tx) commit() error {
+	if err := tx.endClaims(); err != nil {
+		return err
+	}
 	if err := tx.updateIndex(); err != nil {
 		return err
 	}

@@ -31,13 +31,24 @@ type OtherChat struct {
 	TasksGoing   int        `json:"tasks_going"`
 	From         string     `json:"from"` // "", "task", "routine", "app:NAME"
 	Untrusted    bool       `json:"untrusted"`
+	Claims       []ClaimRef `json:"claims"` // its live claims (issue 18)
+}
+
+// ClaimRef is one claim of a listed chat.
+type ClaimRef struct {
+	Path   string    `json:"path"`
+	Glob   bool      `json:"glob"`
+	Until  time.Time `json:"until"`
+	Reason string    `json:"reason"`
 }
 
 // ChatList is what `conch chats list` says.
 type ChatList struct {
-	Working  int         `json:"working"`
-	NeedsYou int         `json:"needs_you"`
-	Chats    []OtherChat `json:"chats"`
+	// JSONVersion is 2 since each chat carries its claims (issue 18).
+	JSONVersion int         `json:"json_version"`
+	Working     int         `json:"working"`
+	NeedsYou    int         `json:"needs_you"`
+	Chats       []OtherChat `json:"chats"`
 }
 
 // ListChats lists the person's other chats, as the actor may see them.
@@ -84,7 +95,7 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &ChatList{Working: busy.n, NeedsYou: needs.n, Chats: []OtherChat{}}
+	out := &ChatList{JSONVersion: 2, Working: busy.n, NeedsYou: needs.n, Chats: []OtherChat{}}
 	rows := append(make([]row, 0, 3*ListMax), busy.rows()...)
 	if !workingOnly {
 		rows = append(append(rows, needs.rows()...), recent.rows()...)
@@ -153,6 +164,20 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 			o.SameFolder = sharePlace(myComputer, myPlace, computer, place, worktrees)
 		}
 		out.Chats = append(out.Chats, o)
+	}
+	if len(out.Chats) == 0 {
+		return out, nil
+	}
+	live, err := tx.liveClaims()
+	if err != nil {
+		return nil, err
+	}
+	for i := range out.Chats {
+		o := &out.Chats[i]
+		o.Claims = []ClaimRef{}
+		for _, l := range ClaimsOf(live, o.ID) {
+			o.Claims = append(o.Claims, ClaimRef{Path: l.Pattern, Glob: l.Glob, Until: l.Until, Reason: l.Reason})
+		}
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // MaxReaderLines is how many reader lines a reply hears at most.
@@ -39,6 +40,8 @@ type ReaderLine struct {
 	Chat  string `json:"chat"`
 	Title string `json:"title"`
 	File  string `json:"file,omitempty"` // relative to the listener's folder when inside it
+	// Until is when a claim ends (kind claimed).
+	Until time.Time `json:"until,omitempty"`
 }
 
 // Notes gathers what the acting chat must hear now. It changes nothing:
@@ -155,6 +158,17 @@ func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
 		}
 		lines = append(lines, l)
 	}
+	claims, err := tx.liveClaims()
+	if err != nil {
+		return nil, err
+	}
+	for i := range claims {
+		l := &claims[i]
+		if l.ownClaim(me) || l.Computer != computer || !claimNear(l, folder, place, myFiles) {
+			continue
+		}
+		add(ReaderLine{Kind: "claimed", Key: "claim " + l.Chat + " " + l.Pattern, Chat: l.Chat, Title: l.Title, File: relTo(l.Pattern, folder), Until: l.Until})
+	}
 	for _, s := range others {
 		o, err := tx.Chat(s.ID)
 		if err != nil {
@@ -183,6 +197,17 @@ func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
 		lines[i].File = tx.scrubField(lines[i].File)
 	}
 	return lines, nil
+}
+
+// claimNear says whether a claim is one a reply working in folder (place
+// resolved) and having changed files must hear of: it lies in the folder,
+// the folder lies in it, or it covers a file the reply changed.
+func claimNear(l *LiveClaim, folder, place string, files []string) bool {
+	lit := literalDir(l.Pattern)
+	if within(lit, folder) || within(lit, place) || within(folder, lit) || within(place, lit) {
+		return true
+	}
+	return slices.ContainsFunc(files, l.Covers)
 }
 
 // relTo is path p relative to dir when inside it, else p itself.

@@ -1,0 +1,420 @@
+package state
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Claims (issue 18): a chat says which files it is about to change, and the
+// person's other chats keep off them. They live in one small durable
+// record, CONCH_HOME/claims.json, that is there only while a claim is: a
+// step, notes or hook in a home with none looks for it and reads nothing.
+
+const (
+	// ClaimDefault is how long a claim lasts when --for is not given.
+	ClaimDefault = 30 * time.Minute
+	// ClaimLongest is the longest a claim may last.
+	ClaimLongest = 2 * time.Hour
+	// MaxClaims is how many live claims one chat may hold.
+	MaxClaims = 50
+	// MaxClaimReason is the longest reason, in characters.
+	MaxClaimReason = 300
+)
+
+const claimsRel = "claims.json"
+
+// Claim is one claimed path or glob.
+type Claim struct {
+	Chat    string    `json:"chat"`
+	Pattern string    `json:"pattern"` // absolute, cleaned
+	Glob    bool      `json:"glob"`
+	Reason  string    `json:"reason,omitempty"`
+	Since   time.Time `json:"since"`
+	Until   time.Time `json:"until"`
+	// The claimant's harness process when it claimed: a claim ends with it.
+	PID      int    `json:"pid,omitempty"`
+	PIDStart uint64 `json:"pid_start,omitempty"`
+	Computer string `json:"computer"`
+}
+
+// ClaimsFile is CONCH_HOME/claims.json.
+type ClaimsFile struct {
+	Claims []Claim `json:"claims"`
+}
+
+// Covers says whether the claim covers file (absolute, cleaned).
+func (cl *Claim) Covers(file string) bool {
+	if !cl.Glob {
+		return within(file, cl.Pattern)
+	}
+	return globCovers(cl.Pattern, file)
+}
+
+// overlaps says whether some file is covered by both claims.
+func (cl *Claim) overlaps(o *Claim) bool {
+	if !cl.Glob && !o.Glob {
+		return within(cl.Pattern, o.Pattern) || within(o.Pattern, cl.Pattern)
+	}
+	return globsOverlap(globOf(cl), globOf(o))
+}
+
+// globOf is a claim's pattern as a glob: a path's special characters
+// escaped.
+func globOf(cl *Claim) string {
+	if cl.Glob {
+		return cl.Pattern
+	}
+	var b strings.Builder
+	for _, r := range cl.Pattern {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// LiveClaim is a live claim with its claimant, as conch says it.
+type LiveClaim struct {
+	Claim
+	Title string `json:"title"`
+	// Outside: the claimant read something from outside; its claim is a
+	// note, never a denial.
+	Outside bool `json:"outside"`
+	// Parent is the claimant's parent chat (a subagent's session).
+	Parent string `json:"-"`
+}
+
+// ownClaim says whether the claim is the chat's own or its family's: its
+// own, its parent's or one of its children's (a session and its
+// subagents work as one, and keep no claim from each other).
+func (l *LiveClaim) ownClaim(me *Chat) bool {
+	return l.Chat == me.ID || (me.Parent != "" && l.Chat == me.Parent) || l.Parent == me.ID
+}
+
+// readClaims reads the claims record; nil when there is none (the hot
+// path's one look at the disk for claims).
+func (tx *Tx) readClaims() (*ClaimsFile, error) {
+	return load[ClaimsFile](tx, claimsRel)
+}
+
+// liveClaims are the claims still in force, each with its claimant: not
+// past its time, its chat still there, the person's own, neither stopped
+// nor archived, and its harness process still running.
+func (tx *Tx) liveClaims() ([]LiveClaim, error) {
+	f, err := tx.readClaims()
+	if err != nil || f == nil || len(f.Claims) == 0 {
+		return nil, err
+	}
+	now := tx.Now()
+	var out []LiveClaim
+	type proc struct {
+		pid   int
+		start uint64
+	}
+	procs := map[proc]bool{}
+	for _, cl := range f.Claims {
+		if !now.Before(cl.Until) {
+			continue
+		}
+		c, err := tx.Chat(cl.Chat)
+		if errors.Is(err, ErrNoChat) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !claimHolds(c) {
+			continue
+		}
+		if cl.PID != 0 {
+			k := proc{cl.PID, cl.PIDStart}
+			up, ok := procs[k]
+			if !ok {
+				up = alive(cl.PID, cl.PIDStart)
+				procs[k] = up
+			}
+			if !up {
+				continue
+			}
+		}
+		out = append(out, LiveClaim{Claim: cl, Title: c.Title, Outside: len(c.Taint.Outside) > 0, Parent: c.Parent})
+	}
+	return out, nil
+}
+
+// claimHolds says whether a chat's claims still hold: it is the person's
+// own, and it is neither stopped nor archived.
+func claimHolds(c *Chat) bool {
+	return c.OffersTogether() && c.Status != StatusStopped && !c.Archived
+}
+
+// ClaimIn is what `conch claim` asks for.
+type ClaimIn struct {
+	Patterns []string // absolute, cleaned
+	For      time.Duration
+	Reason   string
+	PPID     int // for the harness process, when the chat runs no reply
+}
+
+// ClaimConflict is ErrRefused for a claim another chat holds.
+type ClaimConflict struct {
+	Pattern string
+	Holder  LiveClaim
+}
+
+func (e *ClaimConflict) Error() string {
+	return e.Pattern + " is claimed by another chat"
+}
+func (e *ClaimConflict) Unwrap() error { return ErrRefused }
+
+// Claim makes the acting chat's claims, all or none. A pattern it holds
+// already is held again, until the new time.
+func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
+	if a.Person() {
+		return nil, needsChat("claim")
+	}
+	if len(in.Patterns) == 0 {
+		return nil, usagef("claim takes at least one path or glob")
+	}
+	if in.For == 0 {
+		in.For = ClaimDefault
+	}
+	if in.For < time.Minute || in.For > ClaimLongest {
+		return nil, usagef("--for %s: a claim lasts from 1m to %s", in.For, "2h")
+	}
+	if err := validText("reason", in.Reason); err != nil {
+		return nil, err
+	}
+	if n := utf8.RuneCountInString(in.Reason); n > MaxClaimReason {
+		return nil, usagef("reason is %d characters; at most %d", n, MaxClaimReason)
+	}
+	me, err := tx.Chat(a.ID)
+	if err != nil {
+		return nil, err
+	}
+	// The reason crosses to the other chats: secrets taken out.
+	in.Reason = tx.scrubField(in.Reason)
+	if !me.OffersTogether() {
+		return nil, refusedf("claims are not offered to chat %s", me.ID)
+	}
+	if !claimHolds(me) {
+		return nil, refusedf("chat %s is stopped or archived: it holds no claims", me.ID)
+	}
+	folder, place := me.Folder, placeOf(me.Folder)
+	pid, start := 0, uint64(0)
+	if r := me.Reply; r != nil && r.Alive() {
+		folder, place, pid, start = r.Folder, r.Place, r.PID, r.PIDStart
+	} else if pid = HarnessPID(in.PPID); pid != 0 {
+		start, _ = procStart(pid)
+	}
+	now := tx.Now()
+	var made []Claim
+	for _, p := range in.Patterns {
+		if err := validText("path", p); err != nil {
+			return nil, err
+		}
+		if err := maxBytes("a path", p, MaxFile); err != nil {
+			return nil, err
+		}
+		cl := Claim{Chat: me.ID, Pattern: filepath.Clean(p), Glob: isGlob(p), Reason: in.Reason,
+			Since: now, Until: now.Add(in.For), PID: pid, PIDStart: start, Computer: tx.h.Computer}
+		if cl.Glob {
+			if err := validGlob(cl.Pattern); err != nil {
+				return nil, usagef("%s is not a glob conch reads (*, ?, [a-z], \\ escapes)", p)
+			}
+			if lit := literalDir(cl.Pattern); !within(lit, folder) && !within(placeOf(lit), place) {
+				return nil, usagef("a glob claims only inside the chat's own folder (%s): %s", folder, p)
+			}
+		}
+		if within(folder, cl.Pattern) || within(place, cl.Pattern) {
+			return nil, usagef("%s holds the chat's whole folder: claim the files in it (a glob like %s)", p, filepath.Join(folder, "*"))
+		}
+		if !slices.ContainsFunc(made, func(m Claim) bool { return m.Pattern == cl.Pattern }) {
+			made = append(made, cl)
+		}
+	}
+	live, err := tx.liveClaims()
+	if err != nil {
+		return nil, err
+	}
+	mine := 0
+	for _, l := range live {
+		if l.Chat == me.ID {
+			if !slices.ContainsFunc(made, func(m Claim) bool { return m.Pattern == l.Pattern }) {
+				mine++
+			}
+			continue
+		}
+		if l.Outside || l.Computer != tx.h.Computer || l.ownClaim(me) {
+			// A claim from a chat that read something from outside never
+			// holds another off; nor does one from another computer.
+			continue
+		}
+		for i := range made {
+			if made[i].overlaps(&l.Claim) {
+				return nil, &ClaimConflict{Pattern: made[i].Pattern, Holder: l}
+			}
+		}
+	}
+	if mine+len(made) > MaxClaims {
+		return nil, refusedf("chat %s would hold %d claims: a chat holds at most %d (conch release some)", me.ID, mine+len(made), MaxClaims)
+	}
+	keep := tx.keptClaims(live, func(cl *Claim) bool {
+		return cl.Chat == me.ID && slices.ContainsFunc(made, func(m Claim) bool { return m.Pattern == cl.Pattern })
+	})
+	tx.saveClaims(append(keep, made...))
+	return made, nil
+}
+
+// literalDir is the folder of a glob before its first special character.
+func literalDir(p string) string {
+	i := strings.IndexAny(p, `*?[\`)
+	if i < 0 {
+		return p
+	}
+	return filepath.Dir(p[:i] + "x")
+}
+
+// keptClaims are the live claims less those drop says go.
+func (tx *Tx) keptClaims(live []LiveClaim, drop func(*Claim) bool) []Claim {
+	out := []Claim{}
+	for i := range live {
+		if !drop(&live[i].Claim) {
+			out = append(out, live[i].Claim)
+		}
+	}
+	return out
+}
+
+// saveClaims writes the claims, durably; with none left the record goes,
+// so that the hot path finds nothing to read.
+func (tx *Tx) saveClaims(claims []Claim) {
+	if len(claims) == 0 {
+		if f, _ := tx.readClaims(); f != nil {
+			tx.remove(claimsRel)
+		}
+		return
+	}
+	sort.SliceStable(claims, func(i, j int) bool { return claims[i].Since.Before(claims[j].Since) })
+	tx.put(claimsRel, &ClaimsFile{Claims: claims}, true)
+}
+
+// Release ends claims: the acting chat's that the patterns name (all of
+// them when none are named), or, for the person, anyone's. A path named
+// releases the claims on it and inside it.
+func (tx *Tx) Release(a Actor, patterns []string) ([]Claim, error) {
+	me, err := tx.Acting(a)
+	if err != nil {
+		return nil, err
+	}
+	if me == nil && len(patterns) == 0 {
+		return nil, usagef("release, as the person, takes the paths or globs to release")
+	}
+	for _, p := range patterns {
+		if err := validText("path", p); err != nil {
+			return nil, err
+		}
+	}
+	live, err := tx.liveClaims()
+	if err != nil {
+		return nil, err
+	}
+	var gone []Claim
+	keep := tx.keptClaims(live, func(cl *Claim) bool {
+		if me != nil && cl.Chat != me.ID {
+			return false
+		}
+		named := len(patterns) == 0
+		for _, p := range patterns {
+			p = filepath.Clean(p)
+			if cl.Pattern == p || (!cl.Glob && (&Claim{Pattern: p, Glob: isGlob(p)}).Covers(cl.Pattern)) {
+				named = true
+			}
+		}
+		if named {
+			gone = append(gone, *cl)
+		}
+		return named
+	})
+	f, err := tx.readClaims()
+	if err != nil {
+		return nil, err
+	}
+	if len(gone) > 0 || (f != nil && len(f.Claims) != len(keep)) {
+		tx.saveClaims(keep)
+	}
+	return gone, nil
+}
+
+// Claims are the live claims the actor may see: the person sees all; a
+// chat of the person's own sees those of the person's chats; any other
+// chat, none.
+func (tx *Tx) Claims(a Actor) ([]LiveClaim, error) {
+	me, err := tx.Acting(a)
+	if err != nil {
+		return nil, err
+	}
+	out := []LiveClaim{}
+	if me != nil && !me.Trusted() {
+		return out, nil
+	}
+	live, err := tx.liveClaims()
+	if err != nil {
+		return nil, err
+	}
+	return append(out, live...), nil
+}
+
+// ClaimsOf are the live claims of one chat (for the chat list).
+func ClaimsOf(live []LiveClaim, id string) []LiveClaim {
+	var out []LiveClaim
+	for _, l := range live {
+		if l.Chat == id {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// endClaims, at a commit, drops the claims of every chat the transaction
+// stopped, archived, deleted or made not the person's: a claim ends with
+// them, and does not come back when the chat does.
+func (tx *Tx) endClaims() error {
+	var ended []string
+	for rel := range tx.dirty {
+		id, ok := chatIDOf(rel)
+		if !ok {
+			continue
+		}
+		if c, _ := tx.cache[rel].(*Chat); c != nil && !c.IsTask() && !claimHolds(c) {
+			ended = append(ended, id)
+		}
+	}
+	for rel := range tx.gone {
+		if id, ok := chatIDOf(rel); ok {
+			ended = append(ended, id)
+		}
+	}
+	if len(ended) == 0 {
+		return nil
+	}
+	f, err := tx.readClaims()
+	if errors.Is(err, fs.ErrNotExist) || f == nil {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	keep := slices.DeleteFunc(slices.Clone(f.Claims), func(cl Claim) bool { return slices.Contains(ended, cl.Chat) })
+	if len(keep) != len(f.Claims) {
+		tx.saveClaims(keep)
+	}
+	return nil
+}

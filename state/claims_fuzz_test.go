@@ -1,0 +1,103 @@
+package state
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzClaimGlob: the glob reading agrees with filepath.Match, and overlap
+// is never denied where one file is covered by both patterns.
+func FuzzClaimGlob(f *testing.F) {
+	for _, s := range [][3]string{
+		{"/p/src/*.ts", "/p/src/auth.ts", "/p/src/a*"},
+		{"/p/src/[a-c]?.go", "/p/src/b1.go", "/p/src/[^x]*"},
+		{"/p/src", "/p/src/deep/file", "/p/*/deep"},
+		{`/p/a\*b`, "/p/a*b", "/p/a?b"},
+		{"/p/[", "/p/x", "/p/[]]"},
+		{"/p/*/*.md", "/p/docs/x.md", "/p/docs"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, a, file, b string) {
+		if !strings.HasPrefix(a, "/") || !strings.HasPrefix(b, "/") || !strings.HasPrefix(file, "/") {
+			return
+		}
+		file = filepath.Clean(file)
+		ca := &Claim{Pattern: a, Glob: isGlob(a)}
+		cb := &Claim{Pattern: b, Glob: isGlob(b)}
+		for _, seg := range segments(a) {
+			_, err := globTokens(seg)
+			if _, merr := filepath.Match(seg, "x"); err == nil && merr != nil {
+				t.Fatalf("conch reads segment %q, filepath.Match refuses it: %v", seg, merr)
+			}
+		}
+		if validGlob(a) != nil || validGlob(b) != nil {
+			return
+		}
+		// A segment that matches a name matches that name as a token list too.
+		for _, seg := range segments(a) {
+			toks, _ := globTokens(seg)
+			for _, name := range segments(file) {
+				if ok, _ := filepath.Match(seg, name); ok && !tokensMeet(toks, literalTokens(name)) {
+					t.Fatalf("%q matches %q, but the tokens do not meet", seg, name)
+				}
+			}
+		}
+		if ca.Covers(file) && cb.Covers(file) && !ca.overlaps(cb) {
+			t.Fatalf("%q and %q both cover %q but are said not to overlap", a, b, file)
+		}
+		if ca.overlaps(cb) != cb.overlaps(ca) {
+			t.Fatalf("overlap of %q and %q is not symmetric", a, b)
+		}
+	})
+}
+
+func literalTokens(name string) []globToken {
+	var out []globToken
+	for _, r := range name {
+		out = append(out, globToken{kind: 'c', r: r})
+	}
+	return out
+}
+
+// FuzzMovesCheckout: the shell-command classifier never panics; a line
+// that never says git moves nothing; one wrapped whole in single quotes,
+// as an argument, moves nothing; a command before it, after a ;, changes
+// nothing of the verdict.
+func FuzzMovesCheckout(f *testing.F) {
+	for _, s := range []string{
+		"git stash", "git checkout -b 'new branch'", "git checkout -- a.go", "cd x && git reset --hard HEAD~1",
+		"echo \"$(git stash pop)\"", "git -C ../other rebase main", "git clean -fdx", "git clean -n -f",
+		"FOO=1 sudo -E git switch main", "git stash list", "echo 'git stash'", "if true; then git rebase -i x; fi",
+		"git commit -am 'reset --hard'", "`git stash`", "git \\\n stash", "git status | grep stash",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		m, ok := MovesCheckout(line)
+		if ok && !strings.HasPrefix(m.Words, "git ") {
+			t.Fatalf("%q: a move that is not git's: %q", line, m.Words)
+		}
+		if ok && !strings.Contains(line, "git") {
+			t.Fatalf("%q moves a checkout without saying git", line)
+		}
+		if !strings.ContainsRune(line, '\'') {
+			if _, q := MovesCheckout("echo '" + line + "'"); q {
+				t.Fatalf("%q, single-quoted, is taken for a command", line)
+			}
+		}
+		if strings.Count(line, "'")%2 == 0 && strings.Count(line, "\"")%2 == 0 && !strings.ContainsAny(line, "\\`#") {
+			if _, after := MovesCheckout("true; " + line); after != ok {
+				t.Fatalf("%q: %v alone, %v after true;", line, ok, after)
+			}
+		}
+	})
+}
+
+// FuzzClaimsRecord: a claims record that cannot be read is an error that
+// names the file, never a panic.
+func FuzzClaimsRecord(f *testing.F) {
+	fuzzRecord[ClaimsFile](f, claimsRel, func(tx *Tx) error { _, err := tx.liveClaims(); return err },
+		`{"claims":[{"chat":"c_1","pattern":"/p/a","until":"2030-01-01T00:00:00Z"}]}`)
+}
