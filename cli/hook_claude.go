@@ -541,8 +541,12 @@ func (h *hook) stopFailure() error {
 	in.Agent = ""
 	return h.update(func(tx *state.Tx) error {
 		c, _, err := tx.HarnessChat(in)
-		if err != nil || c == nil || c.Reply == nil {
+		if err != nil || c == nil {
 			return err
+		}
+		if c.Reply == nil {
+			// SessionEnd, run beside this hook, ended it first.
+			return tx.FailEndedReply(state.Actor{ID: c.ID}, text)
 		}
 		_, err = tx.EndReply(state.Actor{ID: c.ID}, state.ReplyEnd{Outcome: state.OutcomeFailed, Text: text})
 		return err

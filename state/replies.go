@@ -252,6 +252,29 @@ func (tx *Tx) EndReply(a Actor, in ReplyEnd) (*Chat, error) {
 	return c, nil
 }
 
+// FailEndedReply is a harness's late word that the reply its session's end
+// already stopped had failed: Claude Code runs its StopFailure hook and its
+// SessionEnd hook without waiting for the first, so SessionEnd can take the
+// lock first. The last reply's outcome becomes failed, with the error as its
+// words; a reply another chat stopped, or one that ended otherwise, keeps
+// its outcome. Waits on it have ended already, with the stop.
+func (tx *Tx) FailEndedReply(a Actor, text string) error {
+	c, err := tx.Chat(a.ID)
+	if err != nil {
+		return err
+	}
+	r := c.LastReply
+	if c.Reply != nil || r == nil || r.Outcome != OutcomeStopped || c.StopPending() != nil {
+		return nil
+	}
+	r.Outcome = OutcomeFailed
+	if text != "" {
+		r.Text = tailOf(text, MaxReplyText)
+	}
+	tx.saveChat(c, true)
+	return nil
+}
+
 // endReply moves the running reply to LastReply, sets the status its
 // outcome gives, and tells whoever waits on or watches the chat.
 func (tx *Tx) endReply(a Actor, c *Chat, outcome, text string) {
