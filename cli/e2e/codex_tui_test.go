@@ -80,9 +80,8 @@ func TestCodexTUI(t *testing.T) {
 
 	// Codex asks to review the new hooks: trust them all.
 	u.waitScreen("Hooks need review", 90*time.Second)
-	u.keys("Down")
-	u.keys("Enter")
-	u.waitScreen("Ask Codex to do anything", 90*time.Second)
+	u.pressUntil("Down", "› 2. Trust all", 60*time.Second)
+	u.pressUntil("Enter", "Ask Codex to do anything", 90*time.Second)
 	cfg, _ := os.ReadFile(filepath.Join(s.codexHome, "config.toml"))
 	if n := strings.Count(string(cfg), "trusted_hash"); n != 9 {
 		t.Errorf("trusting recorded %d hooks, want conch's 9:\n%s", n, cfg)

@@ -84,6 +84,25 @@ func (u *tui) waitScreen(want string, within time.Duration) string {
 	}
 }
 
+// pressUntil presses key until the screen shows want: a TUI that draws
+// before it reads its input drops keys sent too early, and nothing it
+// shows tells when it starts reading.
+func (u *tui) pressUntil(key, want string, within time.Duration) string {
+	u.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		u.keys(key)
+		for next := time.Now().Add(2 * time.Second); time.Now().Before(next); time.Sleep(100 * time.Millisecond) {
+			if s := u.screen(); strings.Contains(s, want) {
+				return s
+			}
+		}
+		if time.Now().After(deadline) {
+			u.t.Fatalf("pressing %s, the TUI never showed %q; it shows:\n%s", key, want, u.screen())
+		}
+	}
+}
+
 // pid is the pid of the window's first process.
 func (u *tui) pid() int {
 	var pid int
