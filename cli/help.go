@@ -17,16 +17,20 @@ var (
 	topicIntegrations string
 	//go:embed topics/security.txt
 	topicSecurity string
+	//go:embed topics/person.txt
+	topicPerson string
 )
 
 // helpTopics are the documents the binary carries beyond each command's
-// help: conch help json, conch help integrations, conch help security.
+// help: conch help json, conch help integrations, conch help security,
+// conch help person.
 func helpTopics() []*cobra.Command {
 	var cmds []*cobra.Command
 	for _, t := range []struct{ name, short, text string }{
 		{"json", "The JSON every command prints with --json", topicJSON},
 		{"integrations", "Setting up Claude Code and Codex to report to conch", topicIntegrations},
 		{"security", "What conch guards against, what it does not, and the tests that hold it", topicSecurity},
+		{"person", "The person's side: conch top, and being told when a chat needs you ([notify])", topicPerson},
 	} {
 		cmds = append(cmds, &cobra.Command{
 			Use:         t.name,

@@ -228,7 +228,7 @@ func (a *app) newRoot(args []string) *cobra.Command {
 	chat := a.newChatGroup()
 	root.AddCommand(chat, a.newChatsGroup(), a.newTaskGroup(), a.newReplyGroup(), a.newStep(), a.newNotes(),
 		a.newPrompt(), a.newTasks(), a.newVersion(), a.newCompletion(root), a.newDoctor(), a.newDemo(),
-		a.newClaim(), a.newRelease(), a.newClaims())
+		a.newClaim(), a.newRelease(), a.newClaims(), a.newTop(), a.newNotifyGroup())
 	for _, more := range [](func(*cobra.Command) []*cobra.Command){
 		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,
 	} {
@@ -334,7 +334,7 @@ func (a *app) openHome() (*state.Home, error) {
 	if err != nil {
 		return nil, err
 	}
-	return state.Open(state.Options{Dir: dir, Now: now, Wall: a.env.Now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS})
+	return state.Open(state.Options{Dir: dir, Now: now, Wall: a.env.Now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS, Words: render.Notice})
 }
 
 // clock is the command's clock: the time CONCH_NOW names, when set.

@@ -117,50 +117,61 @@ func ChatList(l *state.ChatList, now time.Time, home string, person bool) string
 	b.WriteString(ListHeader(l))
 	b.WriteString("\n")
 	for _, c := range l.Chats {
-		parts := []string{c.State}
-		if c.State == state.StatusWorking && c.Doing != "" {
-			// While working, what it does says it: "editing files for 2m".
-			parts[0] = FamilyWords(c.Doing)
-			if c.DoingSince != nil {
-				parts[0] += " for " + Span(now.Sub(*c.DoingSince))
-			}
-		}
-		changing := c.State == state.StatusWorking && (c.SameFolder || person) && c.LastFile != ""
-		if changing {
-			parts = append(parts, Changing(c.Files, c.LastFile))
-		}
-		if c.SameFolder {
-			parts = append(parts, "same folder")
-		} else {
-			parts = append(parts, Clean(Folder(c.Folder, home)))
-		}
-		if !changing {
-			if n := len(c.Files); n > 0 {
-				parts = append(parts, plural(n, "file", "files")+" changed")
-			}
-		}
-		if c.ReplyStarted != nil {
-			parts = append(parts, "reply began "+Ago(now, *c.ReplyStarted))
-		}
-		parts = append(parts, "active "+Ago(now, c.LastActive))
-		for _, cl := range c.Claims {
-			parts = append(parts, "claimed "+ClaimPath(cl.Path, c.Folder, home)+" until "+Clock(cl.Until))
-		}
-		if c.Browser {
-			parts = append(parts, "browser page open")
-		}
-		if c.TasksGoing > 0 {
-			parts = append(parts, plural(c.TasksGoing, "task", "tasks")+" going")
-		}
-		if f := From(c.From); f != "" {
-			parts = append(parts, f)
-		}
-		if c.Untrusted {
-			parts = append(parts, "untrusted")
-		}
-		fmt.Fprintf(&b, "- %s: %s\n", Named(c.Title, c.ID), strings.Join(parts, " · "))
+		fmt.Fprintf(&b, "- %s\n", ChatRow(c, now, home, person))
 	}
 	return b.String()
+}
+
+// ChatRow is one chat of the list (and of conch top): its name, then what
+// it is doing and the rest.
+func ChatRow(c state.OtherChat, now time.Time, home string, person bool) string {
+	return Named(c.Title, c.ID) + ": " + strings.Join(chatParts(c, now, home, person), " · ")
+}
+
+// chatParts are what a chat's row says after its name, its state first.
+func chatParts(c state.OtherChat, now time.Time, home string, person bool) []string {
+	parts := []string{c.State}
+	if c.State == state.StatusWorking && c.Doing != "" {
+		// While working, what it does says it: "editing files for 2m".
+		parts[0] = FamilyWords(c.Doing)
+		if c.DoingSince != nil {
+			parts[0] += " for " + Span(now.Sub(*c.DoingSince))
+		}
+	}
+	changing := c.State == state.StatusWorking && (c.SameFolder || person) && c.LastFile != ""
+	if changing {
+		parts = append(parts, Changing(c.Files, c.LastFile))
+	}
+	if c.SameFolder {
+		parts = append(parts, "same folder")
+	} else {
+		parts = append(parts, Clean(Folder(c.Folder, home)))
+	}
+	if !changing {
+		if n := len(c.Files); n > 0 {
+			parts = append(parts, plural(n, "file", "files")+" changed")
+		}
+	}
+	if c.ReplyStarted != nil {
+		parts = append(parts, "reply began "+Ago(now, *c.ReplyStarted))
+	}
+	parts = append(parts, "active "+Ago(now, c.LastActive))
+	for _, cl := range c.Claims {
+		parts = append(parts, "claimed "+ClaimPath(cl.Path, c.Folder, home)+" until "+Clock(cl.Until))
+	}
+	if c.Browser {
+		parts = append(parts, "browser page open")
+	}
+	if c.TasksGoing > 0 {
+		parts = append(parts, plural(c.TasksGoing, "task", "tasks")+" going")
+	}
+	if f := Clean(From(c.From)); f != "" {
+		parts = append(parts, f)
+	}
+	if c.Untrusted {
+		parts = append(parts, "untrusted")
+	}
+	return parts
 }
 
 func plural(n int, one, many string) string {

@@ -508,6 +508,9 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 			tx.endReply(a, c, outcome, "")
 		} else if *ch.Status != c.Status {
 			tx.stoppedWorking(a, c)
+			if *ch.Status == StatusNeedsYou {
+				tx.nowNeedsYou(c)
+			}
 		}
 		c.Status = *ch.Status
 		c.LastActive = now

@@ -75,6 +75,11 @@ type Config struct {
 	Tasks struct {
 		MaxRunning *int `toml:"max_running"`
 	} `toml:"tasks"`
+	Notify struct {
+		// Command is run, detached, for each event that needs the person,
+		// with the sentence as its last argument (notify.go).
+		Command []string `toml:"command"`
+	} `toml:"notify"`
 	// Guard is what the pre-tool hooks answer (issue 18): deny, ask or note.
 	Guard struct {
 		Claims   string `toml:"claims"`
@@ -94,6 +99,9 @@ type Options struct {
 	// Exe is the conch binary, for the detached work a command starts
 	// (wake commands are run by the shell; gc by conch itself).
 	Exe string
+	// Words is the sentence [notify] tells the person for a notice
+	// (render's); nil says only its kind and chat.
+	Words func(PersonNotice) string
 }
 
 // Home is one CONCH_HOME.
@@ -107,11 +115,12 @@ type Home struct {
 	Getenv   func(string) string
 	LockWait time.Duration
 	Exe      string
+	Words    func(PersonNotice) string
 }
 
 // Open reads the home's config. It creates nothing.
 func Open(o Options) (*Home, error) {
-	h := &Home{Dir: o.Dir, FS: o.FS, Now: o.Now, Wall: o.Wall, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe}
+	h := &Home{Dir: o.Dir, FS: o.FS, Now: o.Now, Wall: o.Wall, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe, Words: o.Words}
 	if h.FS == nil {
 		h.FS = OSFS{}
 	}

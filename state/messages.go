@@ -311,6 +311,7 @@ func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
 		}
 	case MsgHeld:
 		to.Held = append(to.Held, id)
+		tx.messageHeld(m)
 	default:
 		m.Done = now
 	}
@@ -580,6 +581,7 @@ func (tx *Tx) markMessages(me *Chat, ms []DueMessage) error {
 		case state == MsgHeld:
 			m.State = MsgHeld
 			tx.put(messageRel(m.ID), m, true)
+			tx.messageHeld(m)
 		default:
 			m.State, m.Why, m.Done = MsgNotDelivered, why, now
 			tx.put(messageRel(m.ID), m, true)

@@ -240,6 +240,7 @@ func (tx *Tx) EndReply(a Actor, in ReplyEnd) (*Chat, error) {
 			c.Status = StatusNeedsYou
 			c.LastActive = tx.Now()
 			tx.stoppedWorking(a, c)
+			tx.nowNeedsYou(c)
 		default:
 			return c, nil
 		}
@@ -286,6 +287,7 @@ func (tx *Tx) endReply(a Actor, c *Chat, outcome, text string) {
 	switch outcome {
 	case OutcomeNeedsYou:
 		c.Status = StatusNeedsYou
+		tx.nowNeedsYou(c)
 	case OutcomeStopped, OutcomeGone:
 		c.Status = StatusStopped
 	default:

@@ -106,6 +106,9 @@ func (tx *Tx) StopChat(a Actor, in StopIn) (*StopResult, error) {
 	}
 	tx.saveChat(target, true)
 	tx.put(requestRel(id), r, true)
+	if r.State == ReqWaiting {
+		tx.requestWaits(r)
+	}
 	if key != "" {
 		if err := tx.setKey(key, id); err != nil {
 			return nil, err

@@ -1,0 +1,370 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/conch-sh/conch/render"
+	"github.com/conch-sh/conch/state"
+)
+
+const topLong = `A live view for the person: every chat, as conch chats list orders and
+words them for the person (working with its step's words and for how long,
+the file it is changing; needs you, idle, stopped; its folder; untrusted;
+where it came from; on which computer once there are several), and what
+waits for you: held messages (from, to, the first line of the words,
+cleaned), requests (who asks to stop whom, and why), chats that need you.
+enter opens the selected chat's detail: its reply and changed files, its
+last reply's words (quoted), its last events, its messages and its waits.
+
+It follows the home through the same file-system notification the waits
+use, and redraws within a fraction of a second of a change; a clock tick
+once a second keeps the "for 2m" current. It rings the terminal bell when
+something new waits for you (a chat now needs you, a request, a held
+message), at most once a chat a minute, as [notify] does (conch help
+person).
+
+Keys (shown in the footer):
+  ↑/↓, k/j   select
+  enter      open or close the selected chat's detail (esc closes it)
+  p          pass the selected held message on (conch message pass)
+  d          dismiss it (conch message dismiss)
+  y          confirm the selected request (conch confirm)
+  n          deny it (conch deny)
+  i          cycle the selected chat's inbound: accept → hold → refuse
+             (conch chat set --inbound; loosening it is a press)
+  q          quit (ctrl-c, or a signal, too: the terminal is restored)
+
+A key here is a person's press: conch top runs only with no chat acting and
+a terminal, so a key may do what conch message pass or conch confirm may do,
+and nothing more. Words a model wrote are cleaned or quoted, never shown
+raw. It works in 80×24 and degrades on a narrower terminal; NO_COLOR (or
+TERM=dumb) turns colour off.
+
+--once prints one frame (--width, --height) and exits: for scripts, and
+without a terminal; with --json, {"lines": ["…row…"]}.
+
+Exit codes: 0 done, 1 failed, 2 usage, 3 refused (a chat acting, or no
+terminal without --once).`
+
+func (a *app) newTop() *cobra.Command {
+	var once bool
+	var width, height int
+	cmd := &cobra.Command{
+		Use:         "top [--once [--width W] [--height H]]",
+		Short:       "A live view for the person: every chat, and what waits for you",
+		Long:        topLong,
+		Args:        exactArgs(0, "no arguments"),
+		Annotations: access(accessWrite),
+	}
+	cmd.Flags().BoolVar(&once, "once", false, "print one frame and exit")
+	cmd.Flags().IntVar(&width, "width", 80, "with --once: the frame's width in columns")
+	cmd.Flags().IntVar(&height, "height", 24, "with --once: the frame's height in rows")
+	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
+		if a.chat != "" {
+			return &state.Error{Kind: state.ErrRefused, Msg: "conch top is the person's view: run it with no chat acting (CONCH_CHAT unset, no --chat)"}
+		}
+		if width < 1 || height < 1 {
+			return usage("--width and --height must be 1 or more")
+		}
+		if once {
+			m := newTopModel()
+			v, err := a.personView(nil)
+			if err != nil {
+				return err
+			}
+			m.setView(v, a.now())
+			f := m.frame(nil, width, height, false, a.now(), a.userHome())
+			return a.printer().Value(map[string]any{"lines": f.Lines()}, f.String())
+		}
+		if a.json {
+			return usage("conch top --json prints one frame: give --once")
+		}
+		in, out, ok := a.terminals()
+		if !ok || !a.env.Terminal {
+			return &state.Error{Kind: state.ErrRefused, Msg: "conch top needs a terminal (standard input and output); --once prints one frame without one"}
+		}
+		return a.topLive(in, out)
+	})
+	return cmd
+}
+
+// terminals are the process's standard input and output when both are
+// terminals.
+func (a *app) terminals() (in, out *os.File, ok bool) {
+	in, iok := a.env.In.(*os.File)
+	out, ook := a.env.Out.(*os.File)
+	if !iok || !ook || !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
+		return nil, nil, false
+	}
+	return in, out, true
+}
+
+func (a *app) now() time.Time {
+	clock, err := a.clock()
+	if err != nil {
+		return a.env.Now()
+	}
+	return clock()
+}
+
+func (a *app) personView(settled state.Settled) (v *state.PersonView, err error) {
+	err = a.view(func(tx *state.Tx) error {
+		v, err = tx.PersonView(settled)
+		return err
+	})
+	return v, err
+}
+
+func (a *app) chatDetail(id string) (d *state.ChatDetail, err error) {
+	err = a.view(func(tx *state.Tx) error {
+		d, err = tx.ChatDetail(id)
+		return err
+	})
+	return d, err
+}
+
+// topColor says whether conch top may use colour: NO_COLOR unset (or
+// empty) and a terminal that has it.
+func (a *app) topColor() bool {
+	return a.env.Getenv("NO_COLOR") == "" && a.env.Getenv("TERM") != "dumb"
+}
+
+// topLive runs the view on the terminal until q, ctrl-c or a signal, and
+// leaves the terminal as it found it.
+func (a *app) topLive(in, out *os.File) error {
+	saved, err := term.MakeRaw(int(in.Fd()))
+	if err != nil {
+		return fmt.Errorf("conch top: the terminal: %v", err)
+	}
+	// The alternate screen, the cursor hidden; both undone on the way out,
+	// whatever the way.
+	io.WriteString(out, "\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J")
+	defer func() {
+		io.WriteString(out, "\x1b[0m\x1b[?25h\x1b[?1049l")
+		_ = term.Restore(int(in.Fd()), saved)
+	}()
+
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGWINCH)
+	defer signal.Stop(sigs)
+	keys := make(chan string, 16)
+	go readKeys(in, keys)
+	w, watchErr := fsnotify.NewWatcher()
+	var events <-chan fsnotify.Event
+	if watchErr == nil {
+		defer w.Close()
+		events = w.Events
+	}
+	watched := map[string]bool{}
+	watch := func(dirs ...string) {
+		if w == nil || watchErr != nil {
+			return
+		}
+		for _, d := range dirs {
+			if !watched[d] && w.Add(d) == nil {
+				watched[d] = true
+			}
+		}
+	}
+	home := a.home.Dir
+	homeDirs := []string{home}
+	for _, sub := range []string{"chats", "tasks", "messages", "requests", "waits", "log"} {
+		homeDirs = append(homeDirs, filepath.Join(home, sub))
+	}
+
+	m := newTopModel()
+	settled := state.Settled{}
+	var detail *state.ChatDetail
+	last := ""
+	var looked time.Time
+	refresh := func() {
+		looked = time.Now()
+		watch(homeDirs...)
+		now := a.now()
+		v, err := a.personView(settled)
+		if err != nil {
+			m.said = "conch: " + err.Error()
+		} else if m.setView(v, now) {
+			io.WriteString(out, "\a")
+		}
+		detail = nil
+		if m.detail != "" {
+			watch(filepath.Join(home, "log", m.detail))
+			if d, err := a.chatDetail(m.detail); err == nil {
+				detail = d
+			} else {
+				m.detail, m.said = "", "conch: "+err.Error()
+			}
+		}
+	}
+	draw := func() {
+		cols, rows, err := term.GetSize(int(out.Fd()))
+		if err != nil {
+			cols, rows = 80, 24
+		}
+		f := m.frame(detail, cols, rows, a.topColor(), a.now(), a.userHome())
+		screen := "\x1b[H" + strings.Join(f.Lines(), "\x1b[K\r\n") + "\x1b[K\x1b[J"
+		if screen != last {
+			io.WriteString(out, screen)
+			last = screen
+		}
+	}
+	refresh()
+	draw()
+
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	// A burst of file events (a temporary file written, then renamed) is
+	// one change: looked at once, a little after the first of them.
+	var settle <-chan time.Time
+	for {
+		select {
+		case s := <-sigs:
+			if s == syscall.SIGWINCH {
+				last = ""
+				draw()
+				continue
+			}
+			return nil
+		case k, ok := <-keys:
+			if !ok {
+				return nil // standard input closed
+			}
+			press, quit := m.key(k)
+			if quit {
+				return nil
+			}
+			if press != nil {
+				m.said = a.topPress(press)
+			}
+			refresh()
+			draw()
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			if strings.HasPrefix(filepath.Base(ev.Name), ".") || filepath.Ext(ev.Name) == ".lock" {
+				continue // a temporary file, not yet the record; a lock
+			}
+			if settle == nil {
+				// At most ten looks a second however busy the chats are,
+				// each within 120 ms of the change that asked for it.
+				settle = time.After(max(20*time.Millisecond, 100*time.Millisecond-time.Since(looked)))
+			}
+		case <-settle:
+			settle = nil
+			refresh()
+			draw()
+		case <-tick.C:
+			// A reply's process that went away says nothing to the file
+			// system, and "for 2m" moves on: look again once a second.
+			refresh()
+			draw()
+		}
+	}
+}
+
+// topPress carries out a key's press as the person's, as the command of
+// the same name would, and says what it did.
+func (a *app) topPress(p *topPress) string {
+	var said string
+	actor := a.actor()
+	err := a.update(func(tx *state.Tx) error {
+		switch p.Verb {
+		case "pass", "dismiss":
+			do := tx.PassMessage
+			if p.Verb == "dismiss" {
+				do = tx.DismissMessage
+			}
+			msg, err := do(actor, p.ID)
+			if err == nil {
+				said = render.MessageDecided(msg)
+			}
+			return err
+		case "confirm", "deny":
+			do := tx.ConfirmRequest
+			if p.Verb == "deny" {
+				do = tx.DenyRequest
+			}
+			r, err := do(actor, p.ID)
+			if err == nil {
+				said = render.Decided(r)
+			}
+			return err
+		case "inbound":
+			in := p.Inbound
+			c, err := tx.SetChat(actor, p.ID, state.ChatChange{Inbound: &in})
+			if err == nil {
+				said = render.InboundSet(c)
+			}
+			return err
+		}
+		return fmt.Errorf("no press %q", p.Verb)
+	})
+	if err != nil {
+		return "conch: " + err.Error()
+	}
+	return strings.TrimSpace(said)
+}
+
+// readKeys reads the terminal's keys into keys, closing it at the end of
+// the input. Arrows come as escape sequences (ESC [ A, or ESC O A in the
+// terminal's application mode); an escape alone is esc; ctrl-c and ctrl-d
+// quit (the terminal is raw: they are keys, not signals).
+func readKeys(in io.Reader, keys chan<- string) {
+	defer close(keys)
+	buf := make([]byte, 256)
+	for {
+		n, err := in.Read(buf)
+		for _, k := range parseKeys(buf[:n]) {
+			keys <- k
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// parseKeys splits what one read of the terminal gave into keys.
+func parseKeys(b []byte) []string {
+	var out []string
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == 0x1b:
+			if i+2 < len(b) && (b[i+1] == '[' || b[i+1] == 'O') {
+				switch b[i+2] {
+				case 'A':
+					out = append(out, keyUp)
+				case 'B':
+					out = append(out, keyDown)
+				}
+				i += 2
+				// The rest of a longer sequence (ESC [ 1 ; 5 A) is skipped.
+				for i < len(b) && (b[i] < 0x40 || b[i] > 0x7e) {
+					i++
+				}
+				continue
+			}
+			out = append(out, keyEsc)
+		case c == '\r' || c == '\n':
+			out = append(out, keyEnter)
+		case c == 0x03 || c == 0x04:
+			out = append(out, keyQuit)
+		case c >= 0x20 && c < 0x7f:
+			out = append(out, string(c))
+		}
+	}
+	return out
+}

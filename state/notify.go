@@ -1,0 +1,157 @@
+package state
+
+// Telling the person (issue 17): `[notify] command = ["notify-send",
+// "conch"]` in config.toml runs, detached, once per event that needs the
+// person: a chat now needs you, a stop waits for the person's OK, a message
+// is held. At most one notice a chat a minute, across processes: the last
+// notice of each chat is kept in CONCH_HOME/notify.json, written in the
+// transaction that caused the event. The notice says who and what kind,
+// never a message's words or a stop's reason (nothing a model wrote beyond
+// a cleaned title). With no command set, nothing here reads or writes a
+// file.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The kinds of notice.
+const (
+	NoticeNeedsYou = "needs-you" // a chat now needs you
+	NoticeRequest  = "request"   // a stop waits for the person's OK
+	NoticeHeld     = "held"      // a message is held for the person
+	NoticeTest     = "test"      // conch notify test
+)
+
+// NotifyEvery is how often one chat may tell the person, at most.
+const NotifyEvery = time.Minute
+
+// PersonNotice is one event that needs the person, as [notify] tells it.
+type PersonNotice struct {
+	Kind string
+	// Chat is the chat whose doing it is, the one counted once a minute:
+	// the chat that needs you, the one asking to stop another, the sender
+	// of a held message.
+	Chat, Title string
+	// Other is the chat a stop would stop, or the receiver of a held
+	// message.
+	Other, OtherTitle string
+	ID                string // the request or the message
+}
+
+const notifyRel = "notify.json"
+
+// notifyLog is notify.json: when each chat last told the person, for the
+// last minute only.
+type notifyLog struct {
+	Last map[string]time.Time `json:"last"`
+}
+
+// tellPerson tells the person of n once the transaction is written, unless
+// no [notify] command is set or n's chat told them within the minute. It
+// never fails the command: a notify.json that cannot be read is a warning.
+func (tx *Tx) tellPerson(n PersonNotice) {
+	argv := tx.h.Config.Notify.Command
+	if len(argv) == 0 || argv[0] == "" {
+		return
+	}
+	l, err := load[notifyLog](tx, notifyRel)
+	if err != nil {
+		tx.warn("the person was not told (%s): %v", n.Kind, err)
+		return
+	}
+	if l == nil || l.Last == nil {
+		l = &notifyLog{Last: map[string]time.Time{}}
+	}
+	now := tx.Now()
+	if last, ok := l.Last[n.Chat]; ok && now.Sub(last) < NotifyEvery && !now.Before(last) {
+		return
+	}
+	for id, t := range l.Last {
+		if now.Sub(t) >= NotifyEvery {
+			delete(l.Last, id)
+		}
+	}
+	l.Last[n.Chat] = now
+	tx.put(notifyRel, l, true)
+	cmd := append(slices.Clone(argv), tx.h.noticeWords(n))
+	env := noticeEnv(n)
+	tx.After(func() { startDetached(cmd, env) })
+}
+
+func (h *Home) noticeWords(n PersonNotice) string {
+	if h.Words != nil {
+		return h.Words(n)
+	}
+	return "conch: " + n.Kind + " " + n.Chat
+}
+
+// noticeEnv is the environment a notify command runs with: conch's own,
+// less CONCH_CHAT (the notifier is the person's program, not the chat's),
+// with what the notice is about.
+func noticeEnv(n PersonNotice) []string {
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "CONCH_CHAT=") })
+	return append(env, "CONCH_NOTIFY_KIND="+n.Kind, "CONCH_NOTIFY_CHAT="+n.Chat, "CONCH_NOTIFY_ID="+n.ID)
+}
+
+// startDetached starts argv in its own session, its streams on /dev/null,
+// and does not wait for it.
+func startDetached(argv []string, env []string) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return
+	}
+	_ = cmd.Process.Release()
+}
+
+// ErrNoNotify is conch notify test's error when no command is set.
+var ErrNoNotify = errors.New("no [notify] command")
+
+// NotifyTest runs the [notify] command once with a test notice, and waits
+// for it (at most until ctx is done), so that a setup that does not work
+// says why. It returns the command as run.
+func (h *Home) NotifyTest(ctx context.Context) ([]string, error) {
+	argv := h.Config.Notify.Command
+	if len(argv) == 0 || argv[0] == "" {
+		return nil, &Error{Kind: ErrUsage, Msg: fmt.Sprintf("%s: set one in %s, as [notify] command = [\"notify-send\", \"conch\"]", ErrNoNotify, h.path("config.toml"))}
+	}
+	n := PersonNotice{Kind: NoticeTest}
+	cmd := append(slices.Clone(argv), h.noticeWords(n))
+	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
+	c.Env = noticeEnv(n)
+	if out, err := c.CombinedOutput(); err != nil {
+		msg := strings.TrimSpace(string(out))
+		if len(msg) > 200 {
+			msg = msg[:200]
+		}
+		if msg != "" {
+			msg = ": " + msg
+		}
+		return cmd, fmt.Errorf("the [notify] command %s failed: %v%s", cmd[0], err, msg)
+	}
+	return cmd, nil
+}
+
+// nowNeedsYou: c has just come to need the person.
+func (tx *Tx) nowNeedsYou(c *Chat) {
+	tx.tellPerson(PersonNotice{Kind: NoticeNeedsYou, Chat: c.ID, Title: c.Title})
+}
+
+// requestWaits: a stop waits for the person's OK.
+func (tx *Tx) requestWaits(r *Request) {
+	tx.tellPerson(PersonNotice{Kind: NoticeRequest, Chat: r.By, Title: r.ByTitle, Other: r.Target, OtherTitle: r.TargetTitle, ID: r.ID})
+}
+
+// messageHeld: a message is held for the person.
+func (tx *Tx) messageHeld(m *Message) {
+	tx.tellPerson(PersonNotice{Kind: NoticeHeld, Chat: m.From, Title: m.FromTitle, Other: m.To, OtherTitle: m.ToTitle, ID: m.ID})
+}

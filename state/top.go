@@ -1,0 +1,196 @@
+package state
+
+import (
+	"strings"
+	"time"
+)
+
+// What conch top shows the person (issue 17): every chat as the person's
+// chats list has them, and what waits for the person. Read lock-free, like
+// every read.
+
+// PersonView is one look at the home for conch top.
+type PersonView struct {
+	List *ChatList
+	// Computers names the computer of each listed chat, when the listed
+	// chats are on more than one (nil when all are on one).
+	Computers map[string]string
+	// Inbound is each listed chat's inbound (accept, hold, refuse).
+	Inbound  map[string]string
+	Held     []HeldMessage // oldest first
+	Requests []*Request    // waiting for the person's OK, oldest first
+}
+
+// HeldMessage is a message held for the person: who to whom, and the first
+// line of its words (secrets already out; cleaned where it is shown).
+type HeldMessage struct {
+	ID        string
+	From      string
+	FromTitle string
+	To        string
+	ToTitle   string
+	FirstLine string
+	Sent      time.Time
+}
+
+// Settled is a memo of the messages and requests whose state can no longer
+// change (a message read, refused, dismissed or not delivered; a request
+// decided), so that a view kept open reads each of them once.
+type Settled map[string]bool
+
+// PersonView looks at the home as the person. settled may be nil.
+func (tx *Tx) PersonView(settled Settled) (*PersonView, error) {
+	l, err := tx.ListChats(Actor{}, false)
+	if err != nil {
+		return nil, err
+	}
+	v := &PersonView{List: l, Inbound: map[string]string{}}
+	listed := map[string]bool{}
+	for _, c := range l.Chats {
+		listed[c.ID] = true
+		// At most ListMax records: the view is the person's, not a step's.
+		if r, err := tx.Chat(c.ID); err == nil {
+			v.Inbound[c.ID] = r.Inbound
+		}
+	}
+	computers := map[string]string{}
+	several := false
+	first := ""
+	if err := tx.ScanIndex(func(s *Summary) {
+		if !listed[s.ID] {
+			return
+		}
+		computers[s.ID] = s.Computer
+		if first == "" {
+			first = s.Computer
+		} else if s.Computer != first {
+			several = true
+		}
+	}); err != nil {
+		return nil, err
+	}
+	if several {
+		v.Computers = computers
+	}
+	if v.Held, err = tx.heldMessages(settled); err != nil {
+		return nil, err
+	}
+	if v.Requests, err = tx.waitingRequests(settled); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// waitingRequests are the stops that wait for the person's OK, oldest
+// first, as conch requests has them; a request decided is settled.
+func (tx *Tx) waitingRequests(settled Settled) ([]*Request, error) {
+	ids, err := tx.recordIDs("requests", ValidRequestID)
+	if err != nil {
+		return nil, err
+	}
+	out := []*Request{}
+	for _, id := range ids {
+		if settled[id] {
+			continue
+		}
+		r, err := tx.request(id)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case r == nil:
+		case r.State == ReqWaiting:
+			out = append(out, r)
+		case settled != nil:
+			settled[id] = true
+		}
+	}
+	sortBySerial(out, func(r *Request) string { return r.ID })
+	return out, nil
+}
+
+// heldMessages are the messages held for the person, oldest first.
+func (tx *Tx) heldMessages(settled Settled) ([]HeldMessage, error) {
+	ids, err := tx.recordIDs("messages", ValidMessageID)
+	if err != nil {
+		return nil, err
+	}
+	var out []HeldMessage
+	for _, id := range ids {
+		if settled[id] {
+			continue
+		}
+		m, err := tx.message(id)
+		if err != nil {
+			return nil, err
+		}
+		if m == nil {
+			continue
+		}
+		state, _, err := tx.MessageState(m)
+		if err != nil {
+			return nil, err
+		}
+		if state == MsgHeld {
+			first, _, _ := strings.Cut(strings.TrimSpace(m.Text), "\n")
+			out = append(out, HeldMessage{ID: m.ID, From: m.From, FromTitle: m.FromTitle, To: m.To, ToTitle: m.ToTitle, FirstLine: first, Sent: m.Sent})
+		}
+		// Only the record's own state settles it: a send seen half
+		// written (its receiver's record not yet naming it) looks not
+		// delivered, and is held a moment later.
+		if settled != nil && m.State != MsgHeld && m.State != MsgWaiting {
+			settled[id] = true
+		}
+	}
+	sortBySerial(out, func(h HeldMessage) string { return h.ID })
+	return out, nil
+}
+
+func sortBySerial[T any](xs []T, id func(T) string) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && serial(id(xs[j])) < serial(id(xs[j-1])); j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}
+
+// ChatDetail is the selected chat in conch top: the chat, its last events,
+// its cards and its waits.
+type ChatDetail struct {
+	Shown  *ChatShown
+	Events []Event
+	Cards  []Card
+	Waits  []*WaitView
+}
+
+// DetailEvents is how many of a chat's last events its detail shows.
+const DetailEvents = 8
+
+// ChatDetail reads chat id whole, as the person sees it.
+func (tx *Tx) ChatDetail(id string) (*ChatDetail, error) {
+	person := Actor{}
+	c, err := tx.Named(person, id)
+	if err != nil {
+		return nil, err
+	}
+	shown, err := tx.Show(person, c)
+	if err != nil {
+		return nil, err
+	}
+	d := &ChatDetail{Shown: shown}
+	since := max(shown.StateVersion-DetailEvents, 0)
+	if st, err := tx.Status(person, id, &since); err == nil {
+		d.Events = st.Events
+	}
+	if d.Cards, err = tx.Cards(person, id); err != nil {
+		return nil, err
+	}
+	if len(d.Cards) > DetailEvents {
+		d.Cards = d.Cards[len(d.Cards)-DetailEvents:]
+	}
+	// A chat's waits, as it sees them; one that may not wait has none.
+	if ws, err := tx.ListWaits(Actor{ID: id}); err == nil {
+		d.Waits = ws
+	}
+	return d, nil
+}
