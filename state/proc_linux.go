@@ -39,8 +39,12 @@ func procStart(pid int) (uint64, bool) {
 // HarnessPID is the process that runs a chat, seen from a conch command
 // whose parent is ppid: past any shell that only ran the command (an
 // agent's shell tool, a hook's `sh -c`), which is gone the moment conch is.
+//
+// The climb stops below conch itself: a wake_cmd's shell is started by the
+// conch command that woke the chat, which is no harness and exits at once
+// (a reply resting on it would read as gone while its harness still runs).
 func HarnessPID(ppid int) int {
-	pid := ppid
+	pid, below := ppid, ppid
 	for i := 0; i < 4; i++ {
 		data, err := readFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		if err != nil {
@@ -52,6 +56,8 @@ func HarnessPID(ppid int) int {
 			return pid
 		}
 		switch s[open+1 : shut] {
+		case "conch":
+			return below
 		case "sh", "bash", "dash", "zsh", "fish", "ksh", "busybox":
 		default:
 			return pid
@@ -64,7 +70,7 @@ func HarnessPID(ppid int) int {
 		if err != nil || parent <= 1 {
 			return pid
 		}
-		pid = parent
+		below, pid = pid, parent
 	}
 	return pid
 }
