@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,25 +23,7 @@ func TestClaudeClaimGuard(t *testing.T) {
 	if err := os.WriteFile(auth, []byte("export const session = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	readme := filepath.Join(e.project, "README")
-	if err := os.WriteFile(readme, []byte("first\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.email=e2e@example.com", "-c", "user.name=e2e"}, args...)...)
-		cmd.Dir = e.project
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %s: %v %s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	git("add", ".")
-	git("commit", "-q", "-m", "first")
-	if err := os.WriteFile(readme, []byte("first\nwork in progress\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	readme, git := workInProgress(t, e.project)
 
 	m.lane("").turns = []apiTurn{
 		// Claude Code edits only a file it has read: without the guard

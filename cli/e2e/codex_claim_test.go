@@ -3,7 +3,6 @@ package e2e
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -22,25 +21,7 @@ func TestCodexCheckoutGuard(t *testing.T) {
 		}
 		return turn{say("I left the checkout alone.")}
 	})
-	readme := filepath.Join(s.dir, "README")
-	if err := os.WriteFile(readme, []byte("first\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	git := func(args ...string) string {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.email=e2e@example.com", "-c", "user.name=e2e"}, args...)...)
-		cmd.Dir = s.dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %s: %v %s", strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	git("add", ".")
-	git("commit", "-q", "-m", "first")
-	if err := os.WriteFile(readme, []byte("first\nwork in progress\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	readme, git := workInProgress(t, s.dir)
 	s.install()
 	s.conch("chat", "new", "--title", "Fix the login", "--folder", s.dir)
 	s.conch("--chat", "c_1", "reply", "start", "--person")

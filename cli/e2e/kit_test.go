@@ -171,3 +171,30 @@ func baseEnv() []string {
 		"TERM=xterm-256color",
 	}
 }
+
+// workInProgress commits everything in the git repository dir, with a
+// README, then changes the README, as a checkout a chat is working in
+// looks; it returns the README's path and a git that runs in dir.
+func workInProgress(t testing.TB, dir string) (string, func(args ...string) string) {
+	t.Helper()
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=e2e@example.com", "-c", "user.name=e2e"}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v %s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	readme := filepath.Join(dir, "README")
+	if err := os.WriteFile(readme, []byte("first\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("add", ".")
+	git("commit", "-q", "-m", "first")
+	if err := os.WriteFile(readme, []byte("first\nwork in progress\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return readme, git
+}
