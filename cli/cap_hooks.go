@@ -34,7 +34,7 @@ func (a *app) newHookGroup() *cobra.Command {
 	// A hook must never break the session it serves: its own preparation
 	// turns every failure into a warning, where the root's would exit 2.
 	hook.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return nil }
-	hook.AddCommand(a.newHookClaude(), a.newHookCodex())
+	hook.AddCommand(a.newHookClaude(), a.newHookCodex(), a.newHookCopilot(), a.newHookCursor())
 	return hook
 }
 
@@ -66,6 +66,12 @@ type hook struct {
 	answered bool
 	// warnings are said together, on one line, when the run ends.
 	warnings []string
+	// continued: the prompt is one the harness made itself of conch's
+	// block at Stop (Copilot CLI fires UserPromptSubmit for it).
+	continued bool
+	// mute: the event's answer carries nothing to the model (most of
+	// Cursor's), so its notes are not said, and stay due.
+	mute bool
 }
 
 // warn keeps a warning for the run's one warning line.
@@ -221,6 +227,11 @@ type answer struct {
 	HookSpecificOutput *specific `json:"hookSpecificOutput,omitempty"`
 	// SystemMessage is shown to the person, not the model.
 	SystemMessage string `json:"systemMessage,omitempty"`
+	// Behavior, Message and Interrupt answer Copilot CLI's
+	// permissionRequest (copilotWire writes them).
+	Behavior  string `json:"-"`
+	Message   string `json:"-"`
+	Interrupt bool   `json:"-"`
 }
 
 // showsSystemMessage says whether the harness shows a hook's
@@ -257,11 +268,21 @@ func (h *hook) say(ans *answer) error {
 	if ans == nil || h.answered {
 		return nil
 	}
+	var wire any = ans
+	switch h.harness {
+	case state.HarnessCopilot:
+		wire = copilotWire(ans)
+	case state.HarnessCursor:
+		wire = cursorWire(h.event, ans)
+	}
+	if wire == nil {
+		return nil // nothing the harness can read
+	}
 	h.answered = true
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(ans); err != nil {
+	if err := enc.Encode(wire); err != nil {
 		return err
 	}
 	_, err := h.a.env.Out.Write(buf.Bytes())
@@ -340,7 +361,7 @@ func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop f
 	switch {
 	case n.StopNow:
 		return h.sayStop(c, stop(render.StopLine(*n.Stop)))
-	case n.Empty():
+	case n.Empty() || h.mute:
 		return h.say(build(""))
 	}
 	err := h.update(func(tx *state.Tx) error {
@@ -434,5 +455,8 @@ func introduce(c *state.Chat, envFile bool) string {
 // session in its shell (variable env) but conch could not export
 // CONCH_CHAT there: its conch commands act as it all the same.
 func introduceLinked(c *state.Chat, env string) string {
+	if env == "" {
+		return introduce(c, false)
+	}
 	return "conch: this session is chat " + c.ID + " among the person's chats; conch commands run from this session's shell act as it (" + env + " names the session there; elsewhere, add --chat " + c.ID + ")."
 }

@@ -57,6 +57,11 @@ func asksHelp(args []string) bool {
 // decides).
 func (h *hook) handle() error {
 	h.event = h.p.str("hook_event_name")
+	if h.harness == state.HarnessClaude && h.p.has("cursor_version") {
+		// Cursor runs Claude Code's hooks too ("third-party hooks"):
+		// conch hook cursor, from Cursor's own hooks, is its adapter.
+		return nil
+	}
 	switch h.event {
 	case "SessionStart":
 		return h.sessionStart()
@@ -108,9 +113,14 @@ func (h *hook) sessionStart() error {
 	if err != nil {
 		return err
 	}
-	exported := h.exportChat(c)
+	intro := introduce(c, h.exportChat(c))
+	if env := h.shellSessionEnv(); env != "" && h.harness != state.HarnessClaude {
+		// No file to export CONCH_CHAT to, but the harness names the
+		// session in its shell: conch commands there act as its chat.
+		intro = introduceLinked(c, env)
+	}
 	return h.withNotes(c, func(notes string) *answer {
-		return h.context(joinText(introduce(c, exported), render.Prompt, notes))
+		return h.context(joinText(intro, render.Prompt, notes))
 	}, stopAnswer)
 }
 
@@ -156,7 +166,7 @@ func (h *hook) userPrompt() error {
 		made bool
 	)
 	prompt := h.p.str("prompt")
-	person := !harnessPrompt(prompt)
+	person := !harnessPrompt(prompt) && !h.continued
 	in := h.sessionIn(true)
 	in.Agent = ""
 	err := h.update(func(tx *state.Tx) (err error) {
@@ -224,10 +234,19 @@ func (a *app) shellChat(chat string) string {
 // mid-session): nothing was exported to its shell, but Claude Code names
 // the session there, so its conch commands act as its chat.
 func (h *hook) introduceLate(c *state.Chat) string {
-	if h.harness == state.HarnessClaude {
-		return introduceLinked(c, "CLAUDE_CODE_SESSION_ID")
+	return introduceLinked(c, h.shellSessionEnv())
+}
+
+// shellSessionEnv is the variable the harness sets in its shell to name
+// the session ("" for none): a conch command run there acts as the chat
+// the session is linked to (sessionEnvs).
+func (h *hook) shellSessionEnv() string {
+	for _, s := range sessionEnvs {
+		if s.harness == h.harness && s.harness != state.HarnessCodex {
+			return s.env
+		}
 	}
-	return introduce(c, false)
+	return ""
 }
 
 // harnessPrompt says whether a prompt is one the harness made itself, not
@@ -277,7 +296,7 @@ func (h *hook) preTool() error {
 	if se := stoppedNotice(err); se != nil {
 		return h.sayStop(c, h.stopBeforeTool(*se))
 	}
-	late := err == nil && made && h.harness == state.HarnessClaude && h.p.str("agent_id") == ""
+	late := err == nil && made && (h.harness == state.HarnessClaude || h.harness == state.HarnessCopilot) && h.p.str("agent_id") == ""
 	if err == nil && v != nil {
 		ans := h.guardAnswer(v)
 		if late {
@@ -302,7 +321,15 @@ func (h *hook) preTool() error {
 // Codex refuses continue:false before a tool: the denial alone.
 func (h *hook) stopBeforeTool(n state.StopNotice) *answer {
 	deny := &specific{HookEventName: h.event, PermissionDecision: "deny", PermissionDecisionReason: render.StopLine(n)}
-	if h.harness == state.HarnessCodex {
+	switch h.harness {
+	case state.HarnessCodex, state.HarnessCursor:
+		return &answer{HookSpecificOutput: deny}
+	case state.HarnessCopilot:
+		if copilotAsks(h.p.str("tool_name")) {
+			// Its permissionRequest, next, denies it and ends the turn
+			// (a denial here would let the turn go on).
+			return nil
+		}
 		return &answer{HookSpecificOutput: deny}
 	}
 	ans := stopAnswer(render.StopWho(n))

@@ -39,7 +39,7 @@ func (h *hook) guardAnswer(v *state.Verdict) *answer {
 	case state.GuardNote:
 		return h.context(reason)
 	case state.GuardAsk:
-		if h.harness != state.HarnessCodex {
+		if h.harness != state.HarnessCodex && h.harness != state.HarnessCursor {
 			return &answer{HookSpecificOutput: &specific{HookEventName: h.event, PermissionDecision: "ask", PermissionDecisionReason: reason}}
 		}
 		reason = render.GuardAskElsewhere(reason)

@@ -18,6 +18,10 @@ import (
 var sessionEnvs = [...]struct{ env, harness string }{
 	{"CODEX_THREAD_ID", state.HarnessCodex},
 	{"CLAUDE_CODE_SESSION_ID", state.HarnessClaude},
+	// Copilot CLI 1.0.102 sets COPILOT_AGENT_SESSION_ID (its hooks'
+	// session_id) in its shell; a subagent's shell has another id, which
+	// names no chat.
+	{"COPILOT_AGENT_SESSION_ID", state.HarnessCopilot},
 }
 
 // sessionChat is the chat the harness session this command runs in is

@@ -17,14 +17,21 @@ import (
 	"strings"
 )
 
-// Harnesses whose sessions conch can read.
+// Harnesses whose sessions conch can read (Copilot CLI's last words only;
+// Cursor's transcript is not read).
 const (
-	HarnessClaude = "claude"
-	HarnessCodex  = "codex"
+	HarnessClaude  = "claude"
+	HarnessCodex   = "codex"
+	HarnessCopilot = "copilot"
+	HarnessCursor  = "cursor"
 )
 
-// Harnesses lists them, for checking a word typed.
-var Harnesses = []string{HarnessClaude, HarnessCodex}
+// Harnesses are the harnesses whose sessions conch links to chats.
+var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessCopilot, HarnessCursor}
+
+// Adoptable are the harnesses whose session files conch adopt reads, for
+// checking a word typed.
+var Adoptable = []string{HarnessClaude, HarnessCodex}
 
 // tailBytes is how much of a session file's end LastAssistantText reads:
 // the last turn is near the end, and a transcript can run to megabytes.
@@ -118,8 +125,38 @@ func lastAssistant(harness string, data []byte) string {
 				return t
 			}
 		}
+	case HarnessCopilot:
+		for i := len(lines) - 1; i >= 0; i-- {
+			var row copilotRow
+			if json.Unmarshal(lines[i], &row) != nil || row.Data.ParentToolCallID != "" {
+				continue // a subagent's row (its own chat's words)
+			}
+			switch row.Type {
+			case "assistant.message":
+				if row.Data.Content != "" {
+					return row.Data.Content
+				}
+			case "user.message":
+				if row.Data.Source == "" {
+					return "" // the person's prompt: this turn said nothing
+				}
+			}
+		}
 	}
 	return ""
+}
+
+// copilotRow is one row of Copilot CLI's session events
+// (~/.copilot/session-state/SESSION/events.jsonl): the fields conch reads.
+// A subagent's messages carry the task's parentToolCallId; a prompt that
+// is not the person's (a subagent's task) carries a source.
+type copilotRow struct {
+	Type string `json:"type"`
+	Data struct {
+		Content          string `json:"content"`
+		Source           string `json:"source"`
+		ParentToolCallID string `json:"parentToolCallId"`
+	} `json:"data"`
 }
 
 // humanTexts are the texts a person typed, row by row, in whole lines of
