@@ -56,9 +56,7 @@ func (h *hook) handleCopilot() error {
 		h.event = "permissionRequest"
 		return h.copilotPermission()
 	case "UserPromptSubmit":
-		if h.copilotContinued() {
-			h.continued = true
-		}
+		h.continued = h.blockContinued()
 	}
 	h.p["hook_event_name"] = json.RawMessage(`"` + event + `"`)
 	return h.handle()
@@ -149,11 +147,12 @@ func (h *hook) copilotMode() {
 	h.p.set("permission_mode", mode)
 }
 
-// copilotContinued says whether a prompt is the one Copilot makes itself
-// of a Stop's {"decision": "block"}: it fires UserPromptSubmit for it, in
-// the reply conch began for the message it delivered (one nobody watches,
-// at its start).
-func (h *hook) copilotContinued() bool {
+// blockContinued says whether a prompt is the one the harness makes
+// itself of what conch gave its Stop to go on with (Copilot's {"decision":
+// "block"}, Cursor's followup_message): both fire their prompt hook for
+// it, in the reply conch began for the message it delivered (one nobody
+// watches, at its start).
+func (h *hook) blockContinued() bool {
 	look := h.sessionIn(false)
 	look.Mode, look.Transcript = "", ""
 	var c *state.Chat

@@ -55,6 +55,8 @@ func (h *hook) handleCursor() error {
 	case "aborted":
 		h.event = "stop"
 		return h.cursorAborted()
+	case "UserPromptSubmit":
+		h.continued = h.blockContinued()
 	}
 	h.p.set("hook_event_name", event)
 	return h.handle()
