@@ -116,7 +116,22 @@ func (tx *Tx) inherit(c, from *Chat) {
 func (c *Chat) Working() bool { return c.Reply != nil && c.Reply.Alive() }
 
 // Alive says whether the reply's harness process is still there.
-func (r *Reply) Alive() bool { return alive(r.PID, r.PIDStart) }
+//
+// A reply on another computer is as its record says: its pid means nothing
+// here, and its own computer's commands notice when it goes (SPEC §12).
+func (r *Reply) Alive() bool { return r.remote || alive(r.PID, r.PIDStart) }
+
+// readOn marks what the record holds that runs on another computer than
+// here, as it is read.
+func (c *Chat) readOn(here string) {
+	if r := c.Reply; r != nil {
+		r.remote = elsewhere(r.Computer, here)
+	}
+}
+
+// elsewhere says whether computer is another than here ("" is an older
+// record's: here).
+func elsewhere(computer, here string) bool { return computer != "" && computer != here }
 
 func alive(pid int, start uint64) bool {
 	got, ok := procStart(pid)

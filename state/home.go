@@ -344,6 +344,9 @@ func readRecord[T any](tx *Tx, rel string) (*T, error) {
 		// Unmarshal takes null for "leave it as it is": a record is never null.
 		return nil, &CorruptError{Path: p, Err: errors.New("it holds null, not a record")}
 	}
+	if r, ok := any(v).(interface{ readOn(here string) }); ok {
+		r.readOn(tx.h.Computer)
+	}
 	return v, nil
 }
 
