@@ -37,7 +37,7 @@ func ProcArgs(pid int) []string {
 	if runtime.GOOS != "linux" || pid <= 0 {
 		return nil
 	}
-	data, err := readFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 	if err != nil {
 		return nil
 	}
