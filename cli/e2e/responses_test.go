@@ -79,6 +79,11 @@ func webSearch(query string) map[string]any {
 	}
 }
 
+// httpError is a turn the server refuses with an HTTP error status.
+func httpError(status int) turn {
+	return turn{{"type": "http_error", "status": status}}
+}
+
 // fakeModel is the server.
 type fakeModel struct {
 	t    testing.TB
@@ -148,6 +153,12 @@ func (m *fakeModel) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		m.mains++
 		m.mu.Unlock()
 		tr = m.answer(r, n)
+	}
+	if len(tr) == 1 && tr[0]["type"] == "http_error" {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(tr[0]["status"].(int))
+		io.WriteString(w, `{"error":{"message":"refused by the fake model","type":"invalid_request_error","code":"invalid"}}`)
+		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
