@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/conch-sh/conch/cli/install"
+
 	"github.com/spf13/cobra"
 )
 
@@ -42,7 +44,7 @@ Exit codes: 0 nothing wrong (or all repaired), 1 problems found.`,
 		if len(found) == 0 {
 			b.WriteString("the home is healthy\n")
 		}
-		if w := a.claudeWarning(); w != "" {
+		if w := install.ClaudeWarning(a.installEnv()); w != "" {
 			// Not a problem of the home: said, not counted.
 			fmt.Fprintf(a.env.Err, "conch: warning: %s\n", w)
 		}

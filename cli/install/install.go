@@ -1,0 +1,105 @@
+// Package install puts conch's part into a harness's own configuration
+// (hooks in its settings, a plugin file, a notify line) and takes exactly
+// that part out again, keeping every byte of the rest and a backup of each
+// file it changes. It knows files, never the home: it must not import
+// anything that opens CONCH_HOME, and it prints nothing (render words it).
+//
+// To add a harness's recipe, in five lines:
+//  1. Write NAME.go here with a Recipe: Name, help words, Dir (its folder for --user and --project), Do.
+//  2. In Do, use the jobs: r.HookFile(path, Hooks{…}) merges a JSON hooks file, r.OwnFile(path, data) writes a file conch owns.
+//  3. Put what a person should do next in After, and every note in render (render/install.go).
+//  4. Add the recipe to Recipes below: conch install NAME then exists.
+//  5. Pin it with testdata/script/install_NAME.txtar (put in, again, --remove, a broken file).
+package install
+
+import (
+	"os/exec"
+	"time"
+
+	"github.com/conch-sh/conch/render"
+)
+
+// Recipes are the harnesses conch installs into, in the order of help.
+var Recipes = []*Recipe{Claude, Codex}
+
+// Recipe is how conch installs itself into one harness.
+type Recipe struct {
+	Name  string // conch install NAME; its handlers run conch hook NAME
+	Use   string // the usage line after "conch install"
+	Short string // help, one line
+	Long  string // help, whole
+	Where string // what --project and --user name in their help
+	// Dir is the folder its files go in: the person's own (project
+	// false) or the current folder's.
+	Dir func(e Env, project bool) string
+	// Do puts conch's part in (or, with r.Remove, takes it out), saying
+	// what it did to each file, in order.
+	Do func(r *Run) ([]*Result, error)
+	// After is said once something was put in: what the person does next.
+	After string
+}
+
+// Env is what an install takes from the world outside.
+type Env struct {
+	Home   string              // the person's home folder
+	Cwd    string              // the current folder
+	Getenv func(string) string // the environment
+	Now    func() time.Time    // names backups
+}
+
+// Options are the words of conch install NAME.
+type Options struct {
+	Project bool   // the current folder's configuration, not the person's
+	Remove  bool   // take conch's part out
+	Conch   string // the conch program the handlers run ("conch": on PATH)
+}
+
+// Run is one install of a recipe: where, and how.
+type Run struct {
+	Env
+	Options
+	Dir string // the recipe's folder for this run
+}
+
+// Result is what an install or a removal did to one file (conch help json).
+type Result struct {
+	File    string   `json:"file"`
+	Changed bool     `json:"changed"`
+	Backup  string   `json:"backup,omitempty"`
+	Events  []string `json:"events"`
+	Notes   []string `json:"notes,omitempty"`
+}
+
+// Lookup is the recipe named name, nil for none.
+func Lookup(name string) *Recipe {
+	for _, r := range Recipes {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// Do runs a recipe.
+func Do(rc *Recipe, e Env, o Options) ([]*Result, error) {
+	r := &Run{Env: e, Options: o, Dir: rc.Dir(e, o.Project)}
+	return rc.Do(r)
+}
+
+// Said is what an install prints: each file's outcome and notes, then,
+// once something was put in, a note when the conch program is not on
+// PATH and the recipe's After.
+func Said(rc *Recipe, done []*Result, o Options) string {
+	lines := make([]render.InstallLine, len(done))
+	changed := false
+	for i, d := range done {
+		lines[i] = render.InstallLine{File: d.File, Changed: d.Changed, Backup: d.Backup, Events: d.Events, Notes: d.Notes}
+		changed = changed || d.Changed
+	}
+	missing := false
+	if changed && !o.Remove {
+		_, err := exec.LookPath(o.Conch)
+		missing = err != nil
+	}
+	return render.Installed(lines, o.Remove, missing, o.Conch, rc.After)
+}
