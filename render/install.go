@@ -63,8 +63,8 @@ func ClaudeSubfolder(cwd, root, cdRoot string) []string {
 }
 
 // ClaudeUncovered is what conch doctor says when Claude Code sessions
-// started in cwd run no conch hooks; above is the nearest folder whose
-// project settings have them ("" for none).
+// started in cwd run no conch hooks; above is the settings file of the
+// nearest folder above that has them ("" for none).
 func ClaudeUncovered(cwd, above string) string {
 	if above != "" {
 		return "Claude Code sessions started in " + cwd + " run no conch hooks: " + above + " has them, but Claude Code reads only the folder a session starts in (conch install claude --user covers every folder)"

@@ -1,15 +1,15 @@
 // Package install puts conch's part into a harness's own configuration
 // (hooks in its settings, a plugin file, a notify line) and takes exactly
 // that part out again, keeping every byte of the rest and a backup of each
-// file it changes. It knows files, never the home: it must not import
-// anything that opens CONCH_HOME, and it prints nothing (render words it).
+// file it changes. It knows the harness's files, never conch's home (it
+// must not open CONCH_HOME), and it prints nothing: render has its words.
 //
-// To add a harness's recipe, in five lines:
-//  1. Write NAME.go here with a Recipe: Name, help words, Dir (its folder for --user and --project), Do.
-//  2. In Do, use the jobs: r.HookFile(path, Hooks{…}) merges a JSON hooks file, r.OwnFile(path, data) writes a file conch owns.
-//  3. Put what a person should do next in After, and every note in render (render/install.go).
-//  4. Add the recipe to Recipes below: conch install NAME then exists.
-//  5. Pin it with testdata/script/install_NAME.txtar (put in, again, --remove, a broken file).
+// To add a harness's recipe (five steps):
+//  1. Write NAME.go here: var NAME = &Recipe{Name, Use, Short, Long, Where, Dir, Do, After}.
+//  2. Dir says the folder for --user and --project; Do does the work with the jobs on *Run:
+//     r.HookFile(path, Hooks{…}) for JSON hooks, r.OwnFile(path, data, mark) for a file conch owns, r.Edit for any other.
+//  3. Every sentence a person reads (After, notes) goes in render (render/install_NAME.go).
+//  4. Add it to Recipes below (conch install NAME then exists), and pin it in testdata/script/install_NAME.txtar.
 package install
 
 import (
@@ -20,7 +20,10 @@ import (
 )
 
 // Recipes are the harnesses conch installs into, in the order of help.
-var Recipes = []*Recipe{Claude, Codex}
+var Recipes = []*Recipe{
+	Claude,
+	Codex,
+}
 
 // Recipe is how conch installs itself into one harness.
 type Recipe struct {
