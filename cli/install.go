@@ -65,6 +65,7 @@ func (o *installOptions) check() error {
 	return nil
 }
 
+// runInstall runs the recipe and says what it did to each file.
 func (a *app) runInstall(o *installOptions) error {
 	opts := install.Options{Project: o.project, Remove: o.remove, Conch: o.conch}
 	done, err := install.Do(o.recipe, a.installEnv(), opts)
