@@ -24,7 +24,7 @@ func (a *app) hooksCommands(chat *cobra.Command) []*cobra.Command {
 	hook := a.newHookGroup()
 	install := group("install", "Set a harness up to report to conch through its hooks")
 	install.AddCommand(a.newInstallCommands()...)
-	return []*cobra.Command{hook, install, a.newAdopt(), a.newScan()}
+	return []*cobra.Command{hook, install, a.newAdoptCmd(nil), a.newScanCmd(nil)}
 }
 
 // newHookGroup is conch hook and its adapters.
