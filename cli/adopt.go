@@ -10,7 +10,16 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newAdopt() *cobra.Command {
+// adoptOptions are conch adopt's words.
+type adoptOptions struct {
+	harness string // one of state.Harnesses
+	file    string // as typed
+}
+
+// newAdoptCmd is conch adopt; runF, when not nil, gets the checked options
+// instead of the run (for tests).
+func (a *app) newAdoptCmd(runF func(*adoptOptions) error) *cobra.Command {
+	o := &adoptOptions{}
 	return &cobra.Command{
 		Use:   "adopt claude|codex --chat ID FILE",
 		Short: "Link a chat to an outside agent's own session file, for conch scan to read",
@@ -29,19 +38,29 @@ another chat (one that is no longer yours loses it to the chat adopting).`,
 		Args:        exactArgs(2, "a harness (claude or codex) and a file"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			harness, file := args[0], a.absPath(args[1])
-			if !slices.Contains(state.Adoptable, harness) {
-				return usage("harness %q: want one of %s", harness, strings.Join(state.Adoptable, ", "))
+			o.harness, o.file = args[0], args[1]
+			if !slices.Contains(state.Adoptable, o.harness) {
+				return usage("harness %q: want one of %s", o.harness, strings.Join(state.Adoptable, ", "))
 			}
-			var ad *state.Adoption
-			err := a.update(func(tx *state.Tx) (err error) {
-				ad, err = tx.Adopt(a.actor(), harness, file)
-				return err
-			})
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(o)
 			}
-			return a.printer().Value(ad, render.Adopted(ad))
+			return a.runAdopt(o)
 		}),
 	}
+}
+
+// runAdopt links the chat to the file, resolved against the current
+// folder.
+func (a *app) runAdopt(o *adoptOptions) error {
+	harness, file := o.harness, a.absPath(o.file)
+	var ad *state.Adoption
+	err := a.update(func(tx *state.Tx) (err error) {
+		ad, err = tx.Adopt(a.actor(), harness, file)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return a.printer().Value(ad, render.Adopted(ad))
 }

@@ -23,8 +23,8 @@ import (
 func (a *app) hooksCommands(chat *cobra.Command) []*cobra.Command {
 	hook := a.newHookGroup()
 	install := group("install", "Set a harness up to report to conch through its hooks")
-	install.AddCommand(a.newInstallClaude(), a.newInstallCodex())
-	return []*cobra.Command{hook, install, a.newAdopt(), a.newScan()}
+	install.AddCommand(a.newInstallCommands()...)
+	return []*cobra.Command{hook, install, a.newAdoptCmd(nil), a.newScanCmd(nil)}
 }
 
 // newHookGroup is conch hook and its adapters.

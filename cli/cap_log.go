@@ -5,6 +5,6 @@ import "github.com/spf13/cobra"
 // logCommands adds the log capability's commands: chat compacted and chat
 // reset under chat; status, watch, unwatch and gc at the top.
 func (a *app) logCommands(chat *cobra.Command) []*cobra.Command {
-	chat.AddCommand(a.newChatCompacted(), a.newChatReset())
-	return []*cobra.Command{a.newStatus(), a.newWatch(), a.newUnwatch(), a.newGC()}
+	chat.AddCommand(a.newChatCompactedCmd(nil), a.newChatResetCmd(nil))
+	return []*cobra.Command{a.newStatusCmd(nil), a.newWatchCmd(nil), a.newUnwatchCmd(nil), a.newGCCmd(nil)}
 }

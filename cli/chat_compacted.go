@@ -7,7 +7,15 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newChatCompacted() *cobra.Command {
+// chatCompactedOptions are conch chat compacted's words.
+type chatCompactedOptions struct {
+	id string // the chat
+}
+
+// newChatCompactedCmd is conch chat compacted; runF, when not nil, gets
+// the checked options instead of the run (for tests).
+func (a *app) newChatCompactedCmd(runF func(*chatCompactedOptions) error) *cobra.Command {
+	o := &chatCompactedOptions{}
 	return &cobra.Command{
 		Use:   "compacted [ID]",
 		Short: "Its history was compacted (default: the chat acting)",
@@ -26,15 +34,24 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 			if err != nil {
 				return err
 			}
-			var ev *state.Event
-			err = a.update(func(tx *state.Tx) (err error) {
-				ev, err = tx.Compacted(a.actor(), id)
-				return err
-			})
-			if err != nil {
-				return err
+			o.id = id
+			if runF != nil {
+				return runF(o)
 			}
-			return a.printer().Value(render.CompactedJSON(id, ev), render.CompactedWords(id, ev))
+			return a.runChatCompacted(o)
 		}),
 	}
+}
+
+// runChatCompacted records it in the chat's log.
+func (a *app) runChatCompacted(o *chatCompactedOptions) error {
+	var ev *state.Event
+	err := a.update(func(tx *state.Tx) (err error) {
+		ev, err = tx.Compacted(a.actor(), o.id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return a.printer().Value(render.CompactedJSON(o.id, ev), render.CompactedWords(o.id, ev))
 }

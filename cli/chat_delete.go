@@ -6,7 +6,15 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newChatDelete() *cobra.Command {
+// chatDeleteOptions are conch chat delete's words.
+type chatDeleteOptions struct {
+	id string
+}
+
+// newChatDeleteCmd is conch chat delete; runF, when not nil, gets the
+// checked options instead of the run (for tests).
+func (a *app) newChatDeleteCmd(runF func(*chatDeleteOptions) error) *cobra.Command {
+	o := &chatDeleteOptions{}
 	return &cobra.Command{
 		Use:   "delete ID",
 		Short: "Delete a chat; chats that wrote to it are told",
@@ -18,14 +26,23 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 		Args:        exactArgs(1, "one chat id"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			err := a.update(func(tx *state.Tx) error {
-				_, err := tx.DeleteChat(a.actor(), args[0])
-				return err
-			})
-			if err != nil {
-				return err
+			o.id = args[0]
+			if runF != nil {
+				return runF(o)
 			}
-			return a.printer().Value(map[string]any{"id": args[0], "deleted": true}, "deleted "+args[0]+"\n")
+			return a.runChatDelete(o)
 		}),
 	}
+}
+
+// runChatDelete deletes the chat.
+func (a *app) runChatDelete(o *chatDeleteOptions) error {
+	err := a.update(func(tx *state.Tx) error {
+		_, err := tx.DeleteChat(a.actor(), o.id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return a.printer().Value(map[string]any{"id": o.id, "deleted": true}, "deleted "+o.id+"\n")
 }

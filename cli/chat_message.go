@@ -7,13 +7,19 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
+// chatMessageOptions are conch chat message's words.
 type chatMessageOptions struct {
-	text, textFile, key string
-	startReply, watch   bool
+	to                string // the receiver's id
+	text              string // TEXT, when textSet
+	textSet           bool
+	textFile, key     string
+	startReply, watch bool
 }
 
-func (a *app) newChatMessage() *cobra.Command {
-	var o chatMessageOptions
+// newChatMessageCmd is conch chat message; runF, when not nil, gets the
+// checked options instead of the send (for tests).
+func (a *app) newChatMessageCmd(runF func(*chatMessageOptions) error) *cobra.Command {
+	o := &chatMessageOptions{}
 	cmd := &cobra.Command{
 		Use:   "message ID [TEXT | --text-file F] [--start-reply] [--watch] [--key K]",
 		Short: "As a chat: send another of the person's chats a message",
@@ -58,26 +64,31 @@ away).`,
 	f.BoolVar(&o.watch, "watch", false, "watch the receiver once sent")
 	f.StringVar(&o.key, "key", "", "an idempotency key: the same key is the same send")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		if len(args) == 2 {
+		o.to = args[0]
+		if o.textSet = len(args) == 2; o.textSet {
 			o.text = args[1]
 		}
-		return a.chatMessage(args[0], len(args) == 2, &o)
+		if !o.textSet && o.textFile == "" {
+			return usage("give the words: TEXT, or --text-file F")
+		}
+		if runF != nil {
+			return runF(o)
+		}
+		return a.runChatMessage(o)
 	})
 	return cmd
 }
 
-func (a *app) chatMessage(to string, textSet bool, o *chatMessageOptions) error {
-	if !textSet && o.textFile == "" {
-		return usage("give the words: TEXT, or --text-file F")
-	}
-	text, err := a.readText(o.text, o.textFile, textSet, "the message")
+// runChatMessage sends the message and says its answer.
+func (a *app) runChatMessage(o *chatMessageOptions) error {
+	text, err := a.readText(o.text, o.textFile, o.textSet, "the message")
 	if err != nil {
 		return err
 	}
 	if err := checkArgs([]string{o.key}); err != nil {
 		return err
 	}
-	in := state.SendIn{To: to, Text: text, StartReply: o.startReply, Watch: o.watch, Key: o.key, Fits: fitsContext}
+	in := state.SendIn{To: o.to, Text: text, StartReply: o.startReply, Watch: o.watch, Key: o.key, Fits: fitsContext}
 	var m *state.Message
 	err = a.update(func(tx *state.Tx) (err error) {
 		m, err = tx.SendMessage(a.actor(), in)

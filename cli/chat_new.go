@@ -7,12 +7,15 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
+// chatNewOptions are conch chat new's words.
 type chatNewOptions struct {
 	title, folder, origin, parent, mode, wakeCmd, stopCmd, key string
 }
 
-func (a *app) newChatNew() *cobra.Command {
-	var o chatNewOptions
+// newChatNewCmd is conch chat new; runF, when not nil, gets the checked
+// options instead of the run (for tests).
+func (a *app) newChatNewCmd(runF func(*chatNewOptions) error) *cobra.Command {
+	o := &chatNewOptions{}
 	cmd := &cobra.Command{
 		Use:   "new --title T [--folder DIR] [--origin O] [--parent ID] [--mode M] [--wake-cmd CMD] [--stop-cmd CMD] [--key K]",
 		Short: "Register a chat and print its id",
@@ -29,7 +32,15 @@ stop commands are the harness's: a chat cannot set them.
 Exit codes: 0 done, 2 bad value, 3 refused or no such parent.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessWrite),
-		RunE:        run(func(cmd *cobra.Command, args []string) error { return a.chatNew(&o) }),
+		RunE: run(func(cmd *cobra.Command, args []string) error {
+			if err := checkArgs([]string{o.title}); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return a.runChatNew(o)
+		}),
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.title, "title", "", "the chat's title (at most 120 characters, cleaned)")
@@ -44,7 +55,8 @@ Exit codes: 0 done, 2 bad value, 3 refused or no such parent.`,
 	return cmd
 }
 
-func (a *app) chatNew(o *chatNewOptions) error {
+// runChatNew registers the chat and prints its id.
+func (a *app) runChatNew(o *chatNewOptions) error {
 	folder := o.folder
 	if folder == "" {
 		if folder = a.home.Workspace(); folder == "" {
@@ -54,9 +66,6 @@ func (a *app) chatNew(o *chatNewOptions) error {
 	in := state.NewChat{
 		Title: render.Clean(o.title), Folder: a.absPath(folder), Origin: o.origin, Parent: o.parent,
 		Mode: o.mode, WakeCmd: o.wakeCmd, StopCmd: o.stopCmd, Key: o.key,
-	}
-	if err := checkArgs([]string{o.title}); err != nil {
-		return err
 	}
 	return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
 		return tx.CreateChat(a.actor(), in)

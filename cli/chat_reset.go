@@ -7,7 +7,15 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newChatReset() *cobra.Command {
+// chatResetOptions are conch chat reset's words.
+type chatResetOptions struct {
+	id string // the chat
+}
+
+// newChatResetCmd is conch chat reset; runF, when not nil, gets the
+// checked options instead of the run (for tests).
+func (a *app) newChatResetCmd(runF func(*chatResetOptions) error) *cobra.Command {
+	o := &chatResetOptions{}
 	return &cobra.Command{
 		Use:   "reset [ID]",
 		Short: "Its history was cleared: its own watches go (default: the chat acting)",
@@ -24,15 +32,24 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 			if err != nil {
 				return err
 			}
-			var dropped []string
-			err = a.update(func(tx *state.Tx) (err error) {
-				dropped, err = tx.ResetChat(a.actor(), id)
-				return err
-			})
-			if err != nil {
-				return err
+			o.id = id
+			if runF != nil {
+				return runF(o)
 			}
-			return a.printer().Value(render.ResetJSON(id, dropped), render.ResetWords(id, dropped))
+			return a.runChatReset(o)
 		}),
 	}
+}
+
+// runChatReset drops the chat's own watches.
+func (a *app) runChatReset(o *chatResetOptions) error {
+	var dropped []string
+	err := a.update(func(tx *state.Tx) (err error) {
+		dropped, err = tx.ResetChat(a.actor(), o.id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return a.printer().Value(render.ResetJSON(o.id, dropped), render.ResetWords(o.id, dropped))
 }

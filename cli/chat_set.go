@@ -7,11 +7,21 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newChatSet() *cobra.Command {
-	var (
-		title, status, mode, inbound, goal, goalFile, wakeCmd, stopCmd string
-		archived, browser, recovery                                    bool
-	)
+// chatSetOptions are conch chat set's words.
+type chatSetOptions struct {
+	id                                                             string // the chat
+	title, status, mode, inbound, goal, goalFile, wakeCmd, stopCmd string
+	archived, browser, recovery                                    bool
+	given                                                          map[string]bool // the flags given, by name
+}
+
+// chatSetFlags are chat set's flags, each a change.
+var chatSetFlags = []string{"title", "status", "archived", "mode", "inbound", "goal", "goal-file", "browser", "recovery", "wake-cmd", "stop-cmd"}
+
+// newChatSetCmd is conch chat set; runF, when not nil, gets the checked
+// options instead of the change (for tests).
+func (a *app) newChatSetCmd(runF func(*chatSetOptions) error) *cobra.Command {
+	o := &chatSetOptions{given: map[string]bool{}}
 	cmd := &cobra.Command{
 		Use:   "set [ID] [--title T] [--status S] [--archived[=false]] [--mode M] [--inbound I] [--goal G] [--browser[=false]] [--recovery[=false]] [--wake-cmd CMD] [--stop-cmd CMD]",
 		Short: "Change a chat (default: the chat acting)",
@@ -32,55 +42,69 @@ Exit codes: 0 done, 2 bad value, 3 refused or no such chat.`,
 		Annotations: access(accessWrite),
 	}
 	f := cmd.Flags()
-	f.StringVar(&title, "title", "", "a new title")
-	f.StringVar(&status, "status", "", "idle, needs-you or stopped")
-	f.BoolVar(&archived, "archived", false, "archive it (=false to bring it back)")
-	f.StringVar(&mode, "mode", "", "ask, auto or plan (the harness's)")
-	f.StringVar(&inbound, "inbound", "", "messages from other chats: accept, hold or refuse")
-	f.StringVar(&goal, "goal", "", `its goal ("" removes it)`)
-	f.StringVar(&goalFile, "goal-file", "", "read the goal from a file (- for standard input)")
-	f.BoolVar(&browser, "browser", false, "it has a browser page open (=false: none)")
-	f.BoolVar(&recovery, "recovery", false, "stopped under conch, it will carry on by itself (=false: not)")
-	f.StringVar(&wakeCmd, "wake-cmd", "", "the shell command that starts a reply (the harness's)")
-	f.StringVar(&stopCmd, "stop-cmd", "", "the shell command that stops its reply (the harness's)")
+	f.StringVar(&o.title, "title", "", "a new title")
+	f.StringVar(&o.status, "status", "", "idle, needs-you or stopped")
+	f.BoolVar(&o.archived, "archived", false, "archive it (=false to bring it back)")
+	f.StringVar(&o.mode, "mode", "", "ask, auto or plan (the harness's)")
+	f.StringVar(&o.inbound, "inbound", "", "messages from other chats: accept, hold or refuse")
+	f.StringVar(&o.goal, "goal", "", `its goal ("" removes it)`)
+	f.StringVar(&o.goalFile, "goal-file", "", "read the goal from a file (- for standard input)")
+	f.BoolVar(&o.browser, "browser", false, "it has a browser page open (=false: none)")
+	f.BoolVar(&o.recovery, "recovery", false, "stopped under conch, it will carry on by itself (=false: not)")
+	f.StringVar(&o.wakeCmd, "wake-cmd", "", "the shell command that starts a reply (the harness's)")
+	f.StringVar(&o.stopCmd, "stop-cmd", "", "the shell command that stops its reply (the harness's)")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
 		id, err := a.target(args)
 		if err != nil {
 			return err
 		}
-		var ch state.ChatChange
-		set := func(name string) bool { return cmd.Flags().Changed(name) }
-		if set("title") {
-			t := render.Clean(title)
-			ch.Title = &t
-		}
-		if set("goal") || set("goal-file") {
-			g, err := a.readText(goal, goalFile, set("goal"), "the goal")
-			if err != nil {
-				return err
-			}
-			ch.Goal = &g
-		}
-		strs := map[string]**string{"status": &ch.Status, "mode": &ch.Mode, "inbound": &ch.Inbound, "wake-cmd": &ch.WakeCmd, "stop-cmd": &ch.StopCmd}
-		vals := map[string]*string{"status": &status, "mode": &mode, "inbound": &inbound, "wake-cmd": &wakeCmd, "stop-cmd": &stopCmd}
-		for name, p := range strs {
-			if set(name) {
-				*p = vals[name]
+		o.id = id
+		for _, name := range chatSetFlags {
+			if cmd.Flags().Changed(name) {
+				o.given[name] = true
 			}
 		}
-		bools := map[string]**bool{"archived": &ch.Archived, "browser": &ch.Browser, "recovery": &ch.Recovery}
-		bvals := map[string]*bool{"archived": &archived, "browser": &browser, "recovery": &recovery}
-		for name, p := range bools {
-			if set(name) {
-				*p = bvals[name]
-			}
-		}
-		if ch == (state.ChatChange{}) {
+		if len(o.given) == 0 {
 			return usage("chat set: nothing to change; give at least one flag")
 		}
-		return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
-			return tx.SetChat(a.actor(), id, ch)
-		})
+		if runF != nil {
+			return runF(o)
+		}
+		return a.runChatSet(o)
 	})
 	return cmd
+}
+
+// runChatSet makes the change and prints the chat.
+func (a *app) runChatSet(o *chatSetOptions) error {
+	var ch state.ChatChange
+	set := func(name string) bool { return o.given[name] }
+	if set("title") {
+		t := render.Clean(o.title)
+		ch.Title = &t
+	}
+	if set("goal") || set("goal-file") {
+		g, err := a.readText(o.goal, o.goalFile, set("goal"), "the goal")
+		if err != nil {
+			return err
+		}
+		ch.Goal = &g
+	}
+	strs := map[string]**string{"status": &ch.Status, "mode": &ch.Mode, "inbound": &ch.Inbound, "wake-cmd": &ch.WakeCmd, "stop-cmd": &ch.StopCmd}
+	vals := map[string]*string{"status": &o.status, "mode": &o.mode, "inbound": &o.inbound, "wake-cmd": &o.wakeCmd, "stop-cmd": &o.stopCmd}
+	for name, p := range strs {
+		if set(name) {
+			*p = vals[name]
+		}
+	}
+	bools := map[string]**bool{"archived": &ch.Archived, "browser": &ch.Browser, "recovery": &ch.Recovery}
+	bvals := map[string]*bool{"archived": &o.archived, "browser": &o.browser, "recovery": &o.recovery}
+	for name, p := range bools {
+		if set(name) {
+			*p = bvals[name]
+		}
+	}
+	return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
+		return tx.SetChat(a.actor(), o.id, ch)
+	})
 }

@@ -7,7 +7,15 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newChatShow() *cobra.Command {
+// chatShowOptions are conch chat show's words.
+type chatShowOptions struct {
+	id string // the chat
+}
+
+// newChatShowCmd is conch chat show; runF, when not nil, gets the checked
+// options instead of the run (for tests).
+func (a *app) newChatShowCmd(runF func(*chatShowOptions) error) *cobra.Command {
+	o := &chatShowOptions{}
 	return &cobra.Command{
 		Use:   "show [ID]",
 		Short: "Show one chat, whole",
@@ -26,19 +34,28 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 			if err != nil {
 				return err
 			}
-			return a.view(func(tx *state.Tx) error {
-				c, err := tx.Named(a.actor(), id)
-				if err != nil {
-					return err
-				}
-				shown, err := tx.Show(a.actor(), c)
-				if err != nil {
-					return err
-				}
-				return a.printer().Value(shown, render.ChatShow(shown, tx.Now(), a.userHome()))
-			})
+			o.id = id
+			if runF != nil {
+				return runF(o)
+			}
+			return a.runChatShow(o)
 		}),
 	}
+}
+
+// runChatShow shows the chat as the actor may see it.
+func (a *app) runChatShow(o *chatShowOptions) error {
+	return a.view(func(tx *state.Tx) error {
+		c, err := tx.Named(a.actor(), o.id)
+		if err != nil {
+			return err
+		}
+		shown, err := tx.Show(a.actor(), c)
+		if err != nil {
+			return err
+		}
+		return a.printer().Value(shown, render.ChatShow(shown, tx.Now(), a.userHome()))
+	})
 }
 
 // target is the chat a command names: its argument, else the chat acting.

@@ -7,12 +7,17 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
+// chatStopOptions are conch chat stop's words.
 type chatStopOptions struct {
+	id                      string // the chat whose reply is stopped
 	reason, reasonFile, key string
+	reasonSet               bool // --reason given
 }
 
-func (a *app) newChatStop() *cobra.Command {
-	var o chatStopOptions
+// newChatStopCmd is conch chat stop; runF, when not nil, gets the checked
+// options instead of the stop (for tests).
+func (a *app) newChatStopCmd(runF func(*chatStopOptions) error) *cobra.Command {
+	o := &chatStopOptions{}
 	cmd := &cobra.Command{
 		Use:   "stop ID --reason R [--reason-file F] [--key K]",
 		Short: "As a chat: stop another chat's running reply",
@@ -42,23 +47,28 @@ not offered, plan mode); 4 a request waits for the person.`,
 	f.StringVar(&o.reasonFile, "reason-file", "", "read the reason from a file (- for standard input)")
 	f.StringVar(&o.key, "key", "", "an idempotency key: the same key is the same stop")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		return a.chatStop(args[0], cmd.Flags().Changed("reason"), &o)
+		o.id, o.reasonSet = args[0], cmd.Flags().Changed("reason")
+		if !o.reasonSet && o.reasonFile == "" {
+			return usage("give a reason: --reason R or --reason-file F")
+		}
+		if runF != nil {
+			return runF(o)
+		}
+		return a.runChatStop(o)
 	})
 	return cmd
 }
 
-func (a *app) chatStop(id string, reasonSet bool, o *chatStopOptions) error {
-	if !reasonSet && o.reasonFile == "" {
-		return usage("give a reason: --reason R or --reason-file F")
-	}
-	reason, err := a.readText(o.reason, o.reasonFile, reasonSet, "the reason")
+// runChatStop stops the reply, or asks the person first, and says which.
+func (a *app) runChatStop(o *chatStopOptions) error {
+	reason, err := a.readText(o.reason, o.reasonFile, o.reasonSet, "the reason")
 	if err != nil {
 		return err
 	}
 	if err := checkArgs([]string{o.key}); err != nil {
 		return err
 	}
-	in := state.StopIn{Target: id, Reason: reason, Key: o.key}
+	in := state.StopIn{Target: o.id, Reason: reason, Key: o.key}
 	var r *state.StopResult
 	err = a.update(func(tx *state.Tx) (err error) {
 		r, err = tx.StopChat(a.actor(), in)

@@ -6,8 +6,16 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newChatTaint() *cobra.Command {
-	var outside, person string
+// chatTaintOptions are conch chat taint's words.
+type chatTaintOptions struct {
+	id              string
+	outside, person string
+}
+
+// newChatTaintCmd is conch chat taint; runF, when not nil, gets the
+// checked options instead of the run (for tests).
+func (a *app) newChatTaintCmd(runF func(*chatTaintOptions) error) *cobra.Command {
+	o := &chatTaintOptions{}
 	cmd := &cobra.Command{
 		Use:   "taint [ID] --outside SOURCE | --person WHO",
 		Short: "Mark what came into a chat",
@@ -25,19 +33,28 @@ another chat.`,
 		Args:        maxArgs(1, "one chat id"),
 		Annotations: access(accessWrite),
 	}
-	cmd.Flags().StringVar(&outside, "outside", "", "the outside source it read")
-	cmd.Flags().StringVar(&person, "person", "", "whose words came into it")
+	cmd.Flags().StringVar(&o.outside, "outside", "", "the outside source it read")
+	cmd.Flags().StringVar(&o.person, "person", "", "whose words came into it")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
 		id, err := a.target(args)
 		if err != nil {
 			return err
 		}
-		if err := state.ValidTaintSource(outside + person); err != nil {
+		o.id = id
+		if err := state.ValidTaintSource(o.outside + o.person); err != nil {
 			return err
 		}
-		return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
-			return tx.AddTaint(a.actor(), id, outside, person)
-		})
+		if runF != nil {
+			return runF(o)
+		}
+		return a.runChatTaint(o)
 	})
 	return cmd
+}
+
+// runChatTaint adds the taint.
+func (a *app) runChatTaint(o *chatTaintOptions) error {
+	return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
+		return tx.AddTaint(a.actor(), o.id, o.outside, o.person)
+	})
 }

@@ -7,8 +7,15 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newChatsList() *cobra.Command {
-	var working bool
+// chatsListOptions are conch chats list's words.
+type chatsListOptions struct {
+	working bool // only the busy chats
+}
+
+// newChatsListCmd is conch chats list; runF, when not nil, gets the
+// checked options instead of the run (for tests).
+func (a *app) newChatsListCmd(runF func(*chatsListOptions) error) *cobra.Command {
+	o := &chatsListOptions{}
 	cmd := &cobra.Command{
 		Use:   "list [--working]",
 		Short: "What the person's other chats are doing right now",
@@ -25,15 +32,23 @@ Exit codes: 0 done, 3 not offered here.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessRead),
 	}
-	cmd.Flags().BoolVar(&working, "working", false, "only the busy chats")
+	cmd.Flags().BoolVar(&o.working, "working", false, "only the busy chats")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		return a.view(func(tx *state.Tx) error {
-			l, err := tx.ListChats(a.actor(), working)
-			if err != nil {
-				return err
-			}
-			return a.printer().Value(l, render.ChatList(l, tx.Now(), a.userHome(), a.actor().Person()))
-		})
+		if runF != nil {
+			return runF(o)
+		}
+		return a.runChatsList(o)
 	})
 	return cmd
+}
+
+// runChatsList lists the other chats.
+func (a *app) runChatsList(o *chatsListOptions) error {
+	return a.view(func(tx *state.Tx) error {
+		l, err := tx.ListChats(a.actor(), o.working)
+		if err != nil {
+			return err
+		}
+		return a.printer().Value(l, render.ChatList(l, tx.Now(), a.userHome(), a.actor().Person()))
+	})
 }

@@ -10,11 +10,18 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newClaim() *cobra.Command {
-	var (
-		dur    time.Duration
-		reason string
-	)
+// claimOptions are conch claim's words.
+type claimOptions struct {
+	paths  []string      // as typed: paths, folders or globs
+	dur    time.Duration // --for, when forSet
+	forSet bool
+	reason string
+}
+
+// newClaimCmd is conch claim; runF, when not nil, gets the checked
+// options instead of the claim (for tests).
+func (a *app) newClaimCmd(runF func(*claimOptions) error) *cobra.Command {
+	o := &claimOptions{}
 	cmd := &cobra.Command{
 		Use:   "claim PATH|GLOB... [--for DUR] [--reason TEXT]",
 		Short: "As a chat: these files are mine for now; the person's other chats keep off them",
@@ -34,42 +41,52 @@ bound of 50, or a chat that is not yours.`,
 		Args:        cobra.MinimumNArgs(1),
 		Annotations: access(accessWrite),
 	}
-	cmd.Flags().DurationVar(&dur, "for", 0, "how long the claim lasts (default 30m, at most 2h)")
-	cmd.Flags().StringVar(&reason, "reason", "", "why, in a few words (the others read it)")
+	cmd.Flags().DurationVar(&o.dur, "for", 0, "how long the claim lasts (default 30m, at most 2h)")
+	cmd.Flags().StringVar(&o.reason, "reason", "", "why, in a few words (the others read it)")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		if err := checkArgs([]string{reason}); err != nil {
+		if err := checkArgs([]string{o.reason}); err != nil {
 			return err
 		}
-		in := state.ClaimIn{Reason: reason, PPID: a.env.PPID}
-		if cmd.Flags().Changed("for") {
-			if dur <= 0 {
-				return usage("--for %s: a claim lasts from 1m to 2h", dur)
-			}
-			in.For = dur
+		o.paths, o.forSet = args, cmd.Flags().Changed("for")
+		if o.forSet && o.dur <= 0 {
+			return usage("--for %s: a claim lasts from 1m to 2h", o.dur)
 		}
-		for _, p := range args {
-			in.Patterns = append(in.Patterns, a.absPath(p))
+		if runF != nil {
+			return runF(o)
 		}
-		var made []state.Claim
-		err := a.update(func(tx *state.Tx) (err error) {
-			made, err = tx.Claim(a.actor(), in)
-			return err
-		})
-		var held *state.ClaimConflict
-		if errors.As(err, &held) {
-			return &state.Error{Kind: state.ErrRefused, Msg: render.ClaimHeld(render.ClaimPath(held.Pattern, a.env.Cwd, a.userHome()), held.Holder)}
-		}
-		if err != nil {
-			return err
-		}
-		live := make([]state.LiveClaim, 0, len(made))
-		for _, c := range made {
-			live = append(live, state.LiveClaim{Claim: c})
-		}
-		return a.printer().Value(claimsOut{Version: render.JSONVersion, Claims: render.ClaimsJSON(live, a.chat)},
-			render.Claimed(made, a.env.Cwd, a.userHome()))
+		return a.runClaim(o)
 	})
 	return cmd
+}
+
+// runClaim claims the paths, resolved against the current folder, and
+// says what is held, or who holds one of them.
+func (a *app) runClaim(o *claimOptions) error {
+	in := state.ClaimIn{Reason: o.reason, PPID: a.env.PPID}
+	if o.forSet {
+		in.For = o.dur
+	}
+	for _, p := range o.paths {
+		in.Patterns = append(in.Patterns, a.absPath(p))
+	}
+	var made []state.Claim
+	err := a.update(func(tx *state.Tx) (err error) {
+		made, err = tx.Claim(a.actor(), in)
+		return err
+	})
+	var held *state.ClaimConflict
+	if errors.As(err, &held) {
+		return &state.Error{Kind: state.ErrRefused, Msg: render.ClaimHeld(render.ClaimPath(held.Pattern, a.env.Cwd, a.userHome()), held.Holder)}
+	}
+	if err != nil {
+		return err
+	}
+	live := make([]state.LiveClaim, 0, len(made))
+	for _, c := range made {
+		live = append(live, state.LiveClaim{Claim: c})
+	}
+	return a.printer().Value(claimsOut{Version: render.JSONVersion, Claims: render.ClaimsJSON(live, a.chat)},
+		render.Claimed(made, a.env.Cwd, a.userHome()))
 }
 
 // claimsOut is the JSON of claim, release and claims (conch help json).

@@ -7,7 +7,13 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newClaims() *cobra.Command {
+// claimsOptions are conch claims' words.
+type claimsOptions struct{}
+
+// newClaimsCmd is conch claims; runF, when not nil, gets the checked
+// options instead of the run (for tests).
+func (a *app) newClaimsCmd(runF func(*claimsOptions) error) *cobra.Command {
+	o := &claimsOptions{}
 	return &cobra.Command{
 		Use:   "claims",
 		Short: "Every live claim the chat acting may see: whose, what, until when, why",
@@ -21,14 +27,22 @@ Exit codes: 0 done, 3 no such chat.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessRead),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			return a.view(func(tx *state.Tx) error {
-				live, err := tx.Claims(a.actor())
-				if err != nil {
-					return err
-				}
-				return a.printer().Value(claimsOut{Version: render.JSONVersion, Claims: render.ClaimsJSON(live, a.chat)},
-					render.Claims(live, a.chat, a.env.Cwd, a.userHome()))
-			})
+			if runF != nil {
+				return runF(o)
+			}
+			return a.runClaims(o)
 		}),
 	}
+}
+
+// runClaims lists the live claims the actor may see.
+func (a *app) runClaims(o *claimsOptions) error {
+	return a.view(func(tx *state.Tx) error {
+		live, err := tx.Claims(a.actor())
+		if err != nil {
+			return err
+		}
+		return a.printer().Value(claimsOut{Version: render.JSONVersion, Claims: render.ClaimsJSON(live, a.chat)},
+			render.Claims(live, a.chat, a.env.Cwd, a.userHome()))
+	})
 }

@@ -4,7 +4,15 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (a *app) newCompletion(root *cobra.Command) *cobra.Command {
+// completionOptions are conch completion's words.
+type completionOptions struct {
+	shell string
+}
+
+// newCompletionCmd is conch completion, for the tree under root; runF,
+// when not nil, gets the options instead of the script (for tests).
+func (a *app) newCompletionCmd(root *cobra.Command, runF func(*completionOptions) error) *cobra.Command {
+	o := &completionOptions{}
 	return &cobra.Command{
 		Use:   "completion bash|zsh|fish|powershell",
 		Short: "Print a shell completion script",
@@ -17,18 +25,27 @@ Exit codes: 0 done, 2 unknown shell.`,
 		ValidArgs:   []string{"bash", "zsh", "fish", "powershell"},
 		Annotations: access(accessNone),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			out := a.env.Out
-			switch args[0] {
-			case "bash":
-				return root.GenBashCompletionV2(out, true)
-			case "zsh":
-				return root.GenZshCompletion(out)
-			case "fish":
-				return root.GenFishCompletion(out, true)
-			case "powershell":
-				return root.GenPowerShellCompletionWithDesc(out)
+			o.shell = args[0]
+			if runF != nil {
+				return runF(o)
 			}
-			return usage("completion: unknown shell %q (bash, zsh, fish, powershell)", args[0])
+			return a.runCompletion(root, o)
 		}),
 	}
+}
+
+// runCompletion prints the script for the shell.
+func (a *app) runCompletion(root *cobra.Command, o *completionOptions) error {
+	out := a.env.Out
+	switch o.shell {
+	case "bash":
+		return root.GenBashCompletionV2(out, true)
+	case "zsh":
+		return root.GenZshCompletion(out)
+	case "fish":
+		return root.GenFishCompletion(out, true)
+	case "powershell":
+		return root.GenPowerShellCompletionWithDesc(out)
+	}
+	return usage("completion: unknown shell %q (bash, zsh, fish, powershell)", o.shell)
 }

@@ -4,8 +4,15 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (a *app) newDemo() *cobra.Command {
-	var keep bool
+// demoOptions are conch demo's words.
+type demoOptions struct {
+	keep bool
+}
+
+// newDemoCmd is conch demo; runF, when not nil, gets the checked options
+// instead of the run (for tests).
+func (a *app) newDemoCmd(runF func(*demoOptions) error) *cobra.Command {
+	o := &demoOptions{}
 	cmd := &cobra.Command{
 		Use:   "demo [--keep]",
 		Short: "Show what conch does: three chats in a throwaway home",
@@ -17,7 +24,17 @@ Exit codes: 0 done, 1 the scenario failed.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessNone),
 	}
-	cmd.Flags().BoolVar(&keep, "keep", false, "keep the throwaway home and say where it is")
-	cmd.RunE = run(func(cmd *cobra.Command, args []string) error { return a.demo(keep) })
+	cmd.Flags().BoolVar(&o.keep, "keep", false, "keep the throwaway home and say where it is")
+	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
+		if runF != nil {
+			return runF(o)
+		}
+		return a.runDemo(o)
+	})
 	return cmd
+}
+
+// runDemo plays the scenario.
+func (a *app) runDemo(o *demoOptions) error {
+	return a.demo(o.keep)
 }

@@ -8,7 +8,13 @@ import (
 	"github.com/conch-sh/conch/render"
 )
 
-func (a *app) newGC() *cobra.Command {
+// gCOptions are conch gc's words.
+type gCOptions struct{}
+
+// newGCCmd is conch gc; runF, when not nil, gets the checked options
+// instead of the run (for tests).
+func (a *app) newGCCmd(runF func(*gCOptions) error) *cobra.Command {
+	o := &gCOptions{}
 	return &cobra.Command{
 		Use:   "gc",
 		Short: "Prune the log to 30 days and 50,000 events; expire old watches",
@@ -25,14 +31,22 @@ Exit codes: 0 done, 1 a record could not be read or written.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			res, err := a.home.GC()
-			if err != nil {
-				return fmt.Errorf("%s: %w", render.GCStopped(res), err)
+			if runF != nil {
+				return runF(o)
 			}
-			for _, w := range res.Warnings {
-				a.printer().Warn("%s", w)
-			}
-			return a.printer().Value(res, render.GCWords(res))
+			return a.runGC(o)
 		}),
 	}
+}
+
+// runGC prunes, and says what went.
+func (a *app) runGC(o *gCOptions) error {
+	res, err := a.home.GC()
+	if err != nil {
+		return fmt.Errorf("%s: %w", render.GCStopped(res), err)
+	}
+	for _, w := range res.Warnings {
+		a.printer().Warn("%s", w)
+	}
+	return a.printer().Value(res, render.GCWords(res))
 }

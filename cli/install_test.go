@@ -1,50 +1,39 @@
 package cli
 
 import (
-	"os/exec"
-	"strings"
 	"testing"
+
+	"github.com/conch-sh/conch/cli/install"
 )
 
-// conch knows its own handlers by their command, whatever path names the
-// program, quoted as hookCommand quotes it.
-func TestIsConchHook(t *testing.T) {
-	for _, c := range []struct {
-		command string
-		ours    bool
-	}{
-		{"conch hook claude", true},
-		{"/usr/local/bin/conch hook claude", true},
-		{hookCommand("/Users/me/My Tools/conch", "claude"), true},
-		{hookCommand("/opt/it's/conch", "claude"), true},
-		{`"/opt/x y/conch" hook claude`, true},
-		{"conch hook codex", false},
-		{"conch hook claude --debug", false},
-		{"notconch hook claude", false},
-		{"~/bin/guard.sh", false},
-		{"", false},
-	} {
-		if got := isConchHook(c.command, "claude"); got != c.ours {
-			t.Errorf("isConchHook(%q) = %v, want %v", c.command, got, c.ours)
+// conch install NAME's words reach its run as typed; --project with
+// --user, or a --conch that is no program, never reach it.
+func TestInstallOptions(t *testing.T) {
+	for _, r := range install.Recipes {
+		var got *installOptions
+		cmd := testApp().newInstall(r, func(o *installOptions) error { got = o; return nil })
+		if err := parse(t, cmd, "--project", "--remove", "--conch", "/opt/my tools/conch"); err != nil {
+			t.Fatalf("%s: %v", r.Name, err)
+		}
+		if got == nil || got.recipe != r || !got.project || got.user || !got.remove || got.conch != "/opt/my tools/conch" {
+			t.Fatalf("%s: options %+v", r.Name, got)
 		}
 	}
-}
-
-// shellQuote's word is the string itself, read back by a shell.
-func TestShellQuote(t *testing.T) {
-	for _, s := range []string{
-		"conch", "/usr/local/bin/conch", "~/bin/conch", "/opt/my tools/conch",
-		"/x/conch|tee", "a;b", "$(touch pwned)", "`id`", "PATH=/evil", "it's", "a\nb", "*", "",
+	for _, args := range [][]string{
+		{"--project", "--user"},
+		{"--conch", " "},
+		{"--conch", "con\nch"},
+		{"extra"},
 	} {
-		out, err := exec.Command("/bin/sh", "-c", "printf %s "+shellQuote(s)).Output()
-		if err != nil {
-			t.Fatalf("sh on %q: %v", shellQuote(s), err)
-		}
-		if s != "" && !strings.HasPrefix(s, "~") && string(out) != s {
-			t.Errorf("shellQuote(%q) = %s, which the shell reads as %q", s, shellQuote(s), out)
+		ran := false
+		cmd := testApp().newInstall(install.Claude, func(*installOptions) error { ran = true; return nil })
+		if err := parse(t, cmd, args...); !isUsage(err) || ran {
+			t.Errorf("%q: %v (ran %v), want a usage error", args, err, ran)
 		}
 	}
-	if got := shellQuote("PATH=/evil"); got != "'PATH=/evil'" {
-		t.Errorf("an assignment is not quoted: %s", got)
+	var got *installOptions
+	parse(t, testApp().newInstall(install.Codex, func(o *installOptions) error { got = o; return nil }))
+	if got.conch != "conch" || got.project || got.remove {
+		t.Fatalf("defaults: %+v", got)
 	}
 }

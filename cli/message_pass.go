@@ -19,19 +19,28 @@ from a chat, or without a terminal, it is refused (exit 3).
 Exit codes: 0 done, 2 usage, 3 refused (not the person's press, no such
 message, or not held).`
 	g.AddCommand(
-		a.messagePress("pass", "Pass a held message on to its chat",
+		a.newMessagePressCmd("pass", "Pass a held message on to its chat",
 			`Pass a held message on: it waits for its chat's next notes as if let in,
 and what its sender had read from outside goes into the chat with it. A chat
 that someone else's words came into since does not get it (not delivered).`+press,
-			func(tx *state.Tx, id string) (*state.Message, error) { return tx.PassMessage(a.actor(), id) }),
-		a.messagePress("dismiss", "Dismiss a held message",
+			func(tx *state.Tx, id string) (*state.Message, error) { return tx.PassMessage(a.actor(), id) }, nil),
+		a.newMessagePressCmd("dismiss", "Dismiss a held message",
 			`Dismiss a held message: it is never delivered, and its cards say dismissed.`+press,
-			func(tx *state.Tx, id string) (*state.Message, error) { return tx.DismissMessage(a.actor(), id) }),
+			func(tx *state.Tx, id string) (*state.Message, error) { return tx.DismissMessage(a.actor(), id) }, nil),
 	)
 	return g
 }
 
-func (a *app) messagePress(verb, short, long string, do func(*state.Tx, string) (*state.Message, error)) *cobra.Command {
+// messagePressOptions are conch message pass's and dismiss's words.
+type messagePressOptions struct {
+	id string                                          // the held message
+	do func(*state.Tx, string) (*state.Message, error) // the press
+}
+
+// newMessagePressCmd is conch message VERB, whose press is do; runF, when
+// not nil, gets the options instead of the press (for tests).
+func (a *app) newMessagePressCmd(verb, short, long string, do func(*state.Tx, string) (*state.Message, error), runF func(*messagePressOptions) error) *cobra.Command {
+	o := &messagePressOptions{do: do}
 	return &cobra.Command{
 		Use:         verb + " MSG",
 		Short:       short,
@@ -39,15 +48,24 @@ func (a *app) messagePress(verb, short, long string, do func(*state.Tx, string) 
 		Args:        exactArgs(1, "one message id"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			var m *state.Message
-			err := a.update(func(tx *state.Tx) (err error) {
-				m, err = do(tx, args[0])
-				return err
-			})
-			if err != nil {
-				return err
+			o.id = args[0]
+			if runF != nil {
+				return runF(o)
 			}
-			return a.printer().Value(m, render.MessageDecided(m))
+			return a.runMessagePress(o)
 		}),
 	}
+}
+
+// runMessagePress presses, and says what became of the message.
+func (a *app) runMessagePress(o *messagePressOptions) error {
+	var m *state.Message
+	err := a.update(func(tx *state.Tx) (err error) {
+		m, err = o.do(tx, o.id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return a.printer().Value(m, render.MessageDecided(m))
 }

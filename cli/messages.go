@@ -7,7 +7,15 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newMessages() *cobra.Command {
+// messagesOptions are conch messages' words.
+type messagesOptions struct {
+	id string // the chat ("" with no chat acting: every card)
+}
+
+// newMessagesCmd is conch messages; runF, when not nil, gets the checked
+// options instead of the run (for tests).
+func (a *app) newMessagesCmd(runF func(*messagesOptions) error) *cobra.Command {
+	o := &messagesOptions{}
 	return &cobra.Command{
 		Use:   "messages [ID]",
 		Short: "The message and stop cards of a chat, both directions",
@@ -27,17 +35,24 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 		Args:        maxArgs(1, "one chat id"),
 		Annotations: access(accessRead),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			id := ""
 			if len(args) == 1 {
-				id = args[0]
+				o.id = args[0]
 			}
-			return a.view(func(tx *state.Tx) error {
-				cards, err := tx.Cards(a.actor(), id)
-				if err != nil {
-					return err
-				}
-				return a.printer().Value(cards, render.Cards(cards))
-			})
+			if runF != nil {
+				return runF(o)
+			}
+			return a.runMessages(o)
 		}),
 	}
+}
+
+// runMessages shows the cards.
+func (a *app) runMessages(o *messagesOptions) error {
+	return a.view(func(tx *state.Tx) error {
+		cards, err := tx.Cards(a.actor(), o.id)
+		if err != nil {
+			return err
+		}
+		return a.printer().Value(cards, render.Cards(cards))
+	})
 }

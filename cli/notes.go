@@ -9,11 +9,16 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newNotes() *cobra.Command {
-	var (
-		peek     bool
-		maxChars int
-	)
+// notesOptions are conch notes's words.
+type notesOptions struct {
+	peek     bool
+	maxChars int
+}
+
+// newNotesCmd is conch notes; runF, when not nil, gets the checked options
+// instead of the run (for tests).
+func (a *app) newNotesCmd(runF func(*notesOptions) error) *cobra.Command {
+	o := &notesOptions{}
 	cmd := &cobra.Command{
 		Use:   "notes [--peek] [--max-chars N]",
 		Short: "As a chat: what it must hear now, at a reply's start and after each step",
@@ -38,51 +43,60 @@ stopped: end it now.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessWrite),
 	}
-	cmd.Flags().BoolVar(&peek, "peek", false, "mark nothing")
-	cmd.Flags().IntVar(&maxChars, "max-chars", 0, "keep the output within N characters")
+	cmd.Flags().BoolVar(&o.peek, "peek", false, "mark nothing")
+	cmd.Flags().IntVar(&o.maxChars, "max-chars", 0, "keep the output within N characters")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		if maxChars < 0 {
-			return usage("--max-chars %d: want 0 or more", maxChars)
+		if o.maxChars < 0 {
+			return usage("--max-chars %d: want 0 or more", o.maxChars)
 		}
-		// Most calls have nothing to say: look without the lock first.
-		var n *state.Notes
-		if err := a.view(func(tx *state.Tx) (err error) { n, err = tx.Notes(a.actor()); return err }); err != nil {
+		if runF != nil {
+			return runF(o)
+		}
+		return a.runNotes(o)
+	})
+	return cmd
+}
+
+// runNotes says what the chat must hear now: looked at without the
+// lock, then gathered, said and marked under it.
+func (a *app) runNotes(o *notesOptions) error {
+	// Most calls have nothing to say: look without the lock first.
+	var n *state.Notes
+	if err := a.view(func(tx *state.Tx) (err error) { n, err = tx.Notes(a.actor()); return err }); err != nil {
+		return err
+	}
+	if n.Empty() {
+		if a.json {
+			_, err := a.printNotes(n, o.maxChars)
 			return err
 		}
-		if n.Empty() {
-			if a.json {
-				_, err := a.printNotes(n, maxChars)
-				return err
-			}
-			return nil
-		}
-		if peek || n.StopNow {
-			if _, err := a.printNotes(n, maxChars); err != nil {
-				return err
-			}
-			return a.stopNow(n)
-		}
-		// Under the lock the notes are gathered again, and these are the
-		// ones said and marked; a stop that came in between is among them.
-		err := a.update(func(tx *state.Tx) (err error) {
-			if n, err = tx.Notes(a.actor()); err != nil {
-				return err
-			}
-			shown, err := a.printNotes(n, maxChars)
-			if err != nil {
-				return err
-			}
-			if n.StopNow {
-				return nil
-			}
-			return tx.MarkNotes(a.actor(), shown)
-		})
-		if err != nil {
+		return nil
+	}
+	if o.peek || n.StopNow {
+		if _, err := a.printNotes(n, o.maxChars); err != nil {
 			return err
 		}
 		return a.stopNow(n)
+	}
+	// Under the lock the notes are gathered again, and these are the
+	// ones said and marked; a stop that came in between is among them.
+	err := a.update(func(tx *state.Tx) (err error) {
+		if n, err = tx.Notes(a.actor()); err != nil {
+			return err
+		}
+		shown, err := a.printNotes(n, o.maxChars)
+		if err != nil {
+			return err
+		}
+		if n.StopNow {
+			return nil
+		}
+		return tx.MarkNotes(a.actor(), shown)
 	})
-	return cmd
+	if err != nil {
+		return err
+	}
+	return a.stopNow(n)
 }
 
 func (a *app) stopNow(n *state.Notes) error {

@@ -31,11 +31,17 @@ bell for the same events.`
 func (a *app) newNotifyGroup() *cobra.Command {
 	g := group("notify", "Being told when a chat needs you: [notify] command in config.toml")
 	g.Long = notifyLong
-	g.AddCommand(a.newNotifyTest())
+	g.AddCommand(a.newNotifyTestCmd(nil))
 	return g
 }
 
-func (a *app) newNotifyTest() *cobra.Command {
+// notifyTestOptions are conch notify test's words.
+type notifyTestOptions struct{}
+
+// newNotifyTestCmd is conch notify test; runF, when not nil, gets the
+// checked options instead of the run (for tests).
+func (a *app) newNotifyTestCmd(runF func(*notifyTestOptions) error) *cobra.Command {
+	o := &notifyTestOptions{}
 	return &cobra.Command{
 		Use:   "test",
 		Short: "Send one test notice through the [notify] command",
@@ -48,13 +54,21 @@ Exit codes: 0 sent, 1 the command failed, 2 no [notify] command is set.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessRead),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			argv, err := a.home.NotifyTest(ctx)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(o)
 			}
-			return a.printer().Value(map[string]any{"command": argv, "sent": true}, render.NotifySent(argv))
+			return a.runNotifyTest(o)
 		}),
 	}
+}
+
+// runNotifyTest sends the test notice and waits for the command.
+func (a *app) runNotifyTest(o *notifyTestOptions) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	argv, err := a.home.NotifyTest(ctx)
+	if err != nil {
+		return err
+	}
+	return a.printer().Value(map[string]any{"command": argv, "sent": true}, render.NotifySent(argv))
 }

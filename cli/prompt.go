@@ -6,7 +6,13 @@ import (
 	"github.com/conch-sh/conch/render"
 )
 
-func (a *app) newPrompt() *cobra.Command {
+// promptOptions are conch prompt's words.
+type promptOptions struct{}
+
+// newPromptCmd is conch prompt; runF, when not nil, gets the checked
+// options instead of the run (for tests).
+func (a *app) newPromptCmd(runF func(*promptOptions) error) *cobra.Command {
+	o := &promptOptions{}
 	return &cobra.Command{
 		Use:   "prompt",
 		Short: "Print the static prompt section that says how to use conch",
@@ -18,7 +24,15 @@ Exit codes: 0 done.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessNone),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			return a.printer().Value(map[string]string{"prompt": render.Prompt}, render.Prompt)
+			if runF != nil {
+				return runF(o)
+			}
+			return a.runPrompt(o)
 		}),
 	}
+}
+
+// runPrompt prints it.
+func (a *app) runPrompt(o *promptOptions) error {
+	return a.printer().Value(map[string]string{"prompt": render.Prompt}, render.Prompt)
 }

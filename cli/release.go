@@ -7,7 +7,15 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newRelease() *cobra.Command {
+// releaseOptions are conch release's words.
+type releaseOptions struct {
+	paths []string // as typed (none: all of the chat acting's)
+}
+
+// newReleaseCmd is conch release; runF, when not nil, gets the checked
+// options instead of the run (for tests).
+func (a *app) newReleaseCmd(runF func(*releaseOptions) error) *cobra.Command {
+	o := &releaseOptions{}
 	return &cobra.Command{
 		Use:   "release [PATH|GLOB...]",
 		Short: "Ends claims: the chat acting's (all when none are named), or, as the person, anyone's",
@@ -20,24 +28,33 @@ release: exit 0.
 Exit codes: 0 done, 2 bad input (the person names no path), 3 no such chat.`,
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			var patterns []string
-			for _, p := range args {
-				patterns = append(patterns, a.absPath(p))
+			o.paths = args
+			if runF != nil {
+				return runF(o)
 			}
-			var gone []state.Claim
-			err := a.update(func(tx *state.Tx) (err error) {
-				gone, err = tx.Release(a.actor(), patterns)
-				return err
-			})
-			if err != nil {
-				return err
-			}
-			live := make([]state.LiveClaim, 0, len(gone))
-			for _, c := range gone {
-				live = append(live, state.LiveClaim{Claim: c})
-			}
-			return a.printer().Value(claimsOut{Version: render.JSONVersion, Claims: render.ClaimsJSON(live, a.chat)},
-				render.Released(gone, a.env.Cwd, a.userHome()))
+			return a.runRelease(o)
 		}),
 	}
+}
+
+// runRelease ends the claims and says which.
+func (a *app) runRelease(o *releaseOptions) error {
+	var patterns []string
+	for _, p := range o.paths {
+		patterns = append(patterns, a.absPath(p))
+	}
+	var gone []state.Claim
+	err := a.update(func(tx *state.Tx) (err error) {
+		gone, err = tx.Release(a.actor(), patterns)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	live := make([]state.LiveClaim, 0, len(gone))
+	for _, c := range gone {
+		live = append(live, state.LiveClaim{Claim: c})
+	}
+	return a.printer().Value(claimsOut{Version: render.JSONVersion, Claims: render.ClaimsJSON(live, a.chat)},
+		render.Released(gone, a.env.Cwd, a.userHome()))
 }

@@ -6,8 +6,16 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newReplyEnd() *cobra.Command {
-	var outcome, text, textFile string
+// replyEndOptions are conch reply end's words.
+type replyEndOptions struct {
+	outcome, text, textFile string
+	textSet                 bool // --text given
+}
+
+// newReplyEndCmd is conch reply end; runF, when not nil, gets the options
+// instead of the end (for tests).
+func (a *app) newReplyEndCmd(runF func(*replyEndOptions) error) *cobra.Command {
+	o := &replyEndOptions{}
 	cmd := &cobra.Command{
 		Use:   "end [--outcome finished|stopped|failed|needs-you] [--text T | --text-file F]",
 		Short: "As a chat: the reply ends",
@@ -20,27 +28,36 @@ Exit codes: 0 done, 2 usage or no chat acting, 3 no such chat.`,
 		Annotations: access(accessWrite),
 	}
 	f := cmd.Flags()
-	f.StringVar(&outcome, "outcome", state.OutcomeFinished, "finished, stopped, failed or needs-you")
-	f.StringVar(&text, "text", "", "the reply's finished text")
-	f.StringVar(&textFile, "text-file", "", "read the text from a file (- for standard input)")
+	f.StringVar(&o.outcome, "outcome", state.OutcomeFinished, "finished, stopped, failed or needs-you")
+	f.StringVar(&o.text, "text", "", "the reply's finished text")
+	f.StringVar(&o.textFile, "text-file", "", "read the text from a file (- for standard input)")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		t, err := a.readText(text, textFile, cmd.Flags().Changed("text"), "the text")
-		if err != nil {
-			return err
+		o.textSet = cmd.Flags().Changed("text")
+		if runF != nil {
+			return runF(o)
 		}
-		var c *state.Chat
-		err = a.update(func(tx *state.Tx) error {
-			var err error
-			c, err = tx.EndReply(a.actor(), state.ReplyEnd{Outcome: outcome, Text: t})
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		if r := c.LastReply; r != nil {
-			return a.printer().Value(r, r.ID+" "+r.Outcome+"\n")
-		}
-		return a.printer().Value(map[string]any{"id": c.ID, "reply": nil}, "no reply ended\n")
+		return a.runReplyEnd(o)
 	})
 	return cmd
+}
+
+// runReplyEnd ends the acting chat's reply and says how it ended.
+func (a *app) runReplyEnd(o *replyEndOptions) error {
+	t, err := a.readText(o.text, o.textFile, o.textSet, "the text")
+	if err != nil {
+		return err
+	}
+	var c *state.Chat
+	err = a.update(func(tx *state.Tx) error {
+		var err error
+		c, err = tx.EndReply(a.actor(), state.ReplyEnd{Outcome: o.outcome, Text: t})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if r := c.LastReply; r != nil {
+		return a.printer().Value(r, r.ID+" "+r.Outcome+"\n")
+	}
+	return a.printer().Value(map[string]any{"id": c.ID, "reply": nil}, "no reply ended\n")
 }

@@ -7,12 +7,17 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newReplyStart() *cobra.Command {
-	var (
-		person          bool
-		message, folder string
-		pid             int
-	)
+// replyStartOptions are conch reply start's words.
+type replyStartOptions struct {
+	person          bool
+	message, folder string
+	pid             int // 0: the parent of this command
+}
+
+// newReplyStartCmd is conch reply start; runF, when not nil, gets the
+// checked options instead of the start (for tests).
+func (a *app) newReplyStartCmd(runF func(*replyStartOptions) error) *cobra.Command {
+	o := &replyStartOptions{}
 	cmd := &cobra.Command{
 		Use:   "start [--person] [--message MSG] [--folder DIR] [--pid PID]",
 		Short: "As a chat: a reply begins",
@@ -32,30 +37,38 @@ Exit codes: 0 done, 2 usage or no chat acting, 3 no such chat.`,
 		Annotations: access(accessWrite),
 	}
 	f := cmd.Flags()
-	f.BoolVar(&person, "person", false, "the person's own message started it")
-	f.StringVar(&message, "message", "", "the message that started it")
-	f.StringVar(&folder, "folder", "", "the folder this reply works in")
-	f.IntVar(&pid, "pid", 0, "the harness process that runs the reply")
+	f.BoolVar(&o.person, "person", false, "the person's own message started it")
+	f.StringVar(&o.message, "message", "", "the message that started it")
+	f.StringVar(&o.folder, "folder", "", "the folder this reply works in")
+	f.IntVar(&o.pid, "pid", 0, "the harness process that runs the reply")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		if err := checkArgs([]string{message}); err != nil {
+		if err := checkArgs([]string{o.message}); err != nil {
 			return err
 		}
-		in := state.ReplyStart{Person: person, Title: render.CutTitle(message, state.MaxTitle), PID: a.harnessPID(pid)}
-		if folder != "" {
-			in.Folder = a.absPath(folder)
+		if runF != nil {
+			return runF(o)
 		}
-		var r *state.Reply
-		err := a.update(func(tx *state.Tx) error {
-			c, err := tx.StartReply(a.actor(), in)
-			if err == nil {
-				r = c.Reply
-			}
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		return a.printer().Value(r, r.ID+"\n")
+		return a.runReplyStart(o)
 	})
 	return cmd
+}
+
+// runReplyStart starts the acting chat's reply and prints its id.
+func (a *app) runReplyStart(o *replyStartOptions) error {
+	in := state.ReplyStart{Person: o.person, Title: render.CutTitle(o.message, state.MaxTitle), PID: a.harnessPID(o.pid)}
+	if o.folder != "" {
+		in.Folder = a.absPath(o.folder)
+	}
+	var r *state.Reply
+	err := a.update(func(tx *state.Tx) error {
+		c, err := tx.StartReply(a.actor(), in)
+		if err == nil {
+			r = c.Reply
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return a.printer().Value(r, r.ID+"\n")
 }

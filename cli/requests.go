@@ -7,7 +7,13 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newRequests() *cobra.Command {
+// requestsOptions are conch requests' words.
+type requestsOptions struct{}
+
+// newRequestsCmd is conch requests; runF, when not nil, gets the checked
+// options instead of the run (for tests).
+func (a *app) newRequestsCmd(runF func(*requestsOptions) error) *cobra.Command {
+	o := &requestsOptions{}
 	return &cobra.Command{
 		Use:   "requests",
 		Short: "Requests that wait for the person's OK",
@@ -20,18 +26,35 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessRead),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			return a.view(func(tx *state.Tx) error {
-				rs, err := tx.Requests(a.actor())
-				if err != nil {
-					return err
-				}
-				return a.printer().Value(rs, render.Requests(rs, a.actor().Person()))
-			})
+			if runF != nil {
+				return runF(o)
+			}
+			return a.runRequests(o)
 		}),
 	}
 }
 
-func (a *app) newRequestPress(verb, short, long string, do func(*state.Tx, string) (*state.Request, error)) *cobra.Command {
+// runRequests lists them.
+func (a *app) runRequests(o *requestsOptions) error {
+	return a.view(func(tx *state.Tx) error {
+		rs, err := tx.Requests(a.actor())
+		if err != nil {
+			return err
+		}
+		return a.printer().Value(rs, render.Requests(rs, a.actor().Person()))
+	})
+}
+
+// requestPressOptions are conch confirm's and deny's words.
+type requestPressOptions struct {
+	id string                                          // the request
+	do func(*state.Tx, string) (*state.Request, error) // the press
+}
+
+// newRequestPressCmd is conch VERB, whose press is do; runF, when not
+// nil, gets the options instead of the press (for tests).
+func (a *app) newRequestPressCmd(verb, short, long string, do func(*state.Tx, string) (*state.Request, error), runF func(*requestPressOptions) error) *cobra.Command {
+	o := &requestPressOptions{do: do}
 	return &cobra.Command{
 		Use:   verb + " REQ",
 		Short: short,
@@ -45,30 +68,41 @@ request, or not waiting).`,
 		Args:        exactArgs(1, "one request id"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			var r *state.Request
-			err := a.update(func(tx *state.Tx) (err error) {
-				r, err = do(tx, args[0])
-				return err
-			})
-			if err != nil {
-				return err
+			o.id = args[0]
+			if runF != nil {
+				return runF(o)
 			}
-			return a.printer().Value(r, render.Decided(r))
+			return a.runRequestPress(o)
 		}),
 	}
 }
 
-func (a *app) newConfirm() *cobra.Command {
-	return a.newRequestPress("confirm", "Carry out a request that waits for the person",
+// runRequestPress presses, and says how the request ended.
+func (a *app) runRequestPress(o *requestPressOptions) error {
+	var r *state.Request
+	err := a.update(func(tx *state.Tx) (err error) {
+		r, err = o.do(tx, o.id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return a.printer().Value(r, render.Decided(r))
+}
+
+// newConfirmCmd is conch confirm.
+func (a *app) newConfirmCmd(runF func(*requestPressOptions) error) *cobra.Command {
+	return a.newRequestPressCmd("confirm", "Carry out a request that waits for the person",
 		`Carry out a request: the stop goes ahead. If the reply it would stop has
 ended since, nothing is stopped. Either way the asking chat's next notes says
 how its request ended.`,
-		func(tx *state.Tx, id string) (*state.Request, error) { return tx.ConfirmRequest(a.actor(), id) })
+		func(tx *state.Tx, id string) (*state.Request, error) { return tx.ConfirmRequest(a.actor(), id) }, runF)
 }
 
-func (a *app) newDeny() *cobra.Command {
-	return a.newRequestPress("deny", "Turn down a request that waits for the person",
+// newDenyCmd is conch deny.
+func (a *app) newDenyCmd(runF func(*requestPressOptions) error) *cobra.Command {
+	return a.newRequestPressCmd("deny", "Turn down a request that waits for the person",
 		`Turn a request down: nothing is stopped, and the asking chat's next notes
 says so.`,
-		func(tx *state.Tx, id string) (*state.Request, error) { return tx.DenyRequest(a.actor(), id) })
+		func(tx *state.Tx, id string) (*state.Request, error) { return tx.DenyRequest(a.actor(), id) }, runF)
 }

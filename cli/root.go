@@ -227,9 +227,10 @@ func (a *app) newRoot(args []string) *cobra.Command {
 		return root
 	}
 	chat := a.newChatGroup()
-	root.AddCommand(chat, a.newChatsGroup(), a.newTaskGroup(), a.newReplyGroup(), a.newStep(), a.newNotes(),
-		a.newPrompt(), a.newTasks(), a.newVersion(), a.newCompletion(root), a.newDoctor(), a.newDemo(),
-		a.newClaim(), a.newRelease(), a.newClaims(), a.newTop(), a.newNotifyGroup())
+	root.AddCommand(chat, a.newChatsGroup(), a.newTaskGroup(), a.newReplyGroup(),
+		a.newStepCmd(nil), a.newNotesCmd(nil), a.newPromptCmd(nil), a.newTasksCmd(nil),
+		a.newVersionCmd(nil), a.newCompletionCmd(root, nil), a.newDoctorCmd(nil), a.newDemoCmd(nil),
+		a.newClaimCmd(nil), a.newReleaseCmd(nil), a.newClaimsCmd(nil), a.newTopCmd(nil), a.newNotifyGroup())
 	for _, more := range [](func(*cobra.Command) []*cobra.Command){
 		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,
 	} {
@@ -242,8 +243,12 @@ func (a *app) newRoot(args []string) *cobra.Command {
 // hotCommands are the top-level commands that may be built alone.
 func (a *app) hotCommands() map[string]func() *cobra.Command {
 	return map[string]func() *cobra.Command{
-		"step": a.newStep, "notes": a.newNotes, "version": a.newVersion, "prompt": a.newPrompt,
-		"tasks": a.newTasks, "chats": a.newChatsGroup, "reply": a.newReplyGroup, "task": a.newTaskGroup,
+		"step":    func() *cobra.Command { return a.newStepCmd(nil) },
+		"notes":   func() *cobra.Command { return a.newNotesCmd(nil) },
+		"version": func() *cobra.Command { return a.newVersionCmd(nil) },
+		"prompt":  func() *cobra.Command { return a.newPromptCmd(nil) },
+		"tasks":   func() *cobra.Command { return a.newTasksCmd(nil) },
+		"chats":   a.newChatsGroup, "reply": a.newReplyGroup, "task": a.newTaskGroup,
 		"hook": a.newHookGroup,
 	}
 }
@@ -267,25 +272,25 @@ func firstWord(args []string) string {
 
 func (a *app) newChatGroup() *cobra.Command {
 	chat := group("chat", "One chat: register, change, show, message, stop")
-	chat.AddCommand(a.newChatNew(), a.newChatShow(), a.newChatSet(), a.newChatTaint(), a.newChatDelete())
+	chat.AddCommand(a.newChatNewCmd(nil), a.newChatShowCmd(nil), a.newChatSetCmd(nil), a.newChatTaintCmd(nil), a.newChatDeleteCmd(nil))
 	return chat
 }
 
 func (a *app) newChatsGroup() *cobra.Command {
 	chats := group("chats", "The person's other chats")
-	chats.AddCommand(a.newChatsList())
+	chats.AddCommand(a.newChatsListCmd(nil))
 	return chats
 }
 
 func (a *app) newTaskGroup() *cobra.Command {
 	task := group("task", "Tasks a chat started")
-	task.AddCommand(a.newTaskNew(), a.newTaskSet())
+	task.AddCommand(a.newTaskNewCmd(nil), a.newTaskSetCmd(nil))
 	return task
 }
 
 func (a *app) newReplyGroup() *cobra.Command {
 	reply := group("reply", "A chat's reply begins and ends")
-	reply.AddCommand(a.newReplyStart(), a.newReplyEnd())
+	reply.AddCommand(a.newReplyStartCmd(nil), a.newReplyEndCmd(nil))
 	return reply
 }
 

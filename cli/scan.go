@@ -9,7 +9,13 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newScan() *cobra.Command {
+// scanOptions are conch scan's words.
+type scanOptions struct{}
+
+// newScanCmd is conch scan; runF, when not nil, gets the checked options
+// instead of the run (for tests).
+func (a *app) newScanCmd(runF func(*scanOptions) error) *cobra.Command {
+	o := &scanOptions{}
 	return &cobra.Command{
 		Use:   "scan",
 		Short: "Read what was appended to the adopted session files since the last look",
@@ -33,41 +39,50 @@ written.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			var ads []*state.Adoption
-			if err := a.view(func(tx *state.Tx) (err error) { ads, err = tx.Adoptions(); return err }); err != nil {
-				return err
+			if runF != nil {
+				return runF(o)
 			}
-			// The files are read without the lock; what they said is
-			// recorded under it, for every file at once.
-			looks := make([]state.Look, len(ads))
-			for i, ad := range ads {
-				looks[i] = state.LookAt(*ad)
-			}
-			results := []state.ScanResult{}
-			if len(looks) > 0 {
-				err := a.update(func(tx *state.Tx) error {
-					results = results[:0]
-					for _, l := range looks {
-						r, err := tx.ApplyLook(l)
-						if err != nil {
-							return err
-						}
-						results = append(results, r)
-					}
-					return nil
-				})
+			return a.runScan(o)
+		}),
+	}
+}
+
+// runScan reads the files without the lock, then records what they said
+// under it, for every file at once.
+func (a *app) runScan(o *scanOptions) error {
+	var ads []*state.Adoption
+	if err := a.view(func(tx *state.Tx) (err error) { ads, err = tx.Adoptions(); return err }); err != nil {
+		return err
+	}
+	// The files are read without the lock; what they said is
+	// recorded under it, for every file at once.
+	looks := make([]state.Look, len(ads))
+	for i, ad := range ads {
+		looks[i] = state.LookAt(*ad)
+	}
+	results := []state.ScanResult{}
+	if len(looks) > 0 {
+		err := a.update(func(tx *state.Tx) error {
+			results = results[:0]
+			for _, l := range looks {
+				r, err := tx.ApplyLook(l)
 				if err != nil {
 					return err
 				}
+				results = append(results, r)
 			}
-			var b strings.Builder
-			if len(results) == 0 {
-				b.WriteString("no adopted sessions\n")
-			}
-			for _, r := range results {
-				b.WriteString(render.ScanLine(r) + "\n")
-			}
-			return a.printer().Value(results, b.String())
-		}),
+			return nil
+		})
+		if err != nil {
+			return err
+		}
 	}
+	var b strings.Builder
+	if len(results) == 0 {
+		b.WriteString("no adopted sessions\n")
+	}
+	for _, r := range results {
+		b.WriteString(render.ScanLine(r) + "\n")
+	}
+	return a.printer().Value(results, b.String())
 }

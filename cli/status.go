@@ -7,8 +7,17 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newStatus() *cobra.Command {
-	var since int64
+// statusOptions are conch status's words.
+type statusOptions struct {
+	id       string
+	since    int64 // with sinceSet: the events after it
+	sinceSet bool
+}
+
+// newStatusCmd is conch status; runF, when not nil, gets the checked
+// options instead of the run (for tests).
+func (a *app) newStatusCmd(runF func(*statusOptions) error) *cobra.Command {
+	o := &statusOptions{}
 	cmd := &cobra.Command{
 		Use:   "status ID [--since N]",
 		Short: "A chat's state version and, with --since N, what changed after N",
@@ -31,19 +40,28 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 		Args:        exactArgs(1, "one chat id"),
 		Annotations: access(accessRead),
 	}
-	cmd.Flags().Int64Var(&since, "since", 0, "the events after this sequence")
+	cmd.Flags().Int64Var(&o.since, "since", 0, "the events after this sequence")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		var after *int64
-		if cmd.Flags().Changed("since") {
-			after = &since
+		o.id, o.sinceSet = args[0], cmd.Flags().Changed("since")
+		if runF != nil {
+			return runF(o)
 		}
-		return a.view(func(tx *state.Tx) error {
-			st, err := tx.Status(a.actor(), args[0], after)
-			if err != nil {
-				return err
-			}
-			return a.printer().Value(render.StatusJSON(st), render.Status(st))
-		})
+		return a.runStatus(o)
 	})
 	return cmd
+}
+
+// runStatus shows the chat's state and what changed.
+func (a *app) runStatus(o *statusOptions) error {
+	var after *int64
+	if o.sinceSet {
+		after = &o.since
+	}
+	return a.view(func(tx *state.Tx) error {
+		st, err := tx.Status(a.actor(), o.id, after)
+		if err != nil {
+			return err
+		}
+		return a.printer().Value(render.StatusJSON(st), render.Status(st))
+	})
 }

@@ -9,12 +9,18 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newStep() *cobra.Command {
-	var (
-		files []string
-		tool  string
-		pid   int
-	)
+// stepOptions are conch step's words.
+type stepOptions struct {
+	family string
+	files  []string // as typed
+	tool   string
+	pid    int
+}
+
+// newStepCmd is conch step; runF, when not nil, gets the checked options
+// instead of the run (for tests).
+func (a *app) newStepCmd(runF func(*stepOptions) error) *cobra.Command {
+	o := &stepOptions{}
 	cmd := &cobra.Command{
 		Use:   "step FAMILY [--file PATH]... [--tool NAME]",
 		Short: "As a chat: a step of that family begins",
@@ -29,37 +35,46 @@ Exit codes: 0 done, 2 unknown family or no chat acting, 3 no such chat,
 		Args:        exactArgs(1, "a family"),
 		Annotations: access(accessWrite),
 	}
-	cmd.Flags().StringArrayVar(&files, "file", nil, "a file the step works on (repeatable)")
-	cmd.Flags().StringVar(&tool, "tool", "", "the harness's name for the tool")
-	cmd.Flags().IntVar(&pid, "pid", 0, "the harness process, should the step start a reply")
+	cmd.Flags().StringArrayVar(&o.files, "file", nil, "a file the step works on (repeatable)")
+	cmd.Flags().StringVar(&o.tool, "tool", "", "the harness's name for the tool")
+	cmd.Flags().IntVar(&o.pid, "pid", 0, "the harness process, should the step start a reply")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		if err := checkArgs(append(files, tool)); err != nil {
+		if err := checkArgs(append(o.files, o.tool)); err != nil {
 			return err
 		}
-		in := state.StepIn{Family: args[0], Tool: tool, PID: pid, PPID: a.env.PPID}
-		for _, f := range files {
-			in.Files = append(in.Files, a.absPath(f))
+		o.family = args[0]
+		if runF != nil {
+			return runF(o)
 		}
-		var v *state.Verdict
-		err := a.update(func(tx *state.Tx) error {
-			if _, err := tx.Step(a.actor(), in); err != nil {
-				return err
-			}
-			if in.Family != "edit" || len(in.Files) == 0 {
-				return nil
-			}
-			// A step refuses nothing (the harness's hook does), but it
-			// says the claim it steps onto.
-			var err error
-			v, err = tx.Guard(a.actor(), state.GuardIn{Files: in.Files})
-			return err
-		})
-		if err == nil && v != nil {
-			_ = a.printer().Value(map[string]any{"json_version": render.JSONVersion, "guard": v.Decision, "reason": render.GuardReason(v)}, render.GuardStep(v)+"\n")
-		}
-		return a.stopped(err)
+		return a.runStep(o)
 	})
 	return cmd
+}
+
+// runStep records the step, and says the claim an edit steps onto.
+func (a *app) runStep(o *stepOptions) error {
+	in := state.StepIn{Family: o.family, Tool: o.tool, PID: o.pid, PPID: a.env.PPID}
+	for _, f := range o.files {
+		in.Files = append(in.Files, a.absPath(f))
+	}
+	var v *state.Verdict
+	err := a.update(func(tx *state.Tx) error {
+		if _, err := tx.Step(a.actor(), in); err != nil {
+			return err
+		}
+		if in.Family != "edit" || len(in.Files) == 0 {
+			return nil
+		}
+		// A step refuses nothing (the harness's hook does), but it
+		// says the claim it steps onto.
+		var err error
+		v, err = tx.Guard(a.actor(), state.GuardIn{Files: in.Files})
+		return err
+	})
+	if err == nil && v != nil {
+		_ = a.printer().Value(map[string]any{"json_version": render.JSONVersion, "guard": v.Decision, "reason": render.GuardReason(v)}, render.GuardStep(v)+"\n")
+	}
+	return a.stopped(err)
 }
 
 // stopped says a stop notice on standard output, for the harness to read,

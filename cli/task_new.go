@@ -7,8 +7,15 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newTaskNew() *cobra.Command {
-	var title, folder, key string
+// taskNewOptions are conch task new's words.
+type taskNewOptions struct {
+	title, folder, key string
+}
+
+// newTaskNewCmd is conch task new; runF, when not nil, gets the checked
+// options instead of the run (for tests).
+func (a *app) newTaskNewCmd(runF func(*taskNewOptions) error) *cobra.Command {
+	o := &taskNewOptions{}
 	cmd := &cobra.Command{
 		Use:   "new --title T [--folder DIR] [--key K]",
 		Short: "As a chat: register a task it started, and print its id",
@@ -22,21 +29,29 @@ Exit codes: 0 done, 2 bad value or no chat acting.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessWrite),
 	}
-	cmd.Flags().StringVar(&title, "title", "", "the task's title")
-	cmd.Flags().StringVar(&folder, "folder", "", "the folder it works in (default: the chat's)")
-	cmd.Flags().StringVar(&key, "key", "", "an idempotency key: the same key gives the same task")
+	cmd.Flags().StringVar(&o.title, "title", "", "the task's title")
+	cmd.Flags().StringVar(&o.folder, "folder", "", "the folder it works in (default: the chat's)")
+	cmd.Flags().StringVar(&o.key, "key", "", "an idempotency key: the same key gives the same task")
 	_ = cmd.MarkFlagRequired("title")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		if err := checkArgs([]string{title}); err != nil {
+		if err := checkArgs([]string{o.title}); err != nil {
 			return err
 		}
-		in := state.NewTask{Title: render.Clean(title), Key: key}
-		if folder != "" {
-			in.Folder = a.absPath(folder)
+		if runF != nil {
+			return runF(o)
 		}
-		return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
-			return tx.CreateTask(a.actor(), in)
-		})
+		return a.runTaskNew(o)
 	})
 	return cmd
+}
+
+// runTaskNew registers the task and prints its id.
+func (a *app) runTaskNew(o *taskNewOptions) error {
+	in := state.NewTask{Title: render.Clean(o.title), Key: o.key}
+	if o.folder != "" {
+		in.Folder = a.absPath(o.folder)
+	}
+	return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
+		return tx.CreateTask(a.actor(), in)
+	})
 }

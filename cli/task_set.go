@@ -6,8 +6,17 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newTaskSet() *cobra.Command {
-	var st, result, resultFile string
+// taskSetOptions are conch task set's words.
+type taskSetOptions struct {
+	id                     string
+	st, result, resultFile string
+	resultSet              bool // --result given
+}
+
+// newTaskSetCmd is conch task set; runF, when not nil, gets the checked
+// options instead of the run (for tests).
+func (a *app) newTaskSetCmd(runF func(*taskSetOptions) error) *cobra.Command {
+	o := &taskSetOptions{}
 	cmd := &cobra.Command{
 		Use:   "set ID --state S [--result TEXT | --result-file F]",
 		Short: "Set a task's state and result",
@@ -20,22 +29,31 @@ Exit codes: 0 done, 2 bad state, 3 no such task.`,
 		Args:        exactArgs(1, "one task id"),
 		Annotations: access(accessWrite),
 	}
-	cmd.Flags().StringVar(&st, "state", "", "the task's state")
-	cmd.Flags().StringVar(&result, "result", "", "its result, or why it did not finish")
-	cmd.Flags().StringVar(&resultFile, "result-file", "", "read the result from a file (- for standard input)")
+	cmd.Flags().StringVar(&o.st, "state", "", "the task's state")
+	cmd.Flags().StringVar(&o.result, "result", "", "its result, or why it did not finish")
+	cmd.Flags().StringVar(&o.resultFile, "result-file", "", "read the result from a file (- for standard input)")
 	_ = cmd.MarkFlagRequired("state")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		var res *string
-		if cmd.Flags().Changed("result") || resultFile != "" {
-			r, err := a.readText(result, resultFile, cmd.Flags().Changed("result"), "the result")
-			if err != nil {
-				return err
-			}
-			res = &r
+		o.id, o.resultSet = args[0], cmd.Flags().Changed("result")
+		if runF != nil {
+			return runF(o)
 		}
-		return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
-			return tx.SetTask(a.actor(), args[0], st, res)
-		})
+		return a.runTaskSet(o)
 	})
 	return cmd
+}
+
+// runTaskSet sets it.
+func (a *app) runTaskSet(o *taskSetOptions) error {
+	var res *string
+	if o.resultSet || o.resultFile != "" {
+		r, err := a.readText(o.result, o.resultFile, o.resultSet, "the result")
+		if err != nil {
+			return err
+		}
+		res = &r
+	}
+	return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
+		return tx.SetTask(a.actor(), o.id, o.st, res)
+	})
 }

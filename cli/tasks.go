@@ -7,7 +7,13 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newTasks() *cobra.Command {
+// tasksOptions are conch tasks' words.
+type tasksOptions struct{}
+
+// newTasksCmd is conch tasks; runF, when not nil, gets the checked options
+// instead of the run (for tests).
+func (a *app) newTasksCmd(runF func(*tasksOptions) error) *cobra.Command {
+	o := &tasksOptions{}
 	return &cobra.Command{
 		Use:   "tasks",
 		Short: "The tasks of the chat acting, and how much room there is to run them",
@@ -22,13 +28,21 @@ Exit codes: 0 done, 3 no such chat.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessRead),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			return a.view(func(tx *state.Tx) error {
-				st, err := tx.Tasks(a.actor())
-				if err != nil {
-					return err
-				}
-				return a.printer().Value(st, render.Tasks(st))
-			})
+			if runF != nil {
+				return runF(o)
+			}
+			return a.runTasks(o)
 		}),
 	}
+}
+
+// runTasks lists them, with the capacity.
+func (a *app) runTasks(o *tasksOptions) error {
+	return a.view(func(tx *state.Tx) error {
+		st, err := tx.Tasks(a.actor())
+		if err != nil {
+			return err
+		}
+		return a.printer().Value(st, render.Tasks(st))
+	})
 }

@@ -56,9 +56,16 @@ without a terminal; with --json, {"lines": ["…row…"]}.
 Exit codes: 0 done, 1 failed, 2 usage, 3 refused (a chat acting, or no
 terminal without --once).`
 
-func (a *app) newTop() *cobra.Command {
-	var once bool
-	var width, height int
+// topOptions are conch top's words.
+type topOptions struct {
+	once          bool
+	width, height int
+}
+
+// newTopCmd is conch top; runF, when not nil, gets the checked options
+// instead of the run (for tests).
+func (a *app) newTopCmd(runF func(*topOptions) error) *cobra.Command {
+	o := &topOptions{}
 	cmd := &cobra.Command{
 		Use:         "top [--once [--width W] [--height H]]",
 		Short:       "A live view for the person: every chat, and what waits for you",
@@ -66,36 +73,44 @@ func (a *app) newTop() *cobra.Command {
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessWrite),
 	}
-	cmd.Flags().BoolVar(&once, "once", false, "print one frame and exit")
-	cmd.Flags().IntVar(&width, "width", 80, "with --once: the frame's width in columns")
-	cmd.Flags().IntVar(&height, "height", 24, "with --once: the frame's height in rows")
+	cmd.Flags().BoolVar(&o.once, "once", false, "print one frame and exit")
+	cmd.Flags().IntVar(&o.width, "width", 80, "with --once: the frame's width in columns")
+	cmd.Flags().IntVar(&o.height, "height", 24, "with --once: the frame's height in rows")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
 		if a.chat != "" {
 			return &state.Error{Kind: state.ErrRefused, Msg: "conch top is the person's view: run it with no chat acting (CONCH_CHAT unset, no --chat)"}
 		}
-		if width < 1 || height < 1 {
+		if o.width < 1 || o.height < 1 {
 			return usage("--width and --height must be 1 or more")
 		}
-		if once {
-			m := newTopModel()
-			v, err := a.personView(nil)
-			if err != nil {
-				return err
-			}
-			m.setView(v, a.now())
-			f := m.frame(nil, width, height, false, a.now(), a.userHome())
-			return a.printer().Value(map[string]any{"lines": f.Lines()}, f.String())
+		if runF != nil {
+			return runF(o)
 		}
-		if a.json {
-			return usage("conch top --json prints one frame: give --once")
-		}
-		in, out, ok := a.terminals()
-		if !ok || !a.env.Terminal {
-			return &state.Error{Kind: state.ErrRefused, Msg: "conch top needs a terminal (standard input and output); --once prints one frame without one"}
-		}
-		return a.topLive(in, out)
+		return a.runTop(o)
 	})
 	return cmd
+}
+
+// runTop prints one frame, or runs the live view on the terminal.
+func (a *app) runTop(o *topOptions) error {
+	if o.once {
+		m := newTopModel()
+		v, err := a.personView(nil)
+		if err != nil {
+			return err
+		}
+		m.setView(v, a.now())
+		f := m.frame(nil, o.width, o.height, false, a.now(), a.userHome())
+		return a.printer().Value(map[string]any{"lines": f.Lines()}, f.String())
+	}
+	if a.json {
+		return usage("conch top --json prints one frame: give --once")
+	}
+	in, out, ok := a.terminals()
+	if !ok || !a.env.Terminal {
+		return &state.Error{Kind: state.ErrRefused, Msg: "conch top needs a terminal (standard input and output); --once prints one frame without one"}
+	}
+	return a.topLive(in, out)
 }
 
 // terminals are the process's standard input and output when both are

@@ -10,18 +10,32 @@ import (
 // Version is conch's version; a release build sets it with -ldflags.
 var Version = "0.1.0-dev"
 
-func (a *app) newVersion() *cobra.Command {
+// versionOptions are conch version's words.
+type versionOptions struct{}
+
+// newVersionCmd is conch version; runF, when not nil, gets the checked
+// options instead of the run (for tests).
+func (a *app) newVersionCmd(runF func(*versionOptions) error) *cobra.Command {
+	o := &versionOptions{}
 	return &cobra.Command{
 		Use:         "version",
 		Short:       "Print conch's version",
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessNone),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			v := Version
-			if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-				v = info.Main.Version
+			if runF != nil {
+				return runF(o)
 			}
-			return a.printer().Value(map[string]string{"version": v}, fmt.Sprintf("conch %s\n", v))
+			return a.runVersion(o)
 		}),
 	}
+}
+
+// runVersion prints it.
+func (a *app) runVersion(o *versionOptions) error {
+	v := Version
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		v = info.Main.Version
+	}
+	return a.printer().Value(map[string]string{"version": v}, fmt.Sprintf("conch %s\n", v))
 }

@@ -59,11 +59,18 @@ Exit codes: 0 done (registered, or ended), 2 usage, 3 no such chat (or not
 yours), not offered here, or a loop of waits, 124 timed out (the wait stays
 registered).`
 
-func (a *app) newWaitFor(k waitKind) *cobra.Command {
-	var (
-		timeout time.Duration
-		detach  bool
-	)
+// waitForOptions are conch wait chat's and conch wait task's words.
+type waitForOptions struct {
+	kind, id string        // what is waited for: state.WaitChat or WaitTask, and its id
+	timeout  time.Duration // block at most this long (0: no limit)
+	timed    bool          // --timeout given
+	detach   bool
+}
+
+// newWaitForCmd is conch wait chat or conch wait task; runF, when not
+// nil, gets the checked options instead of the wait (for tests).
+func (a *app) newWaitForCmd(k waitKind, runF func(*waitForOptions) error) *cobra.Command {
+	o := &waitForOptions{kind: k.name}
 	cmd := &cobra.Command{
 		Use:         k.name + " ID [--timeout DUR] [--detach]",
 		Short:       k.short,
@@ -71,20 +78,29 @@ func (a *app) newWaitFor(k waitKind) *cobra.Command {
 		Args:        exactArgs(1, "one "+k.name+" id"),
 		Annotations: access(accessWrite),
 	}
-	cmd.Flags().DurationVar(&timeout, "timeout", 0, "block at most this long (e.g. 30s, 5m), then exit 124")
-	cmd.Flags().BoolVar(&detach, "detach", false, "register the wait and return at once")
+	cmd.Flags().DurationVar(&o.timeout, "timeout", 0, "block at most this long (e.g. 30s, 5m), then exit 124")
+	cmd.Flags().BoolVar(&o.detach, "detach", false, "register the wait and return at once")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		timed := cmd.Flags().Changed("timeout")
-		if timed && detach {
+		o.id, o.timed = args[0], cmd.Flags().Changed("timeout")
+		if o.timed && o.detach {
 			return usage("give --timeout or --detach, not both")
 		}
-		if timed && timeout <= 0 {
-			return usage("--timeout %s: want a duration above zero", timeout)
+		if o.timed && o.timeout <= 0 {
+			return usage("--timeout %s: want a duration above zero", o.timeout)
 		}
-		block := timed || (a.actor().Press() && !detach)
-		return a.waitFor(k.name, args[0], block, timeout)
+		if runF != nil {
+			return runF(o)
+		}
+		return a.runWaitFor(o)
 	})
 	return cmd
+}
+
+// runWaitFor waits: blocking with --timeout, or as the person at a
+// terminal without --detach; else it registers the wait and returns.
+func (a *app) runWaitFor(o *waitForOptions) error {
+	block := o.timed || (a.actor().Press() && !o.detach)
+	return a.waitFor(o.kind, o.id, block, o.timeout)
 }
 
 // waitFor registers (or finds) the wait, and says how it ended, that it is
@@ -154,7 +170,12 @@ func (a *app) sayEnded(v *state.WaitView) error {
 	})
 }
 
-func (a *app) newWaitList() *cobra.Command {
+// waitListOptions are conch wait list's words: none.
+type waitListOptions struct{}
+
+// newWaitListCmd is conch wait list; runF, when not nil, runs instead.
+func (a *app) newWaitListCmd(runF func(*waitListOptions) error) *cobra.Command {
+	o := &waitListOptions{}
 	return &cobra.Command{
 		Use:   "list",
 		Short: "The waits of the chat acting (or the person's)",
@@ -167,35 +188,51 @@ Exit codes: 0 done, 3 no such chat.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			// Look without the lock; take it only when a target needs settling.
-			var over bool
-			err := a.view(func(tx *state.Tx) (err error) {
-				over, err = tx.WaitsOver(a.actor())
-				return err
-			})
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(o)
 			}
-			if over {
-				if err := a.update(func(tx *state.Tx) error {
-					_, err := tx.SettleWaits(a.actor())
-					return err
-				}); err != nil {
-					return err
-				}
-			}
-			return a.view(func(tx *state.Tx) error {
-				vs, err := tx.ListWaits(a.actor())
-				if err != nil {
-					return err
-				}
-				return a.printer().Value(map[string]any{"waits": vs}, render.WaitList(vs, tx.Now()))
-			})
+			return a.runWaitList(o)
 		}),
 	}
 }
 
-func (a *app) newWaitCancel() *cobra.Command {
+// runWaitList settles the waits whose targets stopped unseen, then lists.
+func (a *app) runWaitList(o *waitListOptions) error {
+	// Look without the lock; take it only when a target needs settling.
+	var over bool
+	err := a.view(func(tx *state.Tx) (err error) {
+		over, err = tx.WaitsOver(a.actor())
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if over {
+		if err := a.update(func(tx *state.Tx) error {
+			_, err := tx.SettleWaits(a.actor())
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	return a.view(func(tx *state.Tx) error {
+		vs, err := tx.ListWaits(a.actor())
+		if err != nil {
+			return err
+		}
+		return a.printer().Value(map[string]any{"waits": vs}, render.WaitList(vs, tx.Now()))
+	})
+}
+
+// waitCancelOptions are conch wait cancel's words.
+type waitCancelOptions struct {
+	id string // the chat or task waited for
+}
+
+// newWaitCancelCmd is conch wait cancel; runF, when not nil, gets the
+// options instead of the cancel (for tests).
+func (a *app) newWaitCancelCmd(runF func(*waitCancelOptions) error) *cobra.Command {
+	o := &waitCancelOptions{}
 	return &cobra.Command{
 		Use:   "cancel ID",
 		Short: "Cancel a wait of the chat acting (or the person's), by the target's id",
@@ -208,15 +245,24 @@ Exit codes: 0 done, 3 no such wait, or no such chat.`,
 		Args:        exactArgs(1, "the id of the chat or task waited for"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			var v *state.WaitView
-			err := a.update(func(tx *state.Tx) (err error) {
-				v, err = tx.CancelWait(a.actor(), args[0])
-				return err
-			})
-			if err != nil {
-				return err
+			o.id = args[0]
+			if runF != nil {
+				return runF(o)
 			}
-			return a.printer().Value(v, render.WaitCancelled(v))
+			return a.runWaitCancel(o)
 		}),
 	}
+}
+
+// runWaitCancel cancels the wait.
+func (a *app) runWaitCancel(o *waitCancelOptions) error {
+	var v *state.WaitView
+	err := a.update(func(tx *state.Tx) (err error) {
+		v, err = tx.CancelWait(a.actor(), o.id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return a.printer().Value(v, render.WaitCancelled(v))
 }

@@ -7,7 +7,15 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-func (a *app) newWatch() *cobra.Command {
+// watchOptions are conch watch's words.
+type watchOptions struct {
+	id string
+}
+
+// newWatchCmd is conch watch; runF, when not nil, gets the checked options
+// instead of the run (for tests).
+func (a *app) newWatchCmd(runF func(*watchOptions) error) *cobra.Command {
+	o := &watchOptions{}
 	return &cobra.Command{
 		Use:   "watch ID",
 		Short: "As a chat: watch another chat, to hear when someone else changes it",
@@ -27,20 +35,37 @@ Exit codes: 0 done, 2 no chat acting, 3 no such chat, or the chat itself.`,
 		Args:        exactArgs(1, "one chat id"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			var w *state.Watch
-			err := a.update(func(tx *state.Tx) (err error) {
-				w, err = tx.Watch(a.actor(), args[0])
-				return err
-			})
-			if err != nil {
-				return err
+			o.id = args[0]
+			if runF != nil {
+				return runF(o)
 			}
-			return a.printer().Value(w, render.WatchWords(w))
+			return a.runWatch(o)
 		}),
 	}
 }
 
-func (a *app) newUnwatch() *cobra.Command {
+// runWatch starts the watch.
+func (a *app) runWatch(o *watchOptions) error {
+	var w *state.Watch
+	err := a.update(func(tx *state.Tx) (err error) {
+		w, err = tx.Watch(a.actor(), o.id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return a.printer().Value(w, render.WatchWords(w))
+}
+
+// unwatchOptions are conch unwatch's words.
+type unwatchOptions struct {
+	id string
+}
+
+// newUnwatchCmd is conch unwatch; runF, when not nil, gets the checked
+// options instead of the run (for tests).
+func (a *app) newUnwatchCmd(runF func(*unwatchOptions) error) *cobra.Command {
+	o := &unwatchOptions{}
 	return &cobra.Command{
 		Use:   "unwatch ID",
 		Short: "As a chat: stop watching another chat",
@@ -51,15 +76,24 @@ Exit codes: 0 done, 2 no chat acting, 3 no such chat.`,
 		Args:        exactArgs(1, "one chat id"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			var w *state.Watch
-			err := a.update(func(tx *state.Tx) (err error) {
-				w, err = tx.Unwatch(a.actor(), args[0])
-				return err
-			})
-			if err != nil {
-				return err
+			o.id = args[0]
+			if runF != nil {
+				return runF(o)
 			}
-			return a.printer().Value(w, render.UnwatchWords(w))
+			return a.runUnwatch(o)
 		}),
 	}
+}
+
+// runUnwatch ends it.
+func (a *app) runUnwatch(o *unwatchOptions) error {
+	var w *state.Watch
+	err := a.update(func(tx *state.Tx) (err error) {
+		w, err = tx.Unwatch(a.actor(), o.id)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return a.printer().Value(w, render.UnwatchWords(w))
 }

@@ -1,0 +1,92 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func testRun(t *testing.T, remove bool) *Run {
+	t.Helper()
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	return &Run{Env: Env{Now: func() time.Time { return now }}, Options: Options{Remove: remove, Conch: "conch"}}
+}
+
+// A file conch owns is written once, is the same again, and --remove
+// takes it away; a person's file of that name is never touched.
+func TestOwnFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "plugins", "conch.js")
+	data := []byte("// conch: written by conch install; conch install --remove takes it out\nrun()\n")
+	const mark = "// conch: written by conch install"
+
+	res, err := testRun(t, false).OwnFile(path, data, mark, "plugin")
+	if err != nil || !res.Changed || res.Backup != "" {
+		t.Fatalf("put in: %+v, %v", res, err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != string(data) {
+		t.Fatalf("the file holds %q", got)
+	}
+	if res, err := testRun(t, false).OwnFile(path, data, mark); err != nil || res.Changed {
+		t.Fatalf("again: %+v, %v", res, err)
+	}
+
+	// An older conch's file is replaced, and kept beside it.
+	os.WriteFile(path, []byte(mark+"\nold()\n"), 0o600)
+	res, err = testRun(t, false).OwnFile(path, data, mark)
+	if err != nil || !res.Changed || !strings.HasSuffix(res.Backup, ".bak-20261129T120000Z") {
+		t.Fatalf("an older one: %+v, %v", res, err)
+	}
+
+	res, err = testRun(t, true).OwnFile(path, data, mark)
+	if _, serr := os.Stat(path); err != nil || !res.Changed || res.Backup != "" || serr == nil {
+		t.Fatalf("taken out: %+v, %v, %v", res, err, serr)
+	}
+	if res, err := testRun(t, true).OwnFile(path, data, mark); err != nil || res.Changed {
+		t.Fatalf("taken out again: %+v, %v", res, err)
+	}
+
+	// A person's own file by that name: refused, for an install and a
+	// removal alike, and left as it is.
+	os.WriteFile(path, []byte("mine()\n"), 0o600)
+	for _, remove := range []bool{false, true} {
+		if _, err := testRun(t, remove).OwnFile(path, data, mark); err == nil || !strings.Contains(err.Error(), "is not conch's") {
+			t.Errorf("remove %v: %v", remove, err)
+		}
+	}
+	if got, _ := os.ReadFile(path); string(got) != "mine()\n" {
+		t.Fatalf("the person's file became %q", got)
+	}
+}
+
+// A backup takes a name of its own when the first is taken.
+func TestBackupNames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	r := testRun(t, false)
+	a, err := r.Backup(path, []byte("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := r.Backup(path, []byte("b"))
+	if err != nil || b != a+"-2" {
+		t.Fatalf("second backup %q (%v), first %q", b, err, a)
+	}
+}
+
+// The TOML edits take out exactly their lines.
+func TestTOMLEdits(t *testing.T) {
+	text := "# mine\nmodel = \"o3\"\nnotify = [\n  \"conch\", \"hook\", \"codex\",\n]\n[hooks.state.\"k\"]\ntrusted = true\n[tui]\nx = 1\n"
+	out, ok := dropTopKey(text, "notify")
+	if !ok || out != "# mine\nmodel = \"o3\"\n[hooks.state.\"k\"]\ntrusted = true\n[tui]\nx = 1\n" {
+		t.Fatalf("dropTopKey: %v %q", ok, out)
+	}
+	if _, ok := dropTopKey("[tui]\nnotify = []\n", "notify"); ok {
+		t.Fatal("a table's key is not top-level")
+	}
+	out, n := dropTables(text, []string{`[hooks.state."k"]`})
+	if n != 1 || strings.Contains(out, "trusted") || !strings.Contains(out, "[tui]\nx = 1\n") {
+		t.Fatalf("dropTables: %d %q", n, out)
+	}
+}

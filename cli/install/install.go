@@ -1,0 +1,108 @@
+// Package install puts conch's part into a harness's own configuration
+// (hooks in its settings, a plugin file, a notify line) and takes exactly
+// that part out again, keeping every byte of the rest and a backup of each
+// file it changes. It knows the harness's files, never conch's home (it
+// must not open CONCH_HOME), and it prints nothing: render has its words.
+//
+// To add a harness's recipe (five steps):
+//  1. Write NAME.go here: var NAME = &Recipe{Name, Use, Short, Long, Where, Dir, Do, After}.
+//  2. Dir says the folder for --user and --project; Do does the work with the jobs on *Run:
+//     r.HookFile(path, Hooks{…}) for JSON hooks, r.OwnFile(path, data, mark) for a file conch owns, r.Edit for any other.
+//  3. Every sentence a person reads (After, notes) goes in render (render/install_NAME.go).
+//  4. Add it to Recipes below (conch install NAME then exists), and pin it in testdata/script/install_NAME.txtar.
+package install
+
+import (
+	"os/exec"
+	"time"
+
+	"github.com/conch-sh/conch/render"
+)
+
+// Recipes are the harnesses conch installs into, in the order of help.
+var Recipes = []*Recipe{
+	Claude,
+	Codex,
+}
+
+// Recipe is how conch installs itself into one harness.
+type Recipe struct {
+	Name  string // conch install NAME; its handlers run conch hook NAME
+	Use   string // the usage line after "conch install"
+	Short string // help, one line
+	Long  string // help, whole
+	Where string // what --project and --user name in their help
+	// Dir is the folder its files go in: the person's own (project
+	// false) or the current folder's.
+	Dir func(e Env, project bool) string
+	// Do puts conch's part in (or, with r.Remove, takes it out), saying
+	// what it did to each file, in order.
+	Do func(r *Run) ([]*Result, error)
+	// After is said once something was put in: what the person does next.
+	After string
+}
+
+// Env is what an install takes from the world outside.
+type Env struct {
+	Home   string              // the person's home folder
+	Cwd    string              // the current folder
+	Getenv func(string) string // the environment
+	Now    func() time.Time    // names backups
+}
+
+// Options are the words of conch install NAME.
+type Options struct {
+	Project bool   // the current folder's configuration, not the person's
+	Remove  bool   // take conch's part out
+	Conch   string // the conch program the handlers run ("conch": on PATH)
+}
+
+// Run is one install of a recipe: where, and how.
+type Run struct {
+	Env
+	Options
+	Dir string // the recipe's folder for this run
+}
+
+// Result is what an install or a removal did to one file (conch help json).
+type Result struct {
+	File    string   `json:"file"`
+	Changed bool     `json:"changed"`
+	Backup  string   `json:"backup,omitempty"`
+	Events  []string `json:"events"`
+	Notes   []string `json:"notes,omitempty"`
+}
+
+// Lookup is the recipe named name, nil for none.
+func Lookup(name string) *Recipe {
+	for _, r := range Recipes {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// Do runs a recipe.
+func Do(rc *Recipe, e Env, o Options) ([]*Result, error) {
+	r := &Run{Env: e, Options: o, Dir: rc.Dir(e, o.Project)}
+	return rc.Do(r)
+}
+
+// Said is what an install prints: each file's outcome and notes, then,
+// once something was put in, a note when the conch program is not on
+// PATH and the recipe's After.
+func Said(rc *Recipe, done []*Result, o Options) string {
+	lines := make([]render.InstallLine, len(done))
+	changed := false
+	for i, d := range done {
+		lines[i] = render.InstallLine{File: d.File, Changed: d.Changed, Backup: d.Backup, Events: d.Events, Notes: d.Notes}
+		changed = changed || d.Changed
+	}
+	missing := false
+	if changed && !o.Remove {
+		_, err := exec.LookPath(o.Conch)
+		missing = err != nil
+	}
+	return render.Installed(lines, o.Remove, missing, o.Conch, rc.After)
+}

@@ -1,0 +1,82 @@
+package install
+
+import (
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/conch-sh/conch/render"
+)
+
+// TOML is edited by lines, never decoded and encoded again: a person's
+// config.toml keeps its comments, order and spacing. Each edit is checked
+// by decoding what it would write.
+
+// decodeTOML reads a TOML document; its error is one line.
+func decodeTOML(text string) (map[string]any, error) {
+	var v map[string]any
+	if _, err := toml.Decode(text, &v); err != nil {
+		return nil, tomlError{err}
+	}
+	return v, nil
+}
+
+// checkTOML says whether text is TOML.
+func checkTOML(text string) error {
+	_, err := decodeTOML(text)
+	return err
+}
+
+// tomlError is a TOML parser's error on one line.
+type tomlError struct{ err error }
+
+func (e tomlError) Error() string {
+	return strings.Join(strings.Fields(render.Line(e.err.Error())), " ")
+}
+
+// dropTables takes out of a TOML document each table whose header line
+// is one of headers (as written: [a."b"]), header and lines, up to the
+// next header; it says how many went.
+func dropTables(text string, headers []string) (string, int) {
+	drop := make(map[string]bool, len(headers))
+	for _, h := range headers {
+		drop[h] = true
+	}
+	var out []string
+	skipping, n := false, 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") {
+			skipping = drop[t]
+			if skipping {
+				n++
+			}
+		}
+		if !skipping {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, ""), n
+}
+
+// dropTopKey takes a top-level assignment of key out of a TOML document:
+// the line that starts it, and the lines its value (an array) runs on
+// to. It says whether it found one.
+func dropTopKey(text, key string) (string, bool) {
+	lines := strings.SplitAfter(text, "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") {
+			break // a table: top-level keys are all before it
+		}
+		if !strings.HasPrefix(t, key) || !strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(t, key)), "=") {
+			continue
+		}
+		for j := i + 1; j <= len(lines); j++ {
+			if checkTOML(strings.Join(lines[i:j], "")) == nil {
+				return strings.Join(lines[:i], "") + strings.Join(lines[j:], ""), true
+			}
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,102 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+)
+
+// InstallLine is what conch install did to one file, for its words.
+type InstallLine struct {
+	File    string
+	Changed bool
+	Backup  string
+	Events  []string
+	Notes   []string
+}
+
+// Installed is what conch install NAME says: each file's outcome, its
+// backup and notes; then, once something was put in, a note when the
+// program the hooks run is not on PATH (missing) and after, what the
+// person does next.
+func Installed(done []InstallLine, remove, missing bool, conch, after string) string {
+	var b strings.Builder
+	changed := false
+	for _, r := range done {
+		switch {
+		case !r.Changed && remove:
+			fmt.Fprintf(&b, "%s: nothing of conch's to take out\n", r.File)
+		case !r.Changed:
+			fmt.Fprintf(&b, "%s: conch's hooks are there already\n", r.File)
+		case remove:
+			fmt.Fprintf(&b, "%s: conch's part taken out\n", r.File)
+		default:
+			fmt.Fprintf(&b, "%s: conch's part put in (%s)\n", r.File, strings.Join(r.Events, ", "))
+		}
+		if r.Backup != "" {
+			fmt.Fprintf(&b, "  the file as it was: %s\n", r.Backup)
+		}
+		for _, n := range r.Notes {
+			fmt.Fprintf(&b, "  %s\n", n)
+		}
+		changed = changed || r.Changed
+	}
+	if changed && !remove {
+		if missing {
+			fmt.Fprintf(&b, "note: %s is not on PATH here; the hooks run it by that name (--conch PATH names another)\n", conch)
+		}
+		b.WriteString(after + "\n")
+	}
+	return b.String()
+}
+
+// ClaudeAfter is said once conch install claude put something in.
+const ClaudeAfter = "Claude Code reads them when a session starts."
+
+// ClaudeSubfolder is what conch install claude --project says in a folder
+// inside a repository (cdRoot: root, shell-quoted): Claude Code reads a
+// project's .claude/settings.json only in the folder a session starts in.
+func ClaudeSubfolder(cwd, root, cdRoot string) []string {
+	return []string{
+		"Claude Code reads .claude/settings.json only in the folder a session starts in: these hooks serve sessions started in " + cwd + ", not in " + root + " or its other folders.",
+		"To cover the repository: cd " + cdRoot + " && conch install claude --project (sessions started there), or conch install claude --user (every session).",
+	}
+}
+
+// ClaudeUncovered is what conch doctor says when Claude Code sessions
+// started in cwd run no conch hooks; above is the settings file of the
+// nearest folder above that has them ("" for none).
+func ClaudeUncovered(cwd, above string) string {
+	if above != "" {
+		return "Claude Code sessions started in " + cwd + " run no conch hooks: " + above + " has them, but Claude Code reads only the folder a session starts in (conch install claude --user covers every folder)"
+	}
+	return "Claude Code sessions started in " + cwd + " run no conch hooks (conch install claude --user covers every folder, --project this one)"
+}
+
+// CodexAfter is what a person must do after conch install codex: Codex
+// runs a hook only once it is trusted, and codex exec says nothing of the
+// ones it skips.
+const CodexAfter = `Codex runs new hooks only once you trust them; codex exec skips untrusted
+hooks without a word (conch then hears only each turn's end, from notify).
+Trust conch's once in the TUI (codex, then /hooks and t to trust all), or
+run codex exec --dangerously-bypass-hook-trust.`
+
+// CodexHooksOff notes a config.toml whose [features] turn hooks off.
+func CodexHooksOff(path, key string) string {
+	return fmt.Sprintf("hooks are turned off in %s ([features] %s = false): conch hears only each turn's end until they are on", path, key)
+}
+
+// CodexOwnNotify notes a config.toml whose notify program is not conch's.
+func CodexOwnNotify(path string) string {
+	return fmt.Sprintf("%s has a notify program of its own: left as it is; conch's Stop hook reports each turn's end", path)
+}
+
+// CodexNotifyOut notes the notify line an older conch put in a project's
+// config.toml, taken out.
+func CodexNotifyOut(path, backup string) string {
+	return fmt.Sprintf("%s: conch's notify taken out (the file as it was: %s); Codex takes notify only from your own config.toml", path, backup)
+}
+
+// CodexTrustOut notes Codex's trust entries for conch's hooks, taken out.
+func CodexTrustOut(n int) string {
+	return fmt.Sprintf("Codex's trust in conch's hooks taken out (%d entries)", n)
+}
