@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -106,6 +107,7 @@ func (h *hook) copilotEvent() string {
 		if sub {
 			return ""
 		}
+		p.set("last_assistant_message", copilotLastWords(p.str("transcript_path"), p.str("timestamp")))
 	case "ErrorOccurred":
 		if p.str("error_context") != "model_call" {
 			return "" // a tool's error: its PostToolUseFailure says it
@@ -118,6 +120,26 @@ func (h *hook) copilotEvent() string {
 		return "StopFailure"
 	}
 	return event
+}
+
+// copilotFlushWait bounds how long a Stop waits for Copilot to write the
+// turn's end to its events file (it writes in batches, a moment late).
+const copilotFlushWait = 2 * time.Second
+
+// copilotLastWords are the turn's last words, from Copilot's events file
+// (Stop carries none), once the file holds the start of this Stop's hook
+// (fired at stamp, an RFC 3339 time), and so the turn's end; after
+// copilotFlushWait, whatever it holds then.
+func copilotLastWords(path, stamp string) string {
+	if path == "" {
+		return ""
+	}
+	if at, err := time.Parse(time.RFC3339Nano, stamp); err == nil {
+		for deadline := time.Now().Add(copilotFlushWait); !state.CopilotStopWritten(path, at.UnixMilli()) && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return state.LastAssistantText(state.HarnessCopilot, path)
 }
 
 // copilotMode puts the session's permission mode in the payload, as

@@ -146,6 +146,32 @@ func lastAssistant(harness string, data []byte) string {
 	return ""
 }
 
+// CopilotStopWritten says whether Copilot CLI's events file at path holds
+// the start of the agentStop hook fired at the time at (Unix
+// milliseconds, as its hook.start row has it): Copilot writes the file in
+// batches, a moment after the events, and the turn's last message is in
+// it only once the batch holding that hook's start is.
+func CopilotStopWritten(path string, at int64) bool {
+	for _, line := range bytes.Split(fileTail(path), []byte{'\n'}) {
+		if !bytes.Contains(line, []byte(`"agentStop"`)) {
+			continue
+		}
+		var row struct {
+			Type string `json:"type"`
+			Data struct {
+				HookType string `json:"hookType"`
+				Input    struct {
+					Timestamp int64 `json:"timestamp"`
+				} `json:"input"`
+			} `json:"data"`
+		}
+		if json.Unmarshal(line, &row) == nil && row.Type == "hook.start" && row.Data.HookType == "agentStop" && row.Data.Input.Timestamp == at {
+			return true
+		}
+	}
+	return false
+}
+
 // copilotRow is one row of Copilot CLI's session events
 // (~/.copilot/session-state/SESSION/events.jsonl): the fields conch reads.
 // A subagent's messages carry the task's parentToolCallId; a prompt that

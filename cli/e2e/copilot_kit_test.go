@@ -65,6 +65,7 @@ func newCopilot(t *testing.T, answer func(r *modelRequest, n int) turn) *copilot
 			t.Fatalf("git init: %v\n%s", err, out)
 		}
 	}
+	s.model.whole = true
 	copilotCache.once.Do(func() {
 		copilotCache.dir = filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(bin))), "copilot-cache")
 	})

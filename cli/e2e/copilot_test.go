@@ -35,9 +35,9 @@ func TestCopilotSession(t *testing.T) {
 	s = newCopilot(t, func(r *modelRequest, n int) turn {
 		switch n {
 		case 0:
-			// The chat exists (SessionStart made it): another chat tells
-			// it something while its first tool runs.
-			s.conch("chat", "message", "c_1", "MIDTURN-NOTE the build is red", "--chat", "c_2")
+			// The session is chat c_2 (SessionStart made it; c_1 is the
+			// other chat): c_1 tells it something while its first tool runs.
+			s.conch("chat", "message", "c_2", "MIDTURN-NOTE the build is red", "--chat", "c_1")
 			return turn{bash("call_1", "conch chat show --json")}
 		case 1:
 			return turn{copilotTool("call_2", "create", map[string]any{"path": filepath.Join(s.dir, "a.txt"), "file_text": "hello\n"})}
@@ -52,17 +52,17 @@ func TestCopilotSession(t *testing.T) {
 	if len(reqs) != 3 {
 		t.Fatalf("the model got %d requests, want 3", len(reqs))
 	}
-	if !strings.Contains(reqs[0].text(), "this session is chat c_1") || !strings.Contains(reqs[0].text(), "COPILOT_AGENT_SESSION_ID") {
+	if !strings.Contains(reqs[0].text(), "this session is chat c_2") || !strings.Contains(reqs[0].text(), "COPILOT_AGENT_SESSION_ID") {
 		t.Errorf("the session did not hear which chat it is at its start:\n%.2000s", reqs[0].text())
 	}
 	out, _ := reqs[1].outputOf("call_1")
-	if !strings.Contains(out, `\"id\": \"c_1\"`) {
+	if !strings.Contains(out, `\"id\": \"c_2\"`) {
 		t.Errorf("conch chat show in the session's shell did not act as its chat:\n%s", out)
 	}
 	if !strings.Contains(out, "MIDTURN-NOTE") {
 		t.Errorf("the message sent mid-turn did not reach the model after the tool:\n%s", out)
 	}
-	c := s.chat("c_1")
+	c := s.chat("c_2")
 	if get(c, "title") != "Fix the build" || get(c, "mode") != "auto" || get(c, "folder") != s.dir {
 		t.Errorf("the chat is not the session's (title, mode auto, folder): %v %v %v", get(c, "title"), get(c, "mode"), get(c, "folder"))
 	}
@@ -77,7 +77,7 @@ func TestCopilotSession(t *testing.T) {
 		t.Errorf("copilot -p ended, the chat is %v, want stopped", get(c, "status"))
 	}
 	// The notes were said once: the message is read.
-	if strings.Contains(s.conch("notes", "--chat", "c_1"), "MIDTURN-NOTE") {
+	if strings.Contains(s.conch("notes", "--chat", "c_2"), "MIDTURN-NOTE") {
 		t.Error("the message is still due after the model heard it")
 	}
 }
@@ -89,14 +89,14 @@ func TestCopilotStop(t *testing.T) {
 	var s *copilotSession
 	s = newCopilot(t, func(r *modelRequest, n int) turn {
 		if n == 0 {
-			s.conch("chat", "stop", "c_1", "--reason", "release freeze", "--chat", "c_2")
+			s.conch("chat", "stop", "c_2", "--reason", "release freeze", "--chat", "c_1")
 			return turn{bash("call_1", "touch "+filepath.Join(s.dir, "stopped.txt"))}
 		}
 		return turn{say("I went on.")}
 	})
 	s.install()
 	s.conch("chat", "new", "--title", "Release", "--mode", "auto", "--folder", t.TempDir())
-	s.conch("reply", "start", "--chat", "c_2")
+	s.conch("reply", "start", "--chat", "c_1")
 	r := s.run("Ship it")
 	if _, err := os.Stat(filepath.Join(s.dir, "stopped.txt")); err == nil {
 		t.Error("the tool ran after the reply was stopped")
@@ -107,8 +107,8 @@ func TestCopilotStop(t *testing.T) {
 	if !strings.Contains(r.stdout+r.stderr, "release freeze") {
 		t.Errorf("copilot did not show the stop's reason:\n%s\n%s", r.stdout, r.stderr)
 	}
-	if get(s.chat("c_1"), "last_reply", "outcome") != "stopped" {
-		t.Errorf("the stopped reply is %v", get(s.chat("c_1"), "last_reply", "outcome"))
+	if get(s.chat("c_2"), "last_reply", "outcome") != "stopped" {
+		t.Errorf("the stopped reply is %v", get(s.chat("c_2"), "last_reply", "outcome"))
 	}
 }
 
@@ -121,7 +121,7 @@ func TestCopilotStartReply(t *testing.T) {
 	s = newCopilot(t, func(r *modelRequest, n int) turn {
 		switch n {
 		case 0:
-			s.conch("chat", "message", "c_1", "RUN-THE-LINTER please", "--start-reply", "--chat", "c_2")
+			s.conch("chat", "message", "c_2", "RUN-THE-LINTER please", "--start-reply", "--chat", "c_1")
 			return turn{say("First part done.")}
 		}
 		return turn{say("Linted.")}
@@ -133,7 +133,7 @@ func TestCopilotStartReply(t *testing.T) {
 	if len(reqs) != 2 || !strings.Contains(reqs[1].text(), "RUN-THE-LINTER") {
 		t.Fatalf("the message did not start the next turn (%d requests)", len(reqs))
 	}
-	c := s.chat("c_1")
+	c := s.chat("c_2")
 	if get(c, "last_reply", "text") != "Linted." || get(c, "replies") != 2.0 {
 		t.Errorf("the message's reply did not end with its words: %v, %v replies", get(c, "last_reply", "text"), get(c, "replies"))
 	}
