@@ -70,8 +70,8 @@ type Event struct {
 	Prompt string   // PromptSubmit: the prompt
 	Inputs []string // TurnComplete: the turn's input messages
 
-	Tool     string // the harness's tool name (see Family)
-	ToolUse  string // the tool call's id
+	Tool     string          // the harness's tool name (see Family)
+	ToolUse  string          // the tool call's id
 	Input    Fields          // the tool's input
 	Response json.RawMessage // PostTool: the tool's response, read only when needed
 
