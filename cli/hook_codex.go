@@ -8,6 +8,7 @@ import (
 
 	"github.com/conch-sh/conch/state"
 	"github.com/conch-sh/conch/state/harness"
+	"github.com/conch-sh/conch/state/proc"
 )
 
 func (a *app) newHookCodex() *cobra.Command {
@@ -71,7 +72,7 @@ func (h *hook) decodeCodex() (harness.Event, error) {
 		// The daemon outlives /quit, a turn still running going on in it
 		// unseen: the reply's process is the TUI the person is in, where
 		// conch can tell which it is.
-		h.a.harness = state.CodexClient(daemon, ev.WorkFolder(h.a.env.Cwd), h.a.env.Getenv("CODEX_HOME"))
+		h.a.harness = proc.CodexClient(daemon, ev.WorkFolder(h.a.env.Cwd), h.a.env.Getenv("CODEX_HOME"))
 	}
 	return ev, nil
 }
@@ -81,8 +82,8 @@ func (h *hook) decodeCodex() (harness.Event, error) {
 // first, with the first one's environment: its CONCH_CHAT names no chat
 // of this session's, so it is not read.
 func (h *hook) daemon() int {
-	pid := state.HarnessPID(h.a.env.PPID)
-	if !state.IsCodexDaemon(pid) {
+	pid := proc.HarnessPID(h.a.env.PPID)
+	if !proc.IsCodexDaemon(pid) {
 		return 0
 	}
 	h.a.chat = ""

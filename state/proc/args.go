@@ -1,4 +1,4 @@
-package state
+package proc
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ func IsCodexDaemon(pid int) bool {
 	if runtime.GOOS != "linux" || pid <= 0 {
 		return false
 	}
-	data, err := readFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	data, err := read("/proc/" + strconv.Itoa(pid) + "/cmdline")
 	if err != nil {
 		return false
 	}
@@ -69,7 +69,7 @@ func CodexClient(daemon int, folder, codexHome string) int {
 
 // envOf is one variable of a process's environment as it started.
 func envOf(pid int, name string) string {
-	data, err := readFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	data, err := read("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
 		return ""
 	}
