@@ -17,6 +17,15 @@ import (
 	"time"
 )
 
+// Harnesses whose sessions conch can read.
+const (
+	HarnessClaude = "claude"
+	HarnessCodex  = "codex"
+)
+
+// Harnesses lists them, for checking a word typed.
+var Harnesses = []string{HarnessClaude, HarnessCodex}
+
 // SessionLink is one harness session's link to its chat.
 type SessionLink struct {
 	Harness    string            `json:"harness"`

@@ -470,7 +470,7 @@ func (r *run) stop() error {
 		if path == "" || r.ev.Agent == "" {
 			path = r.ev.Transcript
 		}
-		text = state.LastAssistantText(r.ev.Harness, path)
+		text = LastAssistantText(r.ev.Harness, path)
 	}
 	text = lastWords(strings.ReplaceAll(text, "\x00", " "))
 	in := r.sessionIn(false)
@@ -633,7 +633,7 @@ func (r *run) interrupt() error {
 // turn made: the harness runs them itself and fires no hook, so its
 // session file (the transcript) is read for them when the turn ends.
 func (r *run) webSearches() error {
-	queries := state.WebSearches(r.ev.Transcript, r.ev.Turn)
+	queries := WebSearches(r.ev.Transcript, r.ev.Turn)
 	if len(queries) == 0 {
 		return nil
 	}
