@@ -113,19 +113,6 @@ func (h *hook) decodeHook(kind func(string) harness.Kind) (harness.Event, error)
 	return ev, nil
 }
 
-// shellChat is the chat a command acts as that names chat (--chat or
-// CONCH_CHAT) from inside a Claude Code session's shell
-// (CLAUDE_CODE_SESSION_ID, which Claude Code sets there): a subagent
-// shares its session's shell and so its CONCH_CHAT, and when the conch
-// command running there now is a subagent's, it acts as the subagent's
-// own chat.
-func (a *app) shellChat(chat string) string {
-	if chat == "" || a.home == nil {
-		return chat
-	}
-	return a.home.ShellChat(state.HarnessClaude, a.env.Getenv("CLAUDE_CODE_SESSION_ID"), chat)
-}
-
 // backgroundRunning says whether a Stop leaves background work of the
 // session still in flight (Claude Code's background_tasks: running or
 // pending agents, shells and the like).

@@ -27,30 +27,48 @@ type Capabilities struct {
 	// EnvFiles are the variables that name a file the harness sources
 	// into the session's shell: SessionStart exports CONCH_CHAT there.
 	EnvFiles []string
-	// ShellSession is the variable the harness sets in every shell
-	// command's environment to name the session, when conch's commands
-	// there can rely on it (a session first seen late still acts as its
-	// chat, and is told so).
-	ShellSession string
+	// SessionEnv is the variable the harness sets in its shell to name
+	// the session the shell serves (its hooks' session id): a conch
+	// command run there with no chat named acts as that session's chat.
+	SessionEnv string
+	// ShellSession: the harness sets SessionEnv in every shell command's
+	// environment, reliably: a session first seen late still acts as its
+	// chat, and is told so; a subagent's conch commands, in the shell it
+	// shares with its session, act as its own chat.
+	ShellSession bool
 	// HostedSearch: the harness runs web searches itself, with no hook:
 	// they are read from its session file at each turn's end.
 	HostedSearch bool
 }
 
+// known are the harnesses conch has adapters for, one row each. A
+// session's shell variables are read in this order (Codex's first: a
+// Codex started inside Claude Code's shell has both).
+var known = [...]struct {
+	harness string
+	caps    Capabilities
+}{
+	// Codex 0.169 refuses continue:false before a tool, and has no
+	// permission prompt in PreToolUse. It exports no env file for
+	// CONCH_CHAT, but its shell has CODEX_THREAD_ID.
+	{state.HarnessCodex, Capabilities{
+		ContextCap: 10000, SystemMessage: true, HostedSearch: true,
+		EnvFiles: []string{"CODEX_ENV_FILE", "CLAUDE_ENV_FILE"}, SessionEnv: "CODEX_THREAD_ID",
+	}},
+	// Claude Code 2.1.328 puts CLAUDE_CODE_SESSION_ID in every Bash
+	// command's environment, beside the CONCH_CHAT of its env file, which
+	// a SessionStart that missed the lock never wrote.
+	{state.HarnessClaude, Capabilities{
+		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, Ask: true,
+		EnvFiles: []string{"CLAUDE_ENV_FILE"}, SessionEnv: "CLAUDE_CODE_SESSION_ID", ShellSession: true,
+	}},
+}
+
 // Of is a harness's capabilities; a harness conch does not know has none.
 func Of(harness string) Capabilities {
-	switch harness {
-	case state.HarnessClaude:
-		return Capabilities{
-			ContextCap: 10000, StopBeforeTool: true, StopHeard: true, Ask: true,
-			EnvFiles: []string{"CLAUDE_ENV_FILE"}, ShellSession: "CLAUDE_CODE_SESSION_ID",
-		}
-	case state.HarnessCodex:
-		// Codex 0.169 refuses continue:false before a tool, and has no
-		// permission prompt in PreToolUse.
-		return Capabilities{
-			ContextCap: 10000, SystemMessage: true, HostedSearch: true,
-			EnvFiles: []string{"CODEX_ENV_FILE", "CLAUDE_ENV_FILE"},
+	for _, k := range known {
+		if k.harness == harness {
+			return k.caps
 		}
 	}
 	return Capabilities{}

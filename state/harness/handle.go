@@ -287,7 +287,7 @@ func (r *run) preTool() error {
 	if se := stoppedNotice(err); se != nil {
 		return r.sayStop(c, r.stopBeforeTool(*se))
 	}
-	late := err == nil && made && r.caps.ShellSession != "" && r.ev.Agent == ""
+	late := err == nil && made && r.caps.ShellSession && r.ev.Agent == ""
 	if err == nil && v != nil {
 		ans := r.guardAnswer(v)
 		if late {

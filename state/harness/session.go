@@ -57,8 +57,8 @@ func introduceLinked(c *state.Chat, env string) string {
 // mid-session): nothing was exported to its shell, but a harness that
 // names the session there lets its conch commands act as its chat.
 func (r *run) introduceLate(c *state.Chat) string {
-	if env := r.caps.ShellSession; env != "" {
-		return introduceLinked(c, env)
+	if r.caps.ShellSession {
+		return introduceLinked(c, r.caps.SessionEnv)
 	}
 	return introduce(c, false)
 }
@@ -79,4 +79,47 @@ func (r *run) keptThread(thread string) bool {
 	}
 	found, _ := filepath.Glob(filepath.Join(dir, "sessions", "*", "*", "*", "rollout-*-"+thread+".jsonl"))
 	return len(found) > 0
+}
+
+// SessionChat is the chat the harness session a command runs in is linked
+// to, or "": the session its shell's variable names (SessionEnv), read in
+// the home at dir without the lock. It wins over CONCH_CHAT: a shell's
+// CONCH_CHAT can be stale (Codex's TUI daemon keeps the environment of the
+// terminal that started it, for every session it serves later), the
+// session's own link is not. A variable whose session is linked to no
+// chat yet (a harness started inside another's shell, at its first hook)
+// gives way to the next: the outer session's chat is then the one acting,
+// and the new session becomes its child, never a fresh chat of the
+// person's. A hook passes over its own harness's variable (but): it is its
+// own session, and only a session of another harness, whose shell started
+// it, can be the chat it was started in.
+func SessionChat(dir string, getenv func(string) string, but string) string {
+	for _, k := range known {
+		if k.harness == but || k.caps.SessionEnv == "" {
+			continue
+		}
+		if id := getenv(k.caps.SessionEnv); id != "" {
+			if c := state.LinkedChat(dir, k.harness, id); c != "" {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// ShellChat is the chat a conch command acts as that names chat (--chat or
+// CONCH_CHAT) from inside a harness session's shell whose harness names
+// the session in every command (ShellSession): a subagent shares its
+// session's shell and so its CONCH_CHAT, and when the conch command
+// running there now is a subagent's, it acts as the subagent's own chat.
+func ShellChat(home *state.Home, getenv func(string) string, chat string) string {
+	for _, k := range known {
+		if !k.caps.ShellSession {
+			continue
+		}
+		if session := getenv(k.caps.SessionEnv); session != "" {
+			return home.ShellChat(k.harness, session, chat)
+		}
+	}
+	return chat
 }
