@@ -176,7 +176,7 @@ func (tx *Tx) Chat(id string) (*Chat, error) {
 	}
 	if c.ID != id || c.IsTask() != strings.HasPrefix(id, "t_") {
 		// A record under another's name would be written back under its own.
-		return nil, &CorruptError{Path: tx.h.path(rel), Err: fmt.Errorf("it holds %s %q", kindOf(c), c.ID)}
+		return nil, &CorruptError{Path: tx.h.where(rel), Err: fmt.Errorf("it holds %s %q", kindOf(c), c.ID)}
 	}
 	if _, seen := tx.loaded[id]; tx.write && !seen && !tx.dirty[rel] {
 		// As read from the file, which the index sums up; a record this

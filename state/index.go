@@ -3,8 +3,9 @@ package state
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"time"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // Index is CONCH_HOME/index.json: a summary of every chat, written when a
@@ -109,7 +110,7 @@ func (tx *Tx) ReadIndex() (*Index, error) {
 	}
 	for id, s := range ix.Chats {
 		if s == nil || s.ID != id {
-			return nil, &CorruptError{Path: tx.h.path("index.json"), Err: fmt.Errorf("its entry %q is not that chat's summary", id)}
+			return nil, &CorruptError{Path: tx.h.where("index.json"), Err: fmt.Errorf("its entry %q is not that chat's summary", id)}
 		}
 	}
 	tx.index = ix
@@ -165,9 +166,9 @@ func (tx *Tx) updateIndex() error {
 // readIndexFile reads index.json straight into its fast form: through
 // load, encoding/json would first scan the whole file once more.
 func (tx *Tx) readIndexFile() (*Index, error) {
-	p := tx.h.path("index.json")
-	data, err := tx.h.FS.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
+	p := tx.h.where("index.json")
+	data, err := tx.h.store.Get("index.json")
+	if errors.Is(err, store.ErrNotFound) {
 		return &Index{}, nil
 	}
 	if err != nil {
@@ -191,9 +192,9 @@ func (tx *Tx) ScanIndex(fn func(s *Summary)) error {
 		}
 		return nil
 	}
-	p := tx.h.path("index.json")
-	data, err := tx.h.FS.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
+	p := tx.h.where("index.json")
+	data, err := tx.h.store.Get("index.json")
+	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // Start is the start time of process pid (clock ticks since boot), and
@@ -19,7 +21,7 @@ func Start(pid int) (uint64, bool) {
 	if pid <= 0 {
 		return 0, false
 	}
-	data, err := read("/proc/" + strconv.Itoa(pid) + "/stat")
+	data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0, false
 	}
@@ -51,7 +53,7 @@ func Start(pid int) (uint64, bool) {
 func HarnessPID(ppid int) int {
 	pid, below := ppid, ppid
 	for i := 0; i < 4; i++ {
-		data, err := read("/proc/" + strconv.Itoa(pid) + "/stat")
+		data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		if err != nil {
 			return pid
 		}
