@@ -394,19 +394,6 @@ func cutRunes(s string, n int) string {
 	return strings.TrimRight(string(r[:n]), " ")
 }
 
-// HarnessCompacted records that a harness compacted its session's
-// history (a compacted event, log only). It is nothing when the session
-// has no chat.
-func (tx *Tx) HarnessCompacted(in SessionIn) error {
-	in.Make = false
-	c, _, err := tx.HarnessChat(in)
-	if err != nil || c == nil {
-		return err
-	}
-	_, err = tx.Compacted(Actor{ID: c.ID}, c.ID)
-	return err
-}
-
 // TurnEnded says whether the end of a session's turn was reported already.
 func (tx *Tx) TurnEnded(harness, session, turn string) (bool, error) {
 	if turn == "" {

@@ -453,7 +453,14 @@ func (r *run) needsYou() error {
 // PreCompact: the session's history is compacted (log only).
 func (r *run) compacted() error {
 	in := r.sessionIn(false)
-	return r.update(func(tx *state.Tx) error { return tx.HarnessCompacted(in) })
+	return r.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil || c == nil {
+			return err // nothing, when the session has no chat
+		}
+		_, err = tx.Compacted(state.Actor{ID: c.ID}, c.ID)
+		return err
+	})
 }
 
 // Stop (and SubagentStop, for a subagent's child chat): the reply ends,
