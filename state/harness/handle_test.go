@@ -86,7 +86,7 @@ func TestHandleShapesAnswers(t *testing.T) {
 func TestFamily(t *testing.T) {
 	for _, c := range []struct {
 		tool, input, family string
-		files                []string
+		files               []string
 	}{
 		{"Edit", `{"file_path":"a.go"}`, "edit", []string{"a.go"}},
 		{"NotebookEdit", `{"notebook_path":"n.ipynb"}`, "edit", []string{"n.ipynb"}},
