@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/proc"
 )
 
 // update runs fn in a transaction under the home's lock, then says on
@@ -57,7 +58,7 @@ func (a *app) harnessPID(pid int) int {
 	if a.harness != 0 {
 		return a.harness
 	}
-	return state.HarnessPID(a.env.PPID)
+	return proc.HarnessPID(a.env.PPID)
 }
 
 // showChat prints a chat a write made or changed, as the actor may see

@@ -8,8 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/harness"
+	"github.com/conch-sh/conch/state/proc"
 )
 
 func (a *app) newHookCopilot() *cobra.Command {
@@ -40,57 +41,53 @@ Exit codes: 0, always.`,
 			if asksHelp(args) {
 				return cmd.Help()
 			}
-			return a.runHook(state.HarnessCopilot, nil, (*hook).handleCopilot)
+			return a.runHook(state.HarnessCopilot, nil, (*hook).decodeCopilot)
 		},
 	}
 }
 
-// handleCopilot does what one of Copilot CLI's hook events means. The
-// PascalCase dialect is Claude Code's protocol in all but a few fields:
-// the event is made Claude Code's (copilotEvent) and handle does it.
-func (h *hook) handleCopilot() error {
-	event := h.copilotEvent()
+// copilotKind is what Copilot CLI's events (named in PascalCase) mean.
+func copilotKind(event string) harness.Kind {
 	switch event {
-	case "":
-		return nil // nothing of conch's to do (a subagent's own Stop)
+	case "ErrorOccurred":
+		return harness.TurnFailed
 	case "permissionRequest":
-		h.event = "permissionRequest"
-		return h.copilotPermission()
-	case "UserPromptSubmit":
-		h.continued = h.blockContinued()
+		return harness.Permission
 	}
-	h.p["hook_event_name"] = json.RawMessage(`"` + event + `"`)
-	return h.handle()
+	return claudeKind(event)
 }
 
-// copilotEvent rewrites the payload into Claude Code's shape and names
-// the Claude Code event it is ("" for one conch leaves alone):
+// decodeCopilot reads one of Copilot CLI's hook events. The PascalCase
+// dialect is Claude Code's in all but a few fields, which are put right
+// first:
 //
 //   - a subagent's own events carry its id as session_id (and as
 //     agent_id) and the session's as parent_agent_id: the session is the
 //     parent, the agent the child, as Claude Code has them;
-//   - the subagent's first prompt is its start (SubagentStart), its own
+//   - the subagent's first prompt is its start (SubagentStart); its own
 //     Stop is left to the SubagentStop that follows at the session;
 //   - view, create and edit name their file "path", not "file_path";
-//   - an error of a model call ends the turn failed (StopFailure);
-//   - permissionRequest and Notification come camelCase (sessionId);
+//   - an error of a model call ends the turn failed, with the error's
+//     message; a tool's is left to its PostToolUseFailure;
+//   - Stop carries no last words: the session's events file has them;
+//   - permissionRequest and Notification come camelCase (sessionId,
+//     hookName, toolName);
 //   - no event names a permission mode: the session's command line does.
-func (h *hook) copilotEvent() string {
+func (h *hook) decodeCopilot() (harness.Event, error) {
 	p := h.p
-	if p.str("hookName") == "permissionRequest" {
-		p.rename("sessionId", "session_id")
-		return "permissionRequest"
+	if p.Str("hookName") == "permissionRequest" {
+		rename(p, "sessionId", "session_id")
+		rename(p, "toolName", "tool_name")
+		p["hook_event_name"] = json.RawMessage(`"permissionRequest"`)
 	}
-	if !p.has("session_id") {
-		p.rename("sessionId", "session_id")
-	}
-	event := p.str("hook_event_name")
-	agent, parent := p.str("agent_id"), p.str("parent_agent_id")
-	sub := agent != "" && parent != "" && p.str("session_id") == agent
+	rename(p, "sessionId", "session_id")
+	event := p.Str("hook_event_name")
+	agent, parent := p.Str("agent_id"), p.Str("parent_agent_id")
+	sub := agent != "" && parent != "" && p.Str("session_id") == agent
 	if sub {
-		p.set("session_id", parent)
+		setStr(p, "session_id", parent)
 	}
-	if in := p.obj("tool_input"); in != nil && in.has("path") && !in.has("file_path") {
+	if in := p.Obj("tool_input"); in != nil && in.Has("path") && !in.Has("file_path") {
 		in["file_path"] = in["path"]
 		b, _ := json.Marshal(in)
 		p["tool_input"] = b
@@ -98,28 +95,30 @@ func (h *hook) copilotEvent() string {
 	switch event {
 	case "UserPromptSubmit":
 		if sub {
-			return "SubagentStart"
+			setStr(p, "hook_event_name", "SubagentStart")
+		} else {
+			h.copilotMode()
 		}
-		h.copilotMode()
 	case "SessionStart":
 		h.copilotMode()
 	case "Stop":
 		if sub {
-			return ""
+			h.event = event
+			return harness.Event{}, nil // its SubagentStop, at the session, ends its chat's reply
 		}
-		p.set("last_assistant_message", copilotLastWords(p.str("transcript_path"), p.str("timestamp")))
+		setStr(p, "last_assistant_message", copilotLastWords(p.Str("transcript_path"), p.Str("timestamp")))
 	case "ErrorOccurred":
-		if p.str("error_context") != "model_call" {
-			return "" // a tool's error: its PostToolUseFailure says it
+		if p.Str("error_context") != "model_call" {
+			h.event = event
+			return harness.Event{}, nil
 		}
 		var e struct {
 			Message string `json:"message"`
 		}
 		_ = json.Unmarshal(p["error"], &e)
-		p.set("last_assistant_message", e.Message)
-		return "StopFailure"
+		setStr(p, "last_assistant_message", e.Message)
 	}
-	return event
+	return h.decodeHook(copilotKind)
 }
 
 // copilotFlushWait bounds how long a Stop waits for Copilot to write the
@@ -135,21 +134,21 @@ func copilotLastWords(path, stamp string) string {
 		return ""
 	}
 	if at, err := time.Parse(time.RFC3339Nano, stamp); err == nil {
-		for deadline := time.Now().Add(copilotFlushWait); !state.CopilotStopWritten(path, at.UnixMilli()) && time.Now().Before(deadline); {
+		for deadline := time.Now().Add(copilotFlushWait); !harness.CopilotStopWritten(path, at.UnixMilli()) && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	return state.LastAssistantText(state.HarnessCopilot, path)
+	return harness.LastAssistantText(state.HarnessCopilot, path)
 }
 
 // copilotMode puts the session's permission mode in the payload, as
 // Claude Code names it, from the Copilot command line running the hook:
 // --plan (or --mode plan) is plan; --allow-all-tools, --allow-all, --yolo
 // or COPILOT_ALLOW_ALL, where no tool waits for the person, is
-// bypassPermissions; anything else is default. Modes switched inside the
-// session (shift+tab) are not seen.
+// bypassPermissions; anything else is default. A mode switched inside the
+// session (shift+tab) is not seen.
 func (h *hook) copilotMode() {
-	args := state.ProcArgs(h.a.harnessPID(0))
+	args := proc.Args(h.a.harnessPID(0))
 	if len(args) == 0 {
 		return
 	}
@@ -162,62 +161,11 @@ func (h *hook) copilotMode() {
 		case w == "--allow-all-tools" || w == "--allow-all" || w == "--yolo":
 			mode = "bypassPermissions"
 		case w == "--plan" || w == "--mode=plan" || w == "--mode" && i+2 < len(args) && args[i+2] == "plan":
-			h.p.set("permission_mode", "plan")
+			setStr(h.p, "permission_mode", "plan")
 			return
 		}
 	}
-	h.p.set("permission_mode", mode)
-}
-
-// blockContinued says whether a prompt is the one the harness makes
-// itself of what conch gave its Stop to go on with (Copilot's {"decision":
-// "block"}, Cursor's followup_message): both fire their prompt hook for
-// it, in the reply conch began for the message it delivered (one nobody
-// watches, at its start).
-func (h *hook) blockContinued() bool {
-	look := h.sessionIn(false)
-	look.Mode, look.Transcript = "", ""
-	var c *state.Chat
-	if h.a.view(func(tx *state.Tx) (err error) { c, _, err = tx.HarnessChat(look); return err }) != nil || c == nil {
-		return false
-	}
-	r := c.Reply
-	return r != nil && r.Unwatched && r.Steps == 0 && r.Alive()
-}
-
-// copilotAsks says whether Copilot asks permission for the tool (its
-// permissionRequest hook then fires, even with --allow-all-tools): its
-// shell, its file writes and its web fetch. Reads, searches and subagents
-// do not.
-func copilotAsks(tool string) bool {
-	switch tool {
-	case "Bash", "Write", "Edit", "WebFetch", "bash", "create", "edit", "web_fetch":
-		return true
-	}
-	return false
-}
-
-// copilotPermission: Copilot is about to ask permission for a tool (it
-// asks its hooks first, whatever it would decide). A reply another chat
-// stopped denies the tool with the notice and interrupts the turn: the
-// tool does not run and the turn ends there. Otherwise nothing is said,
-// and Copilot decides as it would.
-func (h *hook) copilotPermission() error {
-	var c *state.Chat
-	look := h.sessionIn(false)
-	look.Agent = "" // a subagent's permission is asked in the session
-	look.Mode, look.Transcript = "", ""
-	if err := h.a.view(func(tx *state.Tx) (err error) { c, _, err = tx.HarnessChat(look); return err }); err != nil || c == nil {
-		return err
-	}
-	n := c.StopPending()
-	if n == nil {
-		return nil
-	}
-	if err := h.say(&answer{Behavior: "deny", Message: render.StopLine(*n), Interrupt: true}); err != nil {
-		return err
-	}
-	return h.update(func(tx *state.Tx) error { return tx.HeardStop(state.Actor{ID: c.ID}) })
+	setStr(h.p, "permission_mode", mode)
 }
 
 // copilotAnswer is an answer in Copilot CLI's JSON: it reads the fields
@@ -233,17 +181,23 @@ type copilotAnswer struct {
 	Interrupt                bool   `json:"interrupt,omitempty"`
 }
 
-// copilotWire is ans as Copilot reads it. continue:false has no meaning
-// to Copilot (its turn goes on): a stop after a tool is said as context,
-// beside the tool's result; before a tool, as its denial, or at
-// permissionRequest, which ends the turn.
-func copilotWire(ans *answer) any {
-	out := copilotAnswer{Decision: ans.Decision, Reason: ans.Reason, Behavior: ans.Behavior, Message: ans.Message, Interrupt: ans.Interrupt}
-	if s := ans.HookSpecificOutput; s != nil {
-		out.AdditionalContext = s.AdditionalContext
-		out.PermissionDecision, out.PermissionDecisionReason = s.PermissionDecision, s.PermissionDecisionReason
+// encodeCopilot is ans as Copilot reads it at event. continue:false has
+// no meaning to Copilot (its turn goes on): a stop after a tool is said as
+// context, beside the tool's result; before one, as its denial; at
+// permissionRequest, as {"behavior": "deny", "interrupt": true}, which
+// ends the turn.
+func encodeCopilot(kind harness.Kind, ans harness.Answer) any {
+	if kind == harness.Permission {
+		if ans.Permission != harness.Deny {
+			return nil
+		}
+		return copilotAnswer{Behavior: "deny", Message: ans.PermissionReason, Interrupt: ans.Stop}
 	}
-	if ans.Continue != nil && !*ans.Continue && out.PermissionDecision == "" && out.AdditionalContext == "" {
+	out := copilotAnswer{AdditionalContext: ans.Context, PermissionDecision: ans.Permission, PermissionDecisionReason: ans.PermissionReason}
+	if ans.Continue {
+		out.Decision, out.Reason = "block", ans.Prompt
+	}
+	if ans.Stop && out.PermissionDecision == "" && out.AdditionalContext == "" {
 		out.AdditionalContext = ans.StopReason
 	}
 	if out == (copilotAnswer{}) {
@@ -253,14 +207,14 @@ func copilotWire(ans *answer) any {
 }
 
 // rename moves a field to another key, when the new one is not there.
-func (p payload) rename(from, to string) {
-	if v, ok := p[from]; ok && !p.has(to) {
+func rename(p payload, from, to string) {
+	if v, ok := p[from]; ok && !p.Has(to) {
 		p[to] = v
 	}
 }
 
-// set puts a string field.
-func (p payload) set(key, value string) {
+// setStr puts a string field.
+func setStr(p payload, key, value string) {
 	b, _ := json.Marshal(value)
 	p[key] = b
 }

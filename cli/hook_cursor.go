@@ -2,10 +2,12 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/harness"
 )
 
 func (a *app) newHookCursor() *cobra.Command {
@@ -35,168 +37,105 @@ Exit codes: 0, always.`,
 			if asksHelp(args) {
 				return cmd.Help()
 			}
-			return a.runHook(state.HarnessCursor, nil, (*hook).handleCursor)
+			return a.runHook(state.HarnessCursor, nil, (*hook).decodeCursor)
 		},
 	}
 }
 
-// handleCursor does what one of Cursor's agent hook events means: the
-// event is made Claude Code's (cursorEvent) and handle does it, except
-// for what only Cursor says (its assistant's words before the turn ends,
-// a turn aborted).
-func (h *hook) handleCursor() error {
-	event := h.cursorEvent()
-	switch event {
-	case "":
-		return nil
-	case "afterAgentResponse":
-		h.event = event
-		return h.cursorWords()
-	case "aborted":
-		h.event = "stop"
-		return h.cursorAborted()
-	case "UserPromptSubmit":
-		h.continued = h.blockContinued()
-	}
-	h.p.set("hook_event_name", event)
-	return h.handle()
+// cursorKinds are what Cursor's agent events mean.
+var cursorKinds = map[string]harness.Kind{
+	"sessionStart": harness.SessionStart, "beforeSubmitPrompt": harness.PromptSubmit,
+	"preToolUse": harness.PreTool, "postToolUse": harness.PostTool, "postToolUseFailure": harness.PostTool,
+	"afterFileEdit": harness.PostTool, "afterAgentResponse": harness.Words,
+	"preCompact": harness.Compacted, "sessionEnd": harness.SessionEnd,
 }
 
-// cursorEvent rewrites a Cursor payload into Claude Code's shape and
-// names the Claude Code event it is ("" for one conch leaves alone):
-// the session is the conversation, the folder the first workspace root
-// when the event names no cwd, the tools have Claude Code's names, a
-// stop is Stop, StopFailure or aborted by its status, and the reply's
-// last words are the ones afterAgentResponse kept. Only sessionStart's
-// answer reaches the model as context: every other event's notes stay
-// due (mute).
-func (h *hook) cursorEvent() string {
-	p := h.p
-	p.rename("conversation_id", "session_id")
-	if !p.has("cwd") {
-		var roots []string
-		if json.Unmarshal(p["workspace_roots"], &roots) == nil && len(roots) > 0 {
-			p.set("cwd", roots[0])
-		}
-	}
-	if tool, ok := cursorTools[p.str("tool_name")]; ok {
-		p.set("tool_name", tool)
-	}
-	if in := p.obj("tool_input"); in != nil && !in.has("file_path") {
-		for _, k := range []string{"path", "target_file", "file"} {
-			if in.has(k) {
-				in["file_path"] = in[k]
-				b, _ := json.Marshal(in)
-				p["tool_input"] = b
-				break
-			}
-		}
-	}
-	h.mute = true
-	switch p.str("hook_event_name") {
-	case "sessionStart":
-		h.mute = false
-		switch p.str("composer_mode") {
-		case "ask":
-			p.set("permission_mode", "plan") // Cursor's ask mode changes nothing
-		case "agent", "edit":
-			p.set("permission_mode", "default")
-		}
-		return "SessionStart"
-	case "beforeSubmitPrompt":
-		return "UserPromptSubmit"
-	case "preToolUse":
-		return "PreToolUse"
-	case "postToolUse":
-		return "PostToolUse"
-	case "postToolUseFailure":
-		return "PostToolUseFailure"
-	case "afterFileEdit":
-		// The edit's file, as a Write's step: its file counts as changed.
-		in, _ := json.Marshal(map[string]string{"file_path": p.str("file_path")})
-		p["tool_input"] = in
-		p.set("tool_name", "Write")
-		return "PostToolUse"
-	case "afterAgentResponse":
-		return "afterAgentResponse"
-	case "stop":
-		switch p.str("status") {
-		case "aborted":
-			return "aborted"
-		case "error":
-			p.set("last_assistant_message", h.cursorReplyWords())
-			return "StopFailure"
-		}
-		p.set("last_assistant_message", h.cursorReplyWords())
-		var loops int
-		if json.Unmarshal(p["loop_count"], &loops) == nil && loops > 0 {
-			p["stop_hook_active"] = json.RawMessage("true")
-		}
-		return "Stop"
-	case "preCompact":
-		return "PreCompact"
-	case "sessionEnd":
-		return "SessionEnd"
-	}
-	return "" // subagentStart/Stop name no agent: the session's chat has their steps
-}
-
-// cursorTools are Claude Code's names for Cursor's tools.
+// cursorTools are Claude Code's names for Cursor's tools (the tool table's).
 var cursorTools = map[string]string{
 	"Shell": "Bash", "Read": "Read", "Write": "Write", "Edit": "Edit", "StrReplace": "Edit",
 	"Delete": "Write", "Grep": "Grep", "Glob": "Glob", "Task": "Agent", "WebFetch": "WebFetch",
 }
 
-// cursorReplyWords are the words afterAgentResponse kept in the running
-// reply ("" for none).
-func (h *hook) cursorReplyWords() string {
-	var text string
-	look := h.sessionIn(false)
-	look.Mode, look.Transcript = "", ""
-	_ = h.a.view(func(tx *state.Tx) error {
-		c, _, err := tx.HarnessChat(look)
-		if err == nil && c != nil && c.Reply != nil {
-			text = c.Reply.Text
-		}
-		return err
-	})
-	return text
-}
-
-// cursorWords: the assistant finished a message. Its words are kept in
-// the reply, for the stop that ends it (which carries none).
-func (h *hook) cursorWords() error {
-	text := lastWords(h.p.str("text"))
-	if text == "" {
-		return nil
+// decodeCursor reads one of Cursor's agent hook events: the session is the
+// conversation, the folder the first workspace root when the event names
+// no cwd, the tools have Claude Code's names, afterFileEdit is a Write of
+// its file, a stop is the turn's end, failure or interruption by its
+// status, and the assistant's words come in afterAgentResponse, before
+// the stop. subagentStart and subagentStop name no agent: conch leaves
+// them alone (their tools' events are the session's steps).
+func (h *hook) decodeCursor() (harness.Event, error) {
+	p := h.p
+	h.event = p.Str("hook_event_name")
+	if h.event == "" {
+		return harness.Event{}, fmt.Errorf("the event has no hook_event_name")
 	}
-	in := h.sessionIn(false)
-	in.Mode, in.Transcript = "", ""
-	return h.update(func(tx *state.Tx) error {
-		c, _, err := tx.HarnessChat(in)
-		if err != nil || c == nil {
-			return err
+	h.kind = cursorKinds[h.event]
+	if h.event == "stop" {
+		switch p.Str("status") {
+		case "aborted":
+			h.kind = harness.TurnInterrupted
+		case "error":
+			h.kind = harness.TurnFailed
+		default:
+			h.kind = harness.TurnEnd
 		}
-		return tx.ReplyWords(state.Actor{ID: c.ID}, text)
-	})
+	}
+	if h.kind == 0 {
+		if h.event == "subagentStart" || h.event == "subagentStop" {
+			return harness.Event{}, nil
+		}
+		return harness.Event{}, fmt.Errorf("unknown event %q: nothing done", h.event)
+	}
+	folder := p.Str("cwd")
+	if folder == "" {
+		var roots []string
+		if json.Unmarshal(p["workspace_roots"], &roots) == nil && len(roots) > 0 {
+			folder = roots[0]
+		}
+	}
+	session := p.Str("conversation_id")
+	if session == "" {
+		session = p.Str("session_id")
+	}
+	ev := harness.Event{
+		Kind: h.kind, Name: h.event, Harness: h.harness,
+		Session: session, Folder: folder, Prompt: p.Str("prompt"),
+		Tool: p.Str("tool_name"), ToolUse: p.Str("tool_use_id"), Input: p.Obj("tool_input"),
+	}
+	if t, ok := cursorTools[ev.Tool]; ok {
+		ev.Tool = t
+	}
+	if in := ev.Input; in != nil && !in.Has("file_path") {
+		for _, k := range []string{"path", "target_file", "file"} {
+			if in.Has(k) {
+				in["file_path"] = in[k]
+				break
+			}
+		}
+	}
+	switch h.event {
+	case "sessionStart":
+		switch p.Str("composer_mode") {
+		case "ask":
+			ev.Mode = state.ModePlan // Cursor's ask mode changes nothing
+		case "agent", "edit":
+			ev.Mode = state.ModeAsk
+		}
+	case "afterFileEdit":
+		ev.Tool = "Write"
+		ev.Input = harness.Fields{"file_path": p["file_path"]}
+	case "afterAgentResponse":
+		ev.LastWords = p.Str("text")
+	case "stop":
+		var loops int
+		ev.Continued = json.Unmarshal(p["loop_count"], &loops) == nil && loops > 0
+		// The words afterAgentResponse kept end the reply (a stop says none).
+		ev.HasLastWords = true
+	}
+	return ev, nil
 }
 
-// cursorAborted: the person stopped the turn. Its reply ends as stopped,
-// so waits on it end and the list stops saying working.
-func (h *hook) cursorAborted() error {
-	in := h.sessionIn(false)
-	in.Mode, in.Transcript = "", ""
-	return h.update(func(tx *state.Tx) error {
-		c, _, err := tx.HarnessChat(in)
-		if err != nil || c == nil || c.Reply == nil {
-			return err
-		}
-		_, err = tx.EndReply(state.Actor{ID: c.ID}, state.ReplyEnd{Outcome: state.OutcomeStopped, Text: c.Reply.Text})
-		return err
-	})
-}
-
-// cursorAnswer is an answer in Cursor's JSON, per event.
+// cursorAnswer is an answer in Cursor's JSON.
 type cursorAnswer struct {
 	AdditionalContext string `json:"additional_context,omitempty"`
 	Decision          string `json:"decision,omitempty"`
@@ -204,24 +143,21 @@ type cursorAnswer struct {
 	FollowupMessage   string `json:"followup_message,omitempty"`
 }
 
-// cursorWire is ans as Cursor reads it at event (nil: nothing it reads).
-// Cursor's preToolUse allows or denies, and has no ask; only sessionStart
-// adds context; a stop's followup_message is the next prompt.
-func cursorWire(event string, ans *answer) any {
+// encodeCursor is ans as Cursor reads it at event (nil: nothing it
+// reads): sessionStart's additional_context; preToolUse's decision, allow
+// or deny (it has no ask); a stop's followup_message, the next prompt.
+func encodeCursor(kind harness.Kind, ans harness.Answer) any {
 	var out cursorAnswer
-	s := ans.HookSpecificOutput
-	switch event {
-	case "SessionStart":
-		if s != nil {
-			out.AdditionalContext = s.AdditionalContext
+	switch kind {
+	case harness.SessionStart:
+		out.AdditionalContext = ans.Context
+	case harness.PreTool:
+		if ans.Permission != "" {
+			out.Decision, out.Reason = "deny", ans.PermissionReason
 		}
-	case "PreToolUse":
-		if s != nil && (s.PermissionDecision == "deny" || s.PermissionDecision == "ask") {
-			out.Decision, out.Reason = "deny", s.PermissionDecisionReason
-		}
-	case "Stop":
-		if ans.Decision == "block" {
-			out.FollowupMessage = ans.Reason
+	case harness.TurnEnd:
+		if ans.Continue {
+			out.FollowupMessage = ans.Prompt
 		}
 	}
 	if out == (cursorAnswer{}) {

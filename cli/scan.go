@@ -7,6 +7,7 @@ import (
 
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/harness"
 )
 
 // scanOptions are conch scan's words.
@@ -58,7 +59,7 @@ func (a *app) runScan(o *scanOptions) error {
 	// recorded under it, for every file at once.
 	looks := make([]state.Look, len(ads))
 	for i, ad := range ads {
-		looks[i] = state.LookAt(*ad)
+		looks[i] = harness.LookAt(*ad)
 	}
 	results := []state.ScanResult{}
 	if len(looks) > 0 {

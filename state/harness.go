@@ -17,6 +17,21 @@ import (
 	"time"
 )
 
+// The harnesses conch has adapters for.
+const (
+	HarnessClaude  = "claude"
+	HarnessCodex   = "codex"
+	HarnessCopilot = "copilot"
+	HarnessCursor  = "cursor"
+)
+
+// Harnesses are the harnesses whose sessions conch links to chats.
+var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessCopilot, HarnessCursor}
+
+// Adoptable are the harnesses whose session files conch adopt reads, for
+// checking a word typed.
+var Adoptable = []string{HarnessClaude, HarnessCodex}
+
 // SessionLink is one harness session's link to its chat.
 type SessionLink struct {
 	Harness    string            `json:"harness"`
@@ -383,19 +398,6 @@ func cutRunes(s string, n int) string {
 		return s
 	}
 	return strings.TrimRight(string(r[:n]), " ")
-}
-
-// HarnessCompacted records that a harness compacted its session's
-// history (a compacted event, log only). It is nothing when the session
-// has no chat.
-func (tx *Tx) HarnessCompacted(in SessionIn) error {
-	in.Make = false
-	c, _, err := tx.HarnessChat(in)
-	if err != nil || c == nil {
-		return err
-	}
-	_, err = tx.Compacted(Actor{ID: c.ID}, c.ID)
-	return err
 }
 
 // TurnEnded says whether the end of a session's turn was reported already.

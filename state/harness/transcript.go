@@ -1,4 +1,4 @@
-package state
+package harness
 
 // Reading the session files that harnesses write themselves: Claude Code's
 // transcript (~/.claude/projects/…/SESSION.jsonl) and Codex's rollout
@@ -15,23 +15,9 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/conch-sh/conch/state"
 )
-
-// Harnesses whose sessions conch can read (Copilot CLI's last words only;
-// Cursor's transcript is not read).
-const (
-	HarnessClaude  = "claude"
-	HarnessCodex   = "codex"
-	HarnessCopilot = "copilot"
-	HarnessCursor  = "cursor"
-)
-
-// Harnesses are the harnesses whose sessions conch links to chats.
-var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessCopilot, HarnessCursor}
-
-// Adoptable are the harnesses whose session files conch adopt reads, for
-// checking a word typed.
-var Adoptable = []string{HarnessClaude, HarnessCodex}
 
 // tailBytes is how much of a session file's end LastAssistantText reads:
 // the last turn is near the end, and a transcript can run to megabytes.
@@ -83,7 +69,7 @@ func fileTail(path string) []byte {
 func lastAssistant(harness string, data []byte) string {
 	lines := bytes.Split(data, []byte{'\n'})
 	switch harness {
-	case HarnessClaude:
+	case state.HarnessClaude:
 		// One API message can be split over several rows sharing
 		// message.id: gather the text of the last message that has some.
 		var parts []string
@@ -115,7 +101,7 @@ func lastAssistant(harness string, data []byte) string {
 			parts = append([]string{text}, parts...)
 		}
 		return strings.Join(parts, "\n")
-	case HarnessCodex:
+	case state.HarnessCodex:
 		for i := len(lines) - 1; i >= 0; i-- {
 			var row codexRow
 			if json.Unmarshal(lines[i], &row) != nil {
@@ -125,7 +111,7 @@ func lastAssistant(harness string, data []byte) string {
 				return t
 			}
 		}
-	case HarnessCopilot:
+	case state.HarnessCopilot:
 		for i := len(lines) - 1; i >= 0; i-- {
 			var row copilotRow
 			if json.Unmarshal(lines[i], &row) != nil || row.Data.ParentToolCallID != "" {
@@ -144,6 +130,19 @@ func lastAssistant(harness string, data []byte) string {
 		}
 	}
 	return ""
+}
+
+// copilotRow is one row of Copilot CLI's session events
+// (~/.copilot/session-state/SESSION/events.jsonl): the fields conch reads.
+// A subagent's messages carry the task's parentToolCallId; a prompt that
+// is not the person's (a subagent's task) carries a source.
+type copilotRow struct {
+	Type string `json:"type"`
+	Data struct {
+		Content          string `json:"content"`
+		Source           string `json:"source"`
+		ParentToolCallID string `json:"parentToolCallId"`
+	} `json:"data"`
 }
 
 // CopilotStopWritten says whether Copilot CLI's events file at path holds
@@ -172,19 +171,6 @@ func CopilotStopWritten(path string, at int64) bool {
 	return false
 }
 
-// copilotRow is one row of Copilot CLI's session events
-// (~/.copilot/session-state/SESSION/events.jsonl): the fields conch reads.
-// A subagent's messages carry the task's parentToolCallId; a prompt that
-// is not the person's (a subagent's task) carries a source.
-type copilotRow struct {
-	Type string `json:"type"`
-	Data struct {
-		Content          string `json:"content"`
-		Source           string `json:"source"`
-		ParentToolCallID string `json:"parentToolCallId"`
-	} `json:"data"`
-}
-
 // humanTexts are the texts a person typed, row by row, in whole lines of
 // a session file: tool results, meta rows (a local command's caveat, a
 // skill's injection), compaction summaries, the harness's own injected
@@ -198,13 +184,13 @@ func humanTexts(harness string, data []byte) []string {
 		}
 		var t string
 		switch harness {
-		case HarnessClaude:
+		case state.HarnessClaude:
 			var row claudeRow
 			if json.Unmarshal(line, &row) != nil {
 				continue
 			}
 			t = row.humanText()
-		case HarnessCodex:
+		case state.HarnessCodex:
 			var row codexRow
 			if json.Unmarshal(line, &row) != nil {
 				continue

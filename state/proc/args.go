@@ -1,4 +1,4 @@
-package state
+package proc
 
 import (
 	"bytes"
@@ -31,9 +31,9 @@ func IsCodexDaemon(pid int) bool {
 	return (base == "codex" || base == "codex.exe") && string(args[1]) == "app-server"
 }
 
-// ProcArgs are the command-line words process pid started with, nil
+// Args are the command-line words process pid started with, nil
 // where they cannot be read (another system than Linux, a process gone).
-func ProcArgs(pid int) []string {
+func Args(pid int) []string {
 	if runtime.GOOS != "linux" || pid <= 0 {
 		return nil
 	}

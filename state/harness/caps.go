@@ -1,0 +1,115 @@
+package harness
+
+import "github.com/conch-sh/conch/state"
+
+// Capabilities are what a harness can do with an answer, and what its
+// sessions give conch beyond the events: Handle shapes every answer to
+// them, so an encoder never has to judge what its harness cannot carry.
+type Capabilities struct {
+	// ContextCap is the most bytes an answer's text for the model may
+	// hold (Claude Code caps additionalContext, and a reason, at 10,000
+	// UTF-16 units, never fewer than the bytes).
+	ContextCap int
+	// StopBeforeTool: the harness can end the turn at PreTool (else a
+	// stopped reply's pending tool is only denied, and the turn goes on).
+	StopBeforeTool bool
+	// StopHeard: an answer that stops the turn is read where the turn
+	// ends, so the stop counts as heard (else the next reply's notes say
+	// it).
+	StopHeard bool
+	// Ask: the harness can ask the person before a tool runs (else the
+	// guard's ask is a denial that says to ask the person).
+	Ask bool
+	// SystemMessage: the harness shows an answer's SystemMessage to the
+	// person, for every event whose answer it reads (a locked home is
+	// said there).
+	SystemMessage bool
+	// EnvFiles are the variables that name a file the harness sources
+	// into the session's shell: SessionStart exports CONCH_CHAT there.
+	EnvFiles []string
+	// SessionEnv is the variable the harness sets in its shell to name
+	// the session the shell serves (its hooks' session id): a conch
+	// command run there with no chat named acts as that session's chat.
+	SessionEnv string
+	// ShellSession: the harness sets SessionEnv in every shell command's
+	// environment, reliably: a session first seen late still acts as its
+	// chat, and is told so; a subagent's conch commands, in the shell it
+	// shares with its session, act as its own chat.
+	ShellSession bool
+	// HostedSearch: the harness runs web searches itself, with no hook:
+	// they are read from its session file at each turn's end.
+	HostedSearch bool
+	// ContextAt are the events whose answer the harness puts before the
+	// model (nil: every event's). At the others the notes are not said,
+	// and stay due.
+	ContextAt []Kind
+	// PermissionTools are the tools the harness asks its Permission hook
+	// about before they run, a hook whose answer can end the turn: a
+	// stopped reply's PreTool lets them through to it.
+	PermissionTools []string
+	// PromptOnContinue: the harness fires its prompt hook for the prompt
+	// an answer's Continue gave it; that prompt goes on in the reply the
+	// Continue began, not the person's.
+	PromptOnContinue bool
+}
+
+// known are the harnesses conch has adapters for, one row each. A
+// session's shell variables are read in this order (Codex's first: a
+// Codex started inside Claude Code's shell has both).
+var known = [...]struct {
+	harness string
+	caps    Capabilities
+}{
+	// Codex 0.169 refuses continue:false before a tool, and has no
+	// permission prompt in PreToolUse. It exports no env file for
+	// CONCH_CHAT, but its shell has CODEX_THREAD_ID.
+	{state.HarnessCodex, Capabilities{
+		ContextCap: 10000, SystemMessage: true, HostedSearch: true,
+		EnvFiles: []string{"CODEX_ENV_FILE", "CLAUDE_ENV_FILE"}, SessionEnv: "CODEX_THREAD_ID",
+	}},
+	// Claude Code 2.1.328 puts CLAUDE_CODE_SESSION_ID in every Bash
+	// command's environment, beside the CONCH_CHAT of its env file, which
+	// a SessionStart that missed the lock never wrote.
+	{state.HarnessClaude, Capabilities{
+		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, Ask: true,
+		EnvFiles: []string{"CLAUDE_ENV_FILE"}, SessionEnv: "CLAUDE_CODE_SESSION_ID", ShellSession: true,
+	}},
+	// Copilot CLI 1.0.102 ignores continue:false; its permissionRequest
+	// hook ends the turn (interrupt), asked before every shell command,
+	// file write and web fetch (also with --allow-all-tools), never before
+	// a read, a search or a subagent. It has no env file, but puts
+	// COPILOT_AGENT_SESSION_ID in its shell (a subagent's shell has
+	// another id). A Stop's decision block fires UserPromptSubmit for the
+	// prompt it gave.
+	{state.HarnessCopilot, Capabilities{
+		ContextCap: 10000, Ask: true,
+		SessionEnv: "COPILOT_AGENT_SESSION_ID", ShellSession: true,
+		PermissionTools:  []string{"Bash", "Write", "Edit", "WebFetch"},
+		PromptOnContinue: true,
+	}},
+	// Cursor (its hooks documentation; cursor-agent is not tested here):
+	// only sessionStart's additional_context reaches the model; preToolUse
+	// allows or denies; no hook ends a turn; a stop's followup_message is
+	// the next prompt, through beforeSubmitPrompt. Nothing in its shell
+	// names the conversation.
+	{state.HarnessCursor, Capabilities{
+		ContextCap: 10000, ContextAt: []Kind{SessionStart}, PromptOnContinue: true,
+	}},
+}
+
+// Of is a harness's capabilities; a harness conch does not know has none.
+func Of(harness string) Capabilities {
+	for _, k := range known {
+		if k.harness == harness {
+			return k.caps
+		}
+	}
+	return Capabilities{}
+}
+
+// ShowsSystemMessage says whether the harness shows an answer's
+// SystemMessage for the event: one whose answer it reads (not SessionEnd,
+// nor a turn reported outside the hooks).
+func ShowsSystemMessage(harness string, ev Kind) bool {
+	return Of(harness).SystemMessage && ev != 0 && ev != SessionEnd && ev != TurnComplete
+}
