@@ -126,13 +126,6 @@ func unwrapPath(err error) error {
 	return err
 }
 
-func harnessName(h string) string {
-	if h == HarnessCodex {
-		return "Codex"
-	}
-	return "Claude Code"
-}
-
 // Adoptions are every chat's links, in the order of their chats' ids.
 func (tx *Tx) Adoptions() ([]*Adoption, error) {
 	ids, err := tx.recordIDs("adopted", ValidID)

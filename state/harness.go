@@ -17,7 +17,8 @@ import (
 	"time"
 )
 
-// Harnesses whose sessions conch can read.
+// Harnesses whose sessions conch links to chats (each with an adapter in
+// cli and a row of capabilities in state/harness).
 const (
 	HarnessClaude = "claude"
 	HarnessCodex  = "codex"
@@ -25,6 +26,17 @@ const (
 
 // Harnesses lists them, for checking a word typed.
 var Harnesses = []string{HarnessClaude, HarnessCodex}
+
+// harnessName is a harness's own name, as the log says it.
+func harnessName(h string) string {
+	switch h {
+	case HarnessCodex:
+		return "Codex"
+	case HarnessClaude:
+		return "Claude Code"
+	}
+	return h
+}
 
 // SessionLink is one harness session's link to its chat.
 type SessionLink struct {

@@ -34,6 +34,11 @@ type run struct {
 // failed still stands (the error is the adapter's to warn of, never to
 // fail the session with).
 func Handle(home *state.Home, ev Event, env Env) (Answer, error) {
+	return handle(home, ev, env, Of(ev.Harness))
+}
+
+// handle is Handle for a harness of the capabilities given.
+func handle(home *state.Home, ev Event, env Env, caps Capabilities) (Answer, error) {
 	if env.Warn == nil {
 		env.Warn = func(string) {}
 	}
@@ -43,7 +48,7 @@ func Handle(home *state.Home, ev Event, env Env) (Answer, error) {
 	if env.PID == nil {
 		env.PID = func() int { return env.PPID }
 	}
-	r := &run{home: home, ev: &ev, env: env, caps: Of(ev.Harness)}
+	r := &run{home: home, ev: &ev, env: env, caps: caps}
 	err := r.handle()
 	return r.ans, err
 }
@@ -270,6 +275,9 @@ func (r *run) preTool() error {
 		if v, err = r.guard(tx, c, family, files); err != nil {
 			return err
 		}
+		if v != nil && !r.caps.Deny {
+			v.Decision = state.GuardNote // the tool runs whatever is said
+		}
 		stepFiles := files
 		if v != nil && v.Decision != state.GuardNote {
 			stepFiles = nil // the edit may not happen: PostToolUse adds what did
@@ -285,7 +293,13 @@ func (r *run) preTool() error {
 		return nil
 	})
 	if se := stoppedNotice(err); se != nil {
+		if !r.caps.Deny {
+			return nil // the tool runs: the next event that can says the stop
+		}
 		return r.sayStop(c, r.stopBeforeTool(*se))
+	}
+	if !r.caps.Context.Has(PreTool) {
+		return err
 	}
 	late := err == nil && made && r.caps.ShellSession && r.ev.Agent == ""
 	if err == nil && v != nil {
@@ -484,7 +498,7 @@ func (r *run) stop() error {
 	if r.ev.Kind == TurnEnd {
 		in.Agent = ""
 	}
-	turn, goOn := r.ev.Turn, in.Agent == "" && !r.ev.Continued
+	turn, goOn := r.ev.Turn, r.caps.KeepGoing && in.Agent == "" && !r.ev.Continued
 	return r.update(func(tx *state.Tx) error {
 		c, _, err := tx.HarnessChat(in)
 		if err != nil || c == nil {
@@ -677,7 +691,7 @@ func (r *run) turnComplete() error {
 		// Older Codex sends no thread-id: nothing says which chat it is.
 		return fmt.Errorf("the notification names no thread-id (an older Codex): set CONCH_CHAT for the session, or use Codex's hooks")
 	}
-	if thread != "" && state.LinkedChat(r.home.Dir, r.ev.Harness, thread) == "" && !r.keptThread(thread) {
+	if r.caps.HiddenThreads && thread != "" && state.LinkedChat(r.home.Dir, r.ev.Harness, thread) == "" && !r.keptThread(thread) {
 		// A thread the harness keeps no session file of is one of its
 		// own hidden ones (Codex's title generation, which calls notify
 		// too): no chat, and no chat's reply ends for it.

@@ -10,9 +10,13 @@ import (
 // withNotes answers with the chat's notes, when it has any (and with what
 // build adds around them), by the one notes protocol (state's TellNotes):
 // the answer is given once the marks are committed. An event that cannot
-// mark answers without the notes, which stay due. A stopped reply answers
-// stop instead, and marks nothing.
+// mark answers without the notes, which stay due, as they do at an event
+// whose answer the harness cannot put before the model. A stopped reply
+// answers stop instead, and marks nothing.
 func (r *run) withNotes(c *state.Chat, build func(notes string) Answer, stop func(reason string) Answer) error {
+	if !r.caps.Context.Has(r.ev.Kind) {
+		return nil // nothing said here: the notes stay due
+	}
 	actor := state.Actor{ID: c.ID}
 	err := r.home.TellNotes(actor, state.Teller{
 		Mark:   true,
