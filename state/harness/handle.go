@@ -398,8 +398,7 @@ func (r *run) postTool() error {
 	// PreToolUse): look first without the lock, as conch notes does.
 	var c *state.Chat
 	look := r.sessionIn(false)
-	look.Mode, look.Transcript = "", "" // what they change is the locked path's to write
-	if err := r.home.View(func(tx *state.Tx) (err error) { c, _, err = tx.HarnessChat(look); return err }); err != nil {
+	if err := r.home.View(func(tx *state.View) (err error) { c, err = tx.FindHarnessChat(look); return err }); err != nil {
 		return err
 	}
 	shell := conchShell(r.ev)
