@@ -690,7 +690,7 @@ func (r *run) turnComplete() error {
 		// Older Codex sends no thread-id: nothing says which chat it is.
 		return fmt.Errorf("the notification names no thread-id (an older Codex): set CONCH_CHAT for the session, or use Codex's hooks")
 	}
-	if r.caps.HiddenThreads && thread != "" && state.LinkedChat(r.home.Dir, r.ev.Harness, thread) == "" && !r.keptThread(thread) {
+	if r.caps.HiddenThreads && thread != "" && !r.linked(thread) && !r.keptThread(thread) {
 		// A thread the harness keeps no session file of is one of its
 		// own hidden ones (Codex's title generation, which calls notify
 		// too): no chat, and no chat's reply ends for it.
@@ -730,6 +730,14 @@ func (r *run) turnComplete() error {
 		_, err = tx.EndReply(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: text})
 		return err
 	})
+}
+
+// linked says whether the harness's session is linked to a chat, read
+// without the lock.
+func (r *run) linked(session string) bool {
+	var link *state.SessionLink
+	_ = r.home.View(func(v *state.View) (err error) { link, err = v.SessionLinkOf(r.ev.Harness, session); return err })
+	return link != nil && state.ValidID(link.Chat)
 }
 
 // joinText joins the parts that are not empty with a blank line.
