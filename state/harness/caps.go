@@ -6,6 +6,20 @@ import "github.com/conch-sh/conch/state"
 // sessions give conch beyond the events: Handle shapes every answer to
 // them, so an encoder never has to judge what its harness cannot carry.
 type Capabilities struct {
+	// Context are the events whose answer can put text before the model
+	// (the introduction, the notes, the guard's notes): at any other the
+	// notes are not taken, and stay due for one that can say them.
+	Context Kinds
+	// Deny: the harness can refuse a tool at PreTool (a guard's deny or
+	// ask, a stopped reply's pending tool). Else the guard's word is said
+	// as a note where Context allows, and a stopped reply's tool runs: its
+	// stop is said by the next event that can say it.
+	Deny bool
+	// KeepGoing: the harness can keep a turn going at TurnEnd, with a
+	// prompt: a --start-reply message waiting for the chat is delivered
+	// so. Else the turn ends, and the message wakes the chat as it would
+	// any idle one.
+	KeepGoing bool
 	// ContextCap is the most bytes an answer's text for the model may
 	// hold (Claude Code caps additionalContext, and a reason, at 10,000
 	// UTF-16 units, never fewer than the bytes).
@@ -39,10 +53,11 @@ type Capabilities struct {
 	// HostedSearch: the harness runs web searches itself, with no hook:
 	// they are read from its session file at each turn's end.
 	HostedSearch bool
-	// ContextAt are the events whose answer the harness puts before the
-	// model (nil: every event's). At the others the notes are not said,
-	// and stay due.
-	ContextAt []Kind
+	// HiddenThreads: the harness runs threads of its own that report
+	// their turns too (Codex's title generation calls notify): a
+	// TurnComplete for a session linked to no chat, of which the harness
+	// keeps no session file, is one of them, and nothing.
+	HiddenThreads bool
 	// PermissionTools are the tools the harness asks its Permission hook
 	// about before they run, a hook whose answer can end the turn: a
 	// stopped reply's PreTool lets them through to it.
@@ -52,6 +67,25 @@ type Capabilities struct {
 	// Continue began, not the person's.
 	PromptOnContinue bool
 }
+
+// Kinds is a set of event kinds.
+type Kinds uint32
+
+// KindsOf is the set of the kinds given.
+func KindsOf(kinds ...Kind) Kinds {
+	var ks Kinds
+	for _, k := range kinds {
+		ks |= 1 << k
+	}
+	return ks
+}
+
+// Has says whether k is in the set.
+func (ks Kinds) Has(k Kind) bool { return ks&(1<<k) != 0 }
+
+// hookContext are the events of Claude Code's hook protocol whose answer
+// adds to the model's context (Codex's hooks speak the same).
+const hookContext = Kinds(1<<SessionStart | 1<<PromptSubmit | 1<<PreTool | 1<<PostTool)
 
 // known are the harnesses conch has adapters for, one row each. A
 // session's shell variables are read in this order (Codex's first: a
@@ -64,13 +98,15 @@ var known = [...]struct {
 	// permission prompt in PreToolUse. It exports no env file for
 	// CONCH_CHAT, but its shell has CODEX_THREAD_ID.
 	{state.HarnessCodex, Capabilities{
-		ContextCap: 10000, SystemMessage: true, HostedSearch: true,
+		Context: hookContext, Deny: true, KeepGoing: true,
+		ContextCap: 10000, SystemMessage: true, HostedSearch: true, HiddenThreads: true,
 		EnvFiles: []string{"CODEX_ENV_FILE", "CLAUDE_ENV_FILE"}, SessionEnv: "CODEX_THREAD_ID",
 	}},
 	// Claude Code 2.1.328 puts CLAUDE_CODE_SESSION_ID in every Bash
 	// command's environment, beside the CONCH_CHAT of its env file, which
 	// a SessionStart that missed the lock never wrote.
 	{state.HarnessClaude, Capabilities{
+		Context: hookContext, Deny: true, KeepGoing: true,
 		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, Ask: true,
 		EnvFiles: []string{"CLAUDE_ENV_FILE"}, SessionEnv: "CLAUDE_CODE_SESSION_ID", ShellSession: true,
 	}},
@@ -82,6 +118,7 @@ var known = [...]struct {
 	// another id). A Stop's decision block fires UserPromptSubmit for the
 	// prompt it gave.
 	{state.HarnessCopilot, Capabilities{
+		Context: hookContext, Deny: true, KeepGoing: true,
 		ContextCap: 10000, Ask: true,
 		SessionEnv: "COPILOT_AGENT_SESSION_ID", ShellSession: true,
 		PermissionTools:  []string{"Bash", "Write", "Edit", "WebFetch"},
@@ -93,7 +130,8 @@ var known = [...]struct {
 	// the next prompt, through beforeSubmitPrompt. Nothing in its shell
 	// names the conversation.
 	{state.HarnessCursor, Capabilities{
-		ContextCap: 10000, ContextAt: []Kind{SessionStart}, PromptOnContinue: true,
+		Context: KindsOf(SessionStart), Deny: true, KeepGoing: true,
+		ContextCap: 10000, PromptOnContinue: true,
 	}},
 }
 

@@ -108,7 +108,10 @@ type Answer struct {
 	// first ("ask"), for PermissionReason, which the model reads.
 	Permission       string
 	PermissionReason string
-	// Stop ends the turn; StopReason says why, to the person.
+	// Stop ends the turn; StopReason says why (Claude Code shows it to
+	// both). Handle stops only at an event whose answer reaches the model
+	// (Capabilities.Context), and before a tool only where the harness
+	// can (StopBeforeTool).
 	Stop       bool
 	StopReason string
 	// Continue keeps the turn going, with Prompt as its next prompt.

@@ -34,6 +34,11 @@ type run struct {
 // failed still stands (the error is the adapter's to warn of, never to
 // fail the session with).
 func Handle(home *state.Home, ev Event, env Env) (Answer, error) {
+	return handle(home, ev, env, Of(ev.Harness))
+}
+
+// handle is Handle for a harness of the capabilities given.
+func handle(home *state.Home, ev Event, env Env, caps Capabilities) (Answer, error) {
 	if env.Warn == nil {
 		env.Warn = func(string) {}
 	}
@@ -43,7 +48,7 @@ func Handle(home *state.Home, ev Event, env Env) (Answer, error) {
 	if env.PID == nil {
 		env.PID = func() int { return env.PPID }
 	}
-	r := &run{home: home, ev: &ev, env: env, caps: Of(ev.Harness)}
+	r := &run{home: home, ev: &ev, env: env, caps: caps}
 	err := r.handle()
 	return r.ans, err
 }
@@ -285,6 +290,9 @@ func (r *run) preTool() error {
 		if v, err = r.guard(tx, c, family, files); err != nil {
 			return err
 		}
+		if v != nil && !r.caps.Deny {
+			v.Decision = state.GuardNote // the tool runs whatever is said
+		}
 		stepFiles := files
 		if v != nil && v.Decision != state.GuardNote {
 			stepFiles = nil // the edit may not happen: PostToolUse adds what did
@@ -300,12 +308,18 @@ func (r *run) preTool() error {
 		return nil
 	})
 	if se := stoppedNotice(err); se != nil {
+		if !r.caps.Deny {
+			return nil // the tool runs: the next event that can says the stop
+		}
 		if slices.Contains(r.caps.PermissionTools, tool) {
 			// Its Permission hook, next, denies it and ends the turn (a
 			// denial here would let the turn go on).
 			return nil
 		}
 		return r.sayStop(c, r.stopBeforeTool(*se))
+	}
+	if !r.caps.Context.Has(PreTool) {
+		return err
 	}
 	late := err == nil && made && r.caps.ShellSession && r.ev.Agent == ""
 	if err == nil && v != nil {
@@ -404,8 +418,7 @@ func (r *run) postTool() error {
 	// PreToolUse): look first without the lock, as conch notes does.
 	var c *state.Chat
 	look := r.sessionIn(false)
-	look.Mode, look.Transcript = "", "" // what they change is the locked path's to write
-	if err := r.home.View(func(tx *state.Tx) (err error) { c, _, err = tx.HarnessChat(look); return err }); err != nil {
+	if err := r.home.View(func(tx *state.View) (err error) { c, err = tx.FindHarnessChat(look); return err }); err != nil {
 		return err
 	}
 	shell := conchShell(r.ev)
@@ -504,7 +517,7 @@ func (r *run) stop() error {
 	if r.ev.Kind == TurnEnd {
 		in.Agent = ""
 	}
-	turn, goOn := r.ev.Turn, in.Agent == "" && !r.ev.Continued
+	turn, goOn := r.ev.Turn, r.caps.KeepGoing && in.Agent == "" && !r.ev.Continued
 	return r.update(func(tx *state.Tx) error {
 		c, _, err := tx.HarnessChat(in)
 		if err != nil || c == nil {
@@ -700,7 +713,7 @@ func (r *run) turnComplete() error {
 		// Older Codex sends no thread-id: nothing says which chat it is.
 		return fmt.Errorf("the notification names no thread-id (an older Codex): set CONCH_CHAT for the session, or use Codex's hooks")
 	}
-	if thread != "" && state.LinkedChat(r.home.Dir, r.ev.Harness, thread) == "" && !r.keptThread(thread) {
+	if r.caps.HiddenThreads && thread != "" && !r.linked(thread) && !r.keptThread(thread) {
 		// A thread the harness keeps no session file of is one of its
 		// own hidden ones (Codex's title generation, which calls notify
 		// too): no chat, and no chat's reply ends for it.
@@ -742,6 +755,14 @@ func (r *run) turnComplete() error {
 	})
 }
 
+// linked says whether the harness's session is linked to a chat, read
+// without the lock.
+func (r *run) linked(session string) bool {
+	var link *state.SessionLink
+	_ = r.home.View(func(v *state.View) (err error) { link, err = v.SessionLinkOf(r.ev.Harness, session); return err })
+	return link != nil && state.ValidID(link.Chat)
+}
+
 // permission: the harness asks its hooks before it asks permission for a
 // tool (Copilot's permissionRequest). A reply another chat stopped has the
 // tool denied with the notice, and the turn stopped there; otherwise
@@ -751,7 +772,7 @@ func (r *run) permission() error {
 	look.Agent = "" // a subagent's permission is asked in its session
 	look.Mode, look.Transcript = "", ""
 	var c *state.Chat
-	if err := r.home.View(func(tx *state.Tx) (err error) { c, _, err = tx.HarnessChat(look); return err }); err != nil || c == nil {
+	if err := r.home.View(func(v *state.View) (err error) { c, err = v.FindHarnessChat(look); return err }); err != nil || c == nil {
 		return err
 	}
 	n := c.StopPending()

@@ -15,8 +15,9 @@ import (
 type session struct {
 	t    *testing.T
 	home *state.Home
-	name string // the harness
-	id   string // its session id
+	name string        // the harness
+	id   string        // its session id
+	caps *Capabilities // nil: the harness's own
 }
 
 func newHome(t *testing.T) *state.Home {
@@ -37,7 +38,11 @@ func (s *session) event(ev Event) Answer {
 	}
 	ev.Mode = state.ModeAuto
 	pid := os.Getpid() // a process that is there for as long as the test runs
-	ans, err := Handle(s.home, ev, Env{Cwd: "/work/proj", PPID: pid, PID: func() int { return pid }})
+	caps := Of(s.name)
+	if s.caps != nil {
+		caps = *s.caps
+	}
+	ans, err := handle(s.home, ev, Env{Cwd: "/work/proj", PPID: pid, PID: func() int { return pid }}, caps)
 	if err != nil {
 		s.t.Fatalf("%v: %v", ev.Kind, err)
 	}
@@ -78,6 +83,58 @@ func TestHandleShapesAnswers(t *testing.T) {
 				t.Errorf("stop before the tool: %v, want %v (%+v)", ans.Stop, tc.stop, ans)
 			}
 		})
+	}
+}
+
+// TestHandleLessCapable: a harness that can refuse no tool has a stopped
+// reply's tool run, and hears the stop at the next event that can say it;
+// one whose answers after a tool never reach the model is told nothing
+// there, and the message stays due for the next prompt; one that cannot
+// keep a turn going ends it, and the --start-reply message waits.
+func TestHandleLessCapable(t *testing.T) {
+	caps := Of(state.HarnessClaude)
+	caps.Deny, caps.KeepGoing = false, false
+	caps.Context = KindsOf(SessionStart, PromptSubmit)
+	home := newHome(t)
+	me := &session{t: t, home: home, name: state.HarnessClaude, id: "S1", caps: &caps}
+	other := &session{t: t, home: home, name: state.HarnessClaude, id: "S2"}
+	me.event(Event{Kind: SessionStart})
+	me.event(Event{Kind: PromptSubmit, Prompt: "Fix the parser"})
+	other.event(Event{Kind: SessionStart})
+	send := func(text string, start bool) {
+		t.Helper()
+		err := home.Update(func(tx *state.Tx) error {
+			_, err := tx.SendMessage(state.Actor{ID: "c_2"}, state.SendIn{To: "c_1", Text: text, StartReply: start})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	send("the lexer is yours", false)
+	if ans := me.event(Event{Kind: PostTool, Tool: "Read", Input: Fields{"file_path": []byte(`"a.go"`)}}); !ans.IsZero() {
+		t.Errorf("PostTool answers %+v where nothing reaches the model", ans)
+	}
+	if ans := me.event(Event{Kind: PromptSubmit, Prompt: "go on"}); !strings.Contains(ans.Context, "the lexer is yours") {
+		t.Errorf("the next prompt answers %+v, want the message still due", ans)
+	}
+	send("review this next", true)
+	if ans := me.event(Event{Kind: TurnEnd, LastWords: "Done.", HasLastWords: true}); !ans.IsZero() {
+		t.Errorf("TurnEnd answers %+v from a harness that cannot keep a turn going", ans)
+	}
+	me.event(Event{Kind: PromptSubmit, Prompt: "one more"})
+	err := home.Update(func(tx *state.Tx) error {
+		_, err := tx.StopChat(state.Actor{ID: "c_2"}, state.StopIn{Target: "c_1", Reason: "the build is mine now"})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans := me.event(Event{Kind: PreTool, Tool: "Bash", Input: Fields{"command": []byte(`"make"`)}}); !ans.IsZero() {
+		t.Errorf("PreTool answers %+v from a harness that can refuse no tool", ans)
+	}
+	if ans := me.event(Event{Kind: PromptSubmit, Prompt: "and?"}); !strings.Contains(ans.Context, "stopped your last reply: the build is mine now") {
+		t.Errorf("the next event that can say it answers %+v, want the stop", ans)
 	}
 }
 

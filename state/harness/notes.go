@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/conch-sh/conch/render"
@@ -11,15 +10,16 @@ import (
 // withNotes answers with the chat's notes, when it has any (and with what
 // build adds around them), by the one notes protocol (state's TellNotes):
 // the answer is given once the marks are committed. An event that cannot
-// mark answers without the notes, which stay due. A stopped reply answers
-// stop instead, and marks nothing.
+// mark answers without the notes, which stay due, as they do at an event
+// whose answer the harness cannot put before the model. A stopped reply
+// answers stop instead, and marks nothing.
 func (r *run) withNotes(c *state.Chat, build func(notes string) Answer, stop func(reason string) Answer) error {
+	if !r.caps.Context.Has(r.ev.Kind) {
+		return nil // nothing said here: the notes stay due
+	}
 	actor := state.Actor{ID: c.ID}
-	// An event whose answer the harness does not put before the model says
-	// no notes, and marks none: they stay due.
-	muted := r.caps.ContextAt != nil && !slices.Contains(r.caps.ContextAt, r.ev.Kind)
 	err := r.home.TellNotes(actor, state.Teller{
-		Mark:   !muted,
+		Mark:   true,
 		Update: r.update,
 		Say: func(tx *state.Tx, n *state.Notes) (*state.Notes, error) {
 			switch {
