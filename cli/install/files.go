@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/google/renameio/v2"
+
+	"github.com/conch-sh/conch/render"
 )
 
 // Link follows a symbolic link to the file it names, so that a settings
@@ -122,44 +124,61 @@ func (r *Run) Edit(res *Result, edit func(data []byte, exists bool) ([]byte, boo
 // space ("PATH is not TOML: …"), not after a colon.
 type predicate struct{ error }
 
-// OwnFile is a file conch writes whole and owns (an OpenCode plugin, a
-// Pi extension): put in, it holds data exactly; taken out, it is gone.
-// A file there already that is not conch's (it lacks mark, a line of
-// data that says conch wrote it) is a person's: it is left as it is,
-// and the install fails. A file of conch's that differs (an older
-// conch's, or edited since) is kept as a backup, then replaced or
-// removed.
-func (r *Run) OwnFile(path string, data []byte, mark string, events ...string) (*Result, error) {
-	res := &Result{File: Link(path), Events: append([]string{}, events...)}
+// Own is a file conch writes whole and owns (an OpenCode plugin, a Pi
+// extension).
+type Own struct {
+	Data   []byte   // the file as this install writes it
+	Mark   string   // its first line, whatever else changes: how conch knows its own file
+	Events []string // what it reports, for install's words
+	// Written says whether old is a file conch wrote and nobody changed
+	// since (one for another --conch, say): it then needs no backup. Nil:
+	// only Data itself is.
+	Written func(old []byte) bool
+}
+
+// OwnFile puts a file conch owns at path, or with r.Remove takes it out:
+// put in, it holds f.Data exactly (again changes nothing); taken out, it
+// is gone. A file there already whose first line is not f.Mark is not
+// conch's: an install fails and leaves it as it is, a removal leaves it
+// and says so. A file of conch's that changed since conch wrote it is
+// kept beside it as a backup first.
+func (r *Run) OwnFile(path string, f Own) (*Result, error) {
+	res := &Result{File: Link(path), Events: append([]string{}, f.Events...)}
+	if !bytes.HasPrefix(f.Data, []byte(f.Mark+"\n")) {
+		return nil, fmt.Errorf("%s: conch's file would not start with its mark %q; nothing changed", res.File, f.Mark)
+	}
 	old, exists, err := read(res.File)
 	if err != nil {
 		return nil, err
 	}
-	if exists && !bytes.Contains(old, []byte(mark)) {
-		return nil, fmt.Errorf("%s is not conch's (it has no %q); nothing changed", res.File, mark)
-	}
+	ours := exists && bytes.HasPrefix(old, []byte(f.Mark+"\n"))
 	switch {
-	case r.Remove && !exists:
+	case !exists && r.Remove:
 		return res, nil
-	case r.Remove:
-		if !bytes.Equal(old, data) { // changed since conch wrote it: kept
-			if res.Backup, err = r.Backup(res.File, old); err != nil {
-				return nil, err
-			}
+	case exists && !ours && r.Remove:
+		res.Notes = append(res.Notes, render.InstallNotConchs)
+		return res, nil
+	case exists && !ours:
+		return nil, fmt.Errorf("%s is there and is not conch's (its first line is not conch's); nothing changed", res.File)
+	case !r.Remove && bytes.Equal(old, f.Data):
+		return res, nil
+	}
+	written := f.Written
+	if written == nil {
+		written = func(old []byte) bool { return bytes.Equal(old, f.Data) }
+	}
+	if exists && !written(old) {
+		if res.Backup, err = r.Backup(res.File, old); err != nil {
+			return nil, err
 		}
+	}
+	if r.Remove {
 		if err := os.Remove(res.File); err != nil {
 			return nil, fmt.Errorf("cannot remove %s: %v", res.File, err)
 		}
-		res.Changed = true
-		return res, nil
-	case exists && bytes.Equal(old, data):
-		return res, nil
-	}
-	if !bytes.Contains(data, []byte(mark)) {
-		return nil, fmt.Errorf("%s: conch's file would not carry its mark %q; nothing changed", res.File, mark)
-	}
-	if err := r.replace(res, res.File, old, exists, data); err != nil {
+	} else if err := WriteWhole(res.File, f.Data); err != nil {
 		return nil, err
 	}
+	res.Changed = true
 	return res, nil
 }

@@ -7,7 +7,7 @@
 // To add a harness's recipe (five steps):
 //  1. Write NAME.go here: var NAME = &Recipe{Name, Use, Short, Long, Where, Dir, Do, After}.
 //  2. Dir says the folder for --user and --project; Do does the work with the jobs on *Run:
-//     r.HookFile(path, Hooks{…}) for JSON hooks, r.OwnFile(path, data, mark) for a file conch owns, r.Edit for any other.
+//     r.HookFile(path, Hooks{…}) for JSON hooks, r.OwnFile(path, Own{…}) for a file conch owns, r.Edit for any other.
 //  3. Every sentence a person reads (After, notes) goes in render (render/install_NAME.go).
 //  4. Add it to Recipes below (conch install NAME then exists), and pin it in testdata/script/install_NAME.txtar.
 package install
@@ -32,6 +32,7 @@ type Recipe struct {
 	Short string // help, one line
 	Long  string // help, whole
 	Where string // what --project and --user name in their help
+	Runs  string // for --conch's help: "the plugin runs" ("" for "the hooks run")
 	// Dir is the folder its files go in: the person's own (project
 	// false) or the current folder's.
 	Dir func(e Env, project bool) string
