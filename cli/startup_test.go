@@ -36,6 +36,9 @@ func TestNoWorkAtStartUp(t *testing.T) {
 					continue
 				}
 				ast.Inspect(gen, func(n ast.Node) bool {
+					if _, ok := n.(*ast.FuncLit); ok {
+						return false // its body runs when called, not at start-up
+					}
 					call, ok := n.(*ast.CallExpr)
 					if !ok {
 						return true
