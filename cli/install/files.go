@@ -13,10 +13,10 @@ import (
 	"github.com/conch-sh/conch/render"
 )
 
-// Link follows a symbolic link to the file it names, so that a settings
+// link follows a symbolic link to the file it names, so that a settings
 // file kept elsewhere (a dotfiles repository) is changed there, not
 // replaced by a file of its own.
-func Link(path string) string {
+func link(path string) string {
 	if r, err := filepath.EvalSymlinks(path); err == nil {
 		return r
 	}
@@ -36,9 +36,9 @@ func read(path string) ([]byte, bool, error) {
 	return data, true, nil
 }
 
-// Backup keeps a file as it was (data) beside it, under a name of its own
+// backup keeps a file as it was (data) beside it, under a name of its own
 // (path.bak-TIME, then -2, -3, … when that is taken), and says the name.
-func (r *Run) Backup(path string, data []byte) (string, error) {
+func (r *Run) backup(path string, data []byte) (string, error) {
 	base := path + ".bak-" + r.Now().UTC().Format("20060102T150405Z")
 	name := base
 	for i := 2; ; i++ {
@@ -65,10 +65,10 @@ func (r *Run) Backup(path string, data []byte) (string, error) {
 	}
 }
 
-// WriteWhole replaces a file whole (a temporary file renamed over it),
+// writeWhole replaces a file whole (a temporary file renamed over it),
 // keeping its permissions; a new one is made 0600 (settings files can
 // hold keys), in folders made as needed.
-func WriteWhole(path string, data []byte) error {
+func writeWhole(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, err)
 	}
@@ -84,11 +84,11 @@ func WriteWhole(path string, data []byte) error {
 func (r *Run) replace(res *Result, path string, data []byte, exists bool, out []byte) error {
 	if exists {
 		var err error
-		if res.Backup, err = r.Backup(path, data); err != nil {
+		if res.Backup, err = r.backup(path, data); err != nil {
 			return err
 		}
 	}
-	if err := WriteWhole(path, out); err != nil {
+	if err := writeWhole(path, out); err != nil {
 		return err
 	}
 	res.Changed = true
@@ -101,7 +101,7 @@ func (r *Run) replace(res *Result, path string, data []byte, exists bool, out []
 // An error from edit leaves the file untouched; it is said as
 // "PATH: ERROR; nothing changed".
 func (r *Run) Edit(res *Result, edit func(data []byte, exists bool) ([]byte, bool, error)) error {
-	res.File = Link(res.File)
+	res.File = link(res.File)
 	data, exists, err := read(res.File)
 	if err != nil {
 		return err
@@ -143,7 +143,7 @@ type Own struct {
 // and says so. A file of conch's that changed since conch wrote it is
 // kept beside it as a backup first.
 func (r *Run) OwnFile(path string, f Own) (*Result, error) {
-	res := &Result{File: Link(path), Events: append([]string{}, f.Events...)}
+	res := &Result{File: link(path), Events: append([]string{}, f.Events...)}
 	if !bytes.HasPrefix(f.Data, []byte(f.Mark+"\n")) {
 		return nil, fmt.Errorf("%s: conch's file would not start with its mark %q; nothing changed", res.File, f.Mark)
 	}
@@ -168,7 +168,7 @@ func (r *Run) OwnFile(path string, f Own) (*Result, error) {
 		written = func(old []byte) bool { return bytes.Equal(old, f.Data) }
 	}
 	if exists && !written(old) {
-		if res.Backup, err = r.Backup(res.File, old); err != nil {
+		if res.Backup, err = r.backup(res.File, old); err != nil {
 			return nil, err
 		}
 	}
@@ -176,7 +176,7 @@ func (r *Run) OwnFile(path string, f Own) (*Result, error) {
 		if err := os.Remove(res.File); err != nil {
 			return nil, fmt.Errorf("cannot remove %s: %v", res.File, err)
 		}
-	} else if err := WriteWhole(res.File, f.Data); err != nil {
+	} else if err := writeWhole(res.File, f.Data); err != nil {
 		return nil, err
 	}
 	res.Changed = true

@@ -78,11 +78,11 @@ func TestOwnFile(t *testing.T) {
 func TestBackupNames(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	r := testRun(t, false)
-	a, err := r.Backup(path, []byte("a"))
+	a, err := r.backup(path, []byte("a"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := r.Backup(path, []byte("b"))
+	b, err := r.backup(path, []byte("b"))
 	if err != nil || b != a+"-2" {
 		t.Fatalf("second backup %q (%v), first %q", b, err, a)
 	}

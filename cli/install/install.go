@@ -74,16 +74,6 @@ type Result struct {
 	Notes   []string `json:"notes,omitempty"`
 }
 
-// Lookup is the recipe named name, nil for none.
-func Lookup(name string) *Recipe {
-	for _, r := range Recipes {
-		if r.Name == name {
-			return r
-		}
-	}
-	return nil
-}
-
 // Do runs a recipe.
 func Do(rc *Recipe, e Env, o Options) ([]*Result, error) {
 	r := &Run{Env: e, Options: o, Dir: rc.Dir(e, o.Project)}
