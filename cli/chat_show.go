@@ -45,7 +45,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 
 // runChatShow shows the chat as the actor may see it.
 func (a *app) runChatShow(o *chatShowOptions) error {
-	return a.view(func(tx *state.Tx) error {
+	return a.view(func(tx *state.View) error {
 		c, err := tx.Named(a.actor(), o.id)
 		if err != nil {
 			return err

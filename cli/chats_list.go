@@ -44,7 +44,7 @@ Exit codes: 0 done, 3 not offered here.`,
 
 // runChatsList lists the other chats.
 func (a *app) runChatsList(o *chatsListOptions) error {
-	return a.view(func(tx *state.Tx) error {
+	return a.view(func(tx *state.View) error {
 		l, err := tx.ListChats(a.actor(), o.working)
 		if err != nil {
 			return err

@@ -37,7 +37,7 @@ Exit codes: 0 done, 3 no such chat.`,
 
 // runClaims lists the live claims the actor may see.
 func (a *app) runClaims(o *claimsOptions) error {
-	return a.view(func(tx *state.Tx) error {
+	return a.view(func(tx *state.View) error {
 		live, err := tx.Claims(a.actor())
 		if err != nil {
 			return err

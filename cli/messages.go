@@ -48,7 +48,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 
 // runMessages shows the cards.
 func (a *app) runMessages(o *messagesOptions) error {
-	return a.view(func(tx *state.Tx) error {
+	return a.view(func(tx *state.View) error {
 		cards, err := tx.Cards(a.actor(), o.id)
 		if err != nil {
 			return err

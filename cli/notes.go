@@ -62,7 +62,7 @@ stopped: end it now.`,
 func (a *app) runNotes(o *notesOptions) error {
 	// Most calls have nothing to say: look without the lock first.
 	var n *state.Notes
-	if err := a.view(func(tx *state.Tx) (err error) { n, err = tx.Notes(a.actor()); return err }); err != nil {
+	if err := a.view(func(tx *state.View) (err error) { n, err = tx.Notes(a.actor()); return err }); err != nil {
 		return err
 	}
 	if n.Empty() {

@@ -36,7 +36,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 
 // runRequests lists them.
 func (a *app) runRequests(o *requestsOptions) error {
-	return a.view(func(tx *state.Tx) error {
+	return a.view(func(tx *state.View) error {
 		rs, err := tx.Requests(a.actor())
 		if err != nil {
 			return err

@@ -51,7 +51,7 @@ written.`,
 // under it, for every file at once.
 func (a *app) runScan(o *scanOptions) error {
 	var ads []*state.Adoption
-	if err := a.view(func(tx *state.Tx) (err error) { ads, err = tx.Adoptions(); return err }); err != nil {
+	if err := a.view(func(tx *state.View) (err error) { ads, err = tx.Adoptions(); return err }); err != nil {
 		return err
 	}
 	// The files are read without the lock; what they said is

@@ -57,7 +57,7 @@ func (a *app) runStatus(o *statusOptions) error {
 	if o.sinceSet {
 		after = &o.since
 	}
-	return a.view(func(tx *state.Tx) error {
+	return a.view(func(tx *state.View) error {
 		st, err := tx.Status(a.actor(), o.id, after)
 		if err != nil {
 			return err

@@ -38,7 +38,7 @@ Exit codes: 0 done, 3 no such chat.`,
 
 // runTasks lists them, with the capacity.
 func (a *app) runTasks(o *tasksOptions) error {
-	return a.view(func(tx *state.Tx) error {
+	return a.view(func(tx *state.View) error {
 		st, err := tx.Tasks(a.actor())
 		if err != nil {
 			return err

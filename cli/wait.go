@@ -139,7 +139,7 @@ func (a *app) waitFor(kind, id string, block bool, timeout time.Duration) error 
 	if errors.Is(err, context.DeadlineExceeded) {
 		// A wait that ended meanwhile is said; else it stays registered, as
 		// if detached.
-		err = a.view(func(tx *state.Tx) (err error) {
+		err = a.view(func(tx *state.View) (err error) {
 			ended, err = tx.WaitOf(a.actor(), id)
 			return err
 		})
@@ -200,7 +200,7 @@ Exit codes: 0 done, 3 no such chat.`,
 func (a *app) runWaitList(o *waitListOptions) error {
 	// Look without the lock; take it only when a target needs settling.
 	var over bool
-	err := a.view(func(tx *state.Tx) (err error) {
+	err := a.view(func(tx *state.View) (err error) {
 		over, err = tx.WaitsOver(a.actor())
 		return err
 	})
@@ -215,7 +215,7 @@ func (a *app) runWaitList(o *waitListOptions) error {
 			return err
 		}
 	}
-	return a.view(func(tx *state.Tx) error {
+	return a.view(func(tx *state.View) error {
 		vs, err := tx.ListWaits(a.actor())
 		if err != nil {
 			return err
