@@ -87,19 +87,3 @@ func TestBackupNames(t *testing.T) {
 		t.Fatalf("second backup %q (%v), first %q", b, err, a)
 	}
 }
-
-// The TOML edits take out exactly their lines.
-func TestTOMLEdits(t *testing.T) {
-	text := "# mine\nmodel = \"o3\"\nnotify = [\n  \"conch\", \"hook\", \"codex\",\n]\n[hooks.state.\"k\"]\ntrusted = true\n[tui]\nx = 1\n"
-	out, ok := dropTopKey(text, "notify")
-	if !ok || out != "# mine\nmodel = \"o3\"\n[hooks.state.\"k\"]\ntrusted = true\n[tui]\nx = 1\n" {
-		t.Fatalf("dropTopKey: %v %q", ok, out)
-	}
-	if _, ok := dropTopKey("[tui]\nnotify = []\n", "notify"); ok {
-		t.Fatal("a table's key is not top-level")
-	}
-	out, n := dropTables(text, []string{`[hooks.state."k"]`})
-	if n != 1 || strings.Contains(out, "trusted") || !strings.Contains(out, "[tui]\nx = 1\n") {
-		t.Fatalf("dropTables: %d %q", n, out)
-	}
-}
