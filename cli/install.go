@@ -42,7 +42,11 @@ func (a *app) newInstall(r *install.Recipe, runF func(*installOptions) error) *c
 	f.BoolVar(&o.project, "project", false, "this project's "+r.Where+" (in the current folder)")
 	f.BoolVar(&o.user, "user", false, "your own "+r.Where+" (the default)")
 	f.BoolVar(&o.remove, "remove", false, "take out what conch put in, and nothing else")
-	f.StringVar(&o.conch, "conch", "conch", "the conch program the hooks run (default: conch, found on PATH)")
+	runs := r.Runs
+	if runs == "" {
+		runs = "the hooks run"
+	}
+	f.StringVar(&o.conch, "conch", "conch", "the conch program "+runs+" (default: conch, found on PATH)")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
 		if err := o.check(); err != nil {
 			return err

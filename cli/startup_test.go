@@ -17,7 +17,7 @@ import (
 func TestNoWorkAtStartUp(t *testing.T) {
 	allowed := map[string]bool{"errors.New": true, "time.Date": true}
 	fset := token.NewFileSet()
-	for _, dir := range []string{".", "../state", "../state/scrub", "../render", "../lock", "../cmd/conch"} {
+	for _, dir := range []string{".", "install", "../state", "../state/scrub", "../render", "../lock", "../cmd/conch"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, file := range files {
 			if strings.HasSuffix(file, "_test.go") {
@@ -36,6 +36,9 @@ func TestNoWorkAtStartUp(t *testing.T) {
 					continue
 				}
 				ast.Inspect(gen, func(n ast.Node) bool {
+					if _, ok := n.(*ast.FuncLit); ok {
+						return false // its body runs when called, not at start-up
+					}
 					call, ok := n.(*ast.CallExpr)
 					if !ok {
 						return true

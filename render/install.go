@@ -49,6 +49,10 @@ func Installed(done []InstallLine, remove, missing bool, conch, after string) st
 	return b.String()
 }
 
+// InstallNotConchs notes a file by the name of conch's own that is not
+// conch's, left as it is by a removal.
+const InstallNotConchs = "it is not conch's (its first line is not conch's): left as it is"
+
 // ClaudeAfter is said once conch install claude put something in.
 const ClaudeAfter = "Claude Code reads them when a session starts."
 

@@ -71,7 +71,7 @@ func codexHooks(conch string) Hooks {
 
 func codexDo(r *Run) ([]*Result, error) {
 	user := codexHome(r.Env)
-	config, hooksFile := filepath.Join(r.Dir, "config.toml"), Link(filepath.Join(r.Dir, "hooks.json"))
+	config, hooksFile := filepath.Join(r.Dir, "config.toml"), link(filepath.Join(r.Dir, "hooks.json"))
 	var trusted []string
 	if r.Remove {
 		// Read before the handlers go: Codex keys its trust by where
@@ -265,5 +265,5 @@ func isConchNotify(v any) bool {
 		}
 		words = append(words, s)
 	}
-	return IsConchWords(words, state.HarnessCodex)
+	return isConchWords(words, state.HarnessCodex)
 }

@@ -9,12 +9,14 @@ import (
 	"path/filepath"
 
 	"github.com/google/renameio/v2"
+
+	"github.com/conch-sh/conch/render"
 )
 
-// Link follows a symbolic link to the file it names, so that a settings
+// link follows a symbolic link to the file it names, so that a settings
 // file kept elsewhere (a dotfiles repository) is changed there, not
 // replaced by a file of its own.
-func Link(path string) string {
+func link(path string) string {
 	if r, err := filepath.EvalSymlinks(path); err == nil {
 		return r
 	}
@@ -34,9 +36,9 @@ func read(path string) ([]byte, bool, error) {
 	return data, true, nil
 }
 
-// Backup keeps a file as it was (data) beside it, under a name of its own
+// backup keeps a file as it was (data) beside it, under a name of its own
 // (path.bak-TIME, then -2, -3, … when that is taken), and says the name.
-func (r *Run) Backup(path string, data []byte) (string, error) {
+func (r *Run) backup(path string, data []byte) (string, error) {
 	base := path + ".bak-" + r.Now().UTC().Format("20060102T150405Z")
 	name := base
 	for i := 2; ; i++ {
@@ -63,10 +65,10 @@ func (r *Run) Backup(path string, data []byte) (string, error) {
 	}
 }
 
-// WriteWhole replaces a file whole (a temporary file renamed over it),
+// writeWhole replaces a file whole (a temporary file renamed over it),
 // keeping its permissions; a new one is made 0600 (settings files can
 // hold keys), in folders made as needed.
-func WriteWhole(path string, data []byte) error {
+func writeWhole(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, err)
 	}
@@ -82,11 +84,11 @@ func WriteWhole(path string, data []byte) error {
 func (r *Run) replace(res *Result, path string, data []byte, exists bool, out []byte) error {
 	if exists {
 		var err error
-		if res.Backup, err = r.Backup(path, data); err != nil {
+		if res.Backup, err = r.backup(path, data); err != nil {
 			return err
 		}
 	}
-	if err := WriteWhole(path, out); err != nil {
+	if err := writeWhole(path, out); err != nil {
 		return err
 	}
 	res.Changed = true
@@ -99,7 +101,7 @@ func (r *Run) replace(res *Result, path string, data []byte, exists bool, out []
 // An error from edit leaves the file untouched; it is said as
 // "PATH: ERROR; nothing changed".
 func (r *Run) Edit(res *Result, edit func(data []byte, exists bool) ([]byte, bool, error)) error {
-	res.File = Link(res.File)
+	res.File = link(res.File)
 	data, exists, err := read(res.File)
 	if err != nil {
 		return err
@@ -122,44 +124,61 @@ func (r *Run) Edit(res *Result, edit func(data []byte, exists bool) ([]byte, boo
 // space ("PATH is not TOML: …"), not after a colon.
 type predicate struct{ error }
 
-// OwnFile is a file conch writes whole and owns (an OpenCode plugin, a
-// Pi extension): put in, it holds data exactly; taken out, it is gone.
-// A file there already that is not conch's (it lacks mark, a line of
-// data that says conch wrote it) is a person's: it is left as it is,
-// and the install fails. A file of conch's that differs (an older
-// conch's, or edited since) is kept as a backup, then replaced or
-// removed.
-func (r *Run) OwnFile(path string, data []byte, mark string, events ...string) (*Result, error) {
-	res := &Result{File: Link(path), Events: append([]string{}, events...)}
+// Own is a file conch writes whole and owns (an OpenCode plugin, a Pi
+// extension).
+type Own struct {
+	Data   []byte   // the file as this install writes it
+	Mark   string   // its first line, whatever else changes: how conch knows its own file
+	Events []string // what it reports, for install's words
+	// Written says whether old is a file conch wrote and nobody changed
+	// since (one for another --conch, say): it then needs no backup. Nil:
+	// only Data itself is.
+	Written func(old []byte) bool
+}
+
+// OwnFile puts a file conch owns at path, or with r.Remove takes it out:
+// put in, it holds f.Data exactly (again changes nothing); taken out, it
+// is gone. A file there already whose first line is not f.Mark is not
+// conch's: an install fails and leaves it as it is, a removal leaves it
+// and says so. A file of conch's that changed since conch wrote it is
+// kept beside it as a backup first.
+func (r *Run) OwnFile(path string, f Own) (*Result, error) {
+	res := &Result{File: link(path), Events: append([]string{}, f.Events...)}
+	if !bytes.HasPrefix(f.Data, []byte(f.Mark+"\n")) {
+		return nil, fmt.Errorf("%s: conch's file would not start with its mark %q; nothing changed", res.File, f.Mark)
+	}
 	old, exists, err := read(res.File)
 	if err != nil {
 		return nil, err
 	}
-	if exists && !bytes.Contains(old, []byte(mark)) {
-		return nil, fmt.Errorf("%s is not conch's (it has no %q); nothing changed", res.File, mark)
-	}
+	ours := exists && bytes.HasPrefix(old, []byte(f.Mark+"\n"))
 	switch {
-	case r.Remove && !exists:
+	case !exists && r.Remove:
 		return res, nil
-	case r.Remove:
-		if !bytes.Equal(old, data) { // changed since conch wrote it: kept
-			if res.Backup, err = r.Backup(res.File, old); err != nil {
-				return nil, err
-			}
+	case exists && !ours && r.Remove:
+		res.Notes = append(res.Notes, render.InstallNotConchs)
+		return res, nil
+	case exists && !ours:
+		return nil, fmt.Errorf("%s is there and is not conch's (its first line is not conch's); nothing changed", res.File)
+	case !r.Remove && bytes.Equal(old, f.Data):
+		return res, nil
+	}
+	written := f.Written
+	if written == nil {
+		written = func(old []byte) bool { return bytes.Equal(old, f.Data) }
+	}
+	if exists && !written(old) {
+		if res.Backup, err = r.backup(res.File, old); err != nil {
+			return nil, err
 		}
+	}
+	if r.Remove {
 		if err := os.Remove(res.File); err != nil {
 			return nil, fmt.Errorf("cannot remove %s: %v", res.File, err)
 		}
-		res.Changed = true
-		return res, nil
-	case exists && bytes.Equal(old, data):
-		return res, nil
-	}
-	if !bytes.Contains(data, []byte(mark)) {
-		return nil, fmt.Errorf("%s: conch's file would not carry its mark %q; nothing changed", res.File, mark)
-	}
-	if err := r.replace(res, res.File, old, exists, data); err != nil {
+	} else if err := writeWhole(res.File, f.Data); err != nil {
 		return nil, err
 	}
+	res.Changed = true
 	return res, nil
 }

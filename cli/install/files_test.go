@@ -19,45 +19,58 @@ func testRun(t *testing.T, remove bool) *Run {
 func TestOwnFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "plugins", "conch.js")
-	data := []byte("// conch: written by conch install; conch install --remove takes it out\nrun()\n")
-	const mark = "// conch: written by conch install"
+	const mark = "// conch: written by conch install; conch install --remove takes it out"
+	own := Own{Data: []byte(mark + "\nrun(\"conch\")\n"), Mark: mark, Events: []string{"plugin"}}
 
-	res, err := testRun(t, false).OwnFile(path, data, mark, "plugin")
-	if err != nil || !res.Changed || res.Backup != "" {
+	res, err := testRun(t, false).OwnFile(path, own)
+	if err != nil || !res.Changed || res.Backup != "" || res.Events[0] != "plugin" {
 		t.Fatalf("put in: %+v, %v", res, err)
 	}
-	if got, _ := os.ReadFile(path); string(got) != string(data) {
+	if got, _ := os.ReadFile(path); string(got) != string(own.Data) {
 		t.Fatalf("the file holds %q", got)
 	}
-	if res, err := testRun(t, false).OwnFile(path, data, mark); err != nil || res.Changed {
+	if res, err := testRun(t, false).OwnFile(path, own); err != nil || res.Changed {
 		t.Fatalf("again: %+v, %v", res, err)
 	}
 
-	// An older conch's file is replaced, and kept beside it.
+	// A file of conch's that changed since is replaced, and kept beside it;
+	// one Written knows for conch's as it wrote it is replaced, no backup.
 	os.WriteFile(path, []byte(mark+"\nold()\n"), 0o600)
-	res, err = testRun(t, false).OwnFile(path, data, mark)
+	res, err = testRun(t, false).OwnFile(path, own)
 	if err != nil || !res.Changed || !strings.HasSuffix(res.Backup, ".bak-20261129T120000Z") {
 		t.Fatalf("an older one: %+v, %v", res, err)
 	}
+	os.WriteFile(path, []byte(mark+"\nrun(\"/opt/conch\")\n"), 0o600)
+	other := own
+	other.Written = func(old []byte) bool { return strings.Contains(string(old), "run(") }
+	if res, err := testRun(t, false).OwnFile(path, other); err != nil || !res.Changed || res.Backup != "" {
+		t.Fatalf("another --conch: %+v, %v", res, err)
+	}
 
-	res, err = testRun(t, true).OwnFile(path, data, mark)
+	res, err = testRun(t, true).OwnFile(path, own)
 	if _, serr := os.Stat(path); err != nil || !res.Changed || res.Backup != "" || serr == nil {
 		t.Fatalf("taken out: %+v, %v, %v", res, err, serr)
 	}
-	if res, err := testRun(t, true).OwnFile(path, data, mark); err != nil || res.Changed {
+	if res, err := testRun(t, true).OwnFile(path, own); err != nil || res.Changed {
 		t.Fatalf("taken out again: %+v, %v", res, err)
 	}
 
-	// A person's own file by that name: refused, for an install and a
-	// removal alike, and left as it is.
-	os.WriteFile(path, []byte("mine()\n"), 0o600)
-	for _, remove := range []bool{false, true} {
-		if _, err := testRun(t, remove).OwnFile(path, data, mark); err == nil || !strings.Contains(err.Error(), "is not conch's") {
-			t.Errorf("remove %v: %v", remove, err)
-		}
+	// A person's own file by that name (the mark elsewhere than its first
+	// line is not conch's): an install refuses it, a removal leaves it and
+	// says so; it stays as it is.
+	mine := "mine()\n" + mark + "\n"
+	os.WriteFile(path, []byte(mine), 0o600)
+	if _, err := testRun(t, false).OwnFile(path, own); err == nil || !strings.Contains(err.Error(), "is not conch's") {
+		t.Errorf("install over a person's file: %v", err)
 	}
-	if got, _ := os.ReadFile(path); string(got) != "mine()\n" {
+	if res, err := testRun(t, true).OwnFile(path, own); err != nil || res.Changed || len(res.Notes) != 1 {
+		t.Errorf("remove a person's file: %+v, %v", res, err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != mine {
 		t.Fatalf("the person's file became %q", got)
+	}
+	if _, err := testRun(t, false).OwnFile(path, Own{Data: []byte("no mark\n"), Mark: mark}); err == nil {
+		t.Error("a file without its mark was written")
 	}
 }
 
@@ -65,28 +78,12 @@ func TestOwnFile(t *testing.T) {
 func TestBackupNames(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	r := testRun(t, false)
-	a, err := r.Backup(path, []byte("a"))
+	a, err := r.backup(path, []byte("a"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := r.Backup(path, []byte("b"))
+	b, err := r.backup(path, []byte("b"))
 	if err != nil || b != a+"-2" {
 		t.Fatalf("second backup %q (%v), first %q", b, err, a)
-	}
-}
-
-// The TOML edits take out exactly their lines.
-func TestTOMLEdits(t *testing.T) {
-	text := "# mine\nmodel = \"o3\"\nnotify = [\n  \"conch\", \"hook\", \"codex\",\n]\n[hooks.state.\"k\"]\ntrusted = true\n[tui]\nx = 1\n"
-	out, ok := dropTopKey(text, "notify")
-	if !ok || out != "# mine\nmodel = \"o3\"\n[hooks.state.\"k\"]\ntrusted = true\n[tui]\nx = 1\n" {
-		t.Fatalf("dropTopKey: %v %q", ok, out)
-	}
-	if _, ok := dropTopKey("[tui]\nnotify = []\n", "notify"); ok {
-		t.Fatal("a table's key is not top-level")
-	}
-	out, n := dropTables(text, []string{`[hooks.state."k"]`})
-	if n != 1 || strings.Contains(out, "trusted") || !strings.Contains(out, "[tui]\nx = 1\n") {
-		t.Fatalf("dropTables: %d %q", n, out)
 	}
 }

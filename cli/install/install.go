@@ -4,12 +4,12 @@
 // file it changes. It knows the harness's files, never conch's home (it
 // must not open CONCH_HOME), and it prints nothing: render has its words.
 //
-// To add a harness's recipe (five steps):
+// To add a harness's recipe, in five lines:
 //  1. Write NAME.go here: var NAME = &Recipe{Name, Use, Short, Long, Where, Dir, Do, After}.
-//  2. Dir says the folder for --user and --project; Do does the work with the jobs on *Run:
-//     r.HookFile(path, Hooks{…}) for JSON hooks, r.OwnFile(path, data, mark) for a file conch owns, r.Edit for any other.
-//  3. Every sentence a person reads (After, notes) goes in render (render/install_NAME.go).
-//  4. Add it to Recipes below (conch install NAME then exists), and pin it in testdata/script/install_NAME.txtar.
+//  2. Dir is its folder for --user and --project; Do writes there with r.HookFile (JSON hooks), r.OwnFile (a file conch owns) or r.Edit.
+//  3. The sentences a person reads (After, notes) go in render, in render/install_NAME.go.
+//  4. Add it to Recipes below: conch install NAME then exists, with --project, --user, --remove and --conch.
+//  5. Pin it in testdata/script/install_NAME.txtar: put in, again (no change), --remove (as it was), a broken file.
 package install
 
 import (
@@ -34,6 +34,7 @@ type Recipe struct {
 	Short string // help, one line
 	Long  string // help, whole
 	Where string // what --project and --user name in their help
+	Runs  string // for --conch's help: "the plugin runs" ("" for "the hooks run")
 	// Dir is the folder its files go in: the person's own (project
 	// false) or the current folder's.
 	Dir func(e Env, project bool) string
@@ -73,16 +74,6 @@ type Result struct {
 	Backup  string   `json:"backup,omitempty"`
 	Events  []string `json:"events"`
 	Notes   []string `json:"notes,omitempty"`
-}
-
-// Lookup is the recipe named name, nil for none.
-func Lookup(name string) *Recipe {
-	for _, r := range Recipes {
-		if r.Name == name {
-			return r
-		}
-	}
-	return nil
 }
 
 // Do runs a recipe.
