@@ -45,6 +45,11 @@ func refusedf(format string, args ...any) error {
 	return &Error{Kind: ErrRefused, Msg: fmt.Sprintf(format, args...)}
 }
 
+// loopf refuses a wait that would go round in a loop (ErrWaitLoop).
+func loopf(format string, args ...any) error {
+	return &Error{Kind: ErrRefused, Msg: fmt.Sprintf(format, args...), Why: ErrWaitLoop}
+}
+
 // Bound names one of SPEC §5's bounds on chats talking to each other.
 type Bound string
 
