@@ -416,8 +416,9 @@ func (tx *Tx) TurnEnded(harness, session, turn string) (bool, error) {
 // same session, so the harness can go on with the message instead of
 // stopping. That reply is the message's, as if conch had woken the chat:
 // it joins the message's chain, counts toward its bound of replies started
-// by messages, and runs unwatched. It says whether it did; a reply another
-// chat stopped, or a message past its chain's bound, goes on nowhere.
+// by messages, and runs unwatched (StartReplyByMessage, ByHarness). It
+// says whether it did; a reply another chat stopped, or a message past its
+// chain's bound, goes on nowhere.
 func (tx *Tx) ContinueWithMessage(a Actor, text string, pid int) (bool, error) {
 	c, err := tx.Chat(a.ID)
 	if err != nil {
