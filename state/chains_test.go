@@ -40,8 +40,8 @@ func chainsHome(t *testing.T, started int) *Home {
 func startedIn(t *testing.T, h *Home, chain string) int {
 	t.Helper()
 	n := 0
-	if err := h.View(func(tx *Tx) error {
-		ch, err := tx.chain(chain)
+	if err := h.View(func(v *View) error {
+		ch, err := v.chain(chain)
 		n = ch.Started
 		return err
 	}); err != nil {
@@ -53,7 +53,7 @@ func startedIn(t *testing.T, h *Home, chain string) int {
 func chatOf(t *testing.T, h *Home, id string) *Chat {
 	t.Helper()
 	var c *Chat
-	if err := h.View(func(tx *Tx) (err error) { c, err = tx.Chat(id); return err }); err != nil {
+	if err := h.View(func(v *View) (err error) { c, err = v.Chat(id); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return c

@@ -10,7 +10,7 @@
 // # Rules map
 //
 //	§1  home: CONCH_HOME else ~/.conch           → home.go (Open) → home_default_dir
-//	§1  home 0700, files 0600, made on a write   → fs.go (WriteFile) → chat_new, doctor_perms
+//	§1  home 0700, files 0600, made on a write   → state/store/fs.go (WriteFile) → chat_new, doctor_perms
 //	§1  computer defaults to the host name       → home.go (Open) → home_computer_default
 //	§1  acting as: --chat, else CONCH_CHAT       → cli/root.go (prepare) → set_rights
 //	§1  CONCH_NOW pins the clock                 → cli/root.go (clock) → gc_retention
@@ -86,7 +86,7 @@
 //	§8  quoting inside a fence                   → render/words.go (Quote) → message_quoting, threat_fence_close
 //	§8  letters that only look like conch's      → state/fold/fold.go (String) → threat_lookalike
 //	§8  secrets taken out                        → state/scrub/scrub.go (Scrub) → wait_scrub, threat_secrets_fields
-//	§9  a record written whole, synced           → fs.go (WriteFile) → state/faultfs_test.go
+//	§9  a record written whole, synced           → state/store/files.go (Commit) → state/faultfs_test.go
 //	§9  locks beside the data, a bounded wait    → lock/lock.go (Exclusive) → lock/lock_test.go
 //	§9  read-only commands create nothing        → home.go (View) → home_files, home_readonly_more
 //	§9  never lost, never shown twice            → messages.go (markMessages) → cli/kill_senders_test.go
@@ -102,7 +102,7 @@
 //	§11 install claude, --remove                 → cli/install.go (newInstallClaude) → install_claude, install_claude_subfolder
 //	§11 codex: hooks and notify                  → cli/hook_codex.go (handleCodex, notify) → hook_codex_events, hook_codex_0169
 //	§11 install codex                            → cli/install_codex.go (newInstallCodex) → install_codex, install_codex_project
-//	§12 the storage behind one interface         → fs.go (FS) → state/memfs_test.go
+//	§12 the storage behind one interface         → state/store/store.go (Store) → state/store/store_test.go
 //	§13 claims                                   → claims.go (Claim) → claim_basic, claim_overlap, claim_bound, claim_ends
 //	§13 the guard                                → guard.go (Guard, GuardCheckout) → guard_claude, guard_codex, guard_checkout
 //	§13 conch top                                → top.go (PersonView) → top_once

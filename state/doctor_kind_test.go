@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // TestDoctorRepairGoesByKind: --repair does what a finding's Kind says,
@@ -12,23 +14,23 @@ import (
 // file's to 0600, and a log whose events are missing is mended once, its
 // finding replaced rather than said twice.
 func TestDoctorRepairGoesByKind(t *testing.T) {
-	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	h := logHome(t, nil, &now)
+	h := openAt(t, filepath.Join(t.TempDir(), "home"), nil)
 	ids := newChats(t, h, 1)
-	if err := BuildLog(h, ids[0], 5, 3, now, time.Second); err != nil {
+	if err := BuildLog(h, ids[0], 5, 3, faultNow, time.Second); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(h.path("chats"), 0o755); err != nil {
+	at := func(rel string) string { return filepath.Join(h.Dir, filepath.FromSlash(rel)) }
+	if err := os.Chmod(at("chats"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(h.path(chatRel(ids[0])), 0o644); err != nil {
+	if err := os.Chmod(at(chatRel(ids[0])), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	root, err := filepath.EvalSymlinks(h.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &doctor{h: h, root: root}
+	d := &doctor{h: h, fs: store.OSFS{}, root: root}
 	found, err := d.check()
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +48,7 @@ func TestDoctorRepairGoesByKind(t *testing.T) {
 		t.Fatalf("found %+v", found)
 	}
 	for rel, want := range map[string]os.FileMode{"chats": 0o700, chatRel(ids[0]): 0o600} {
-		if fi, err := os.Stat(h.path(rel)); err != nil || fi.Mode().Perm() != want {
+		if fi, err := os.Stat(at(rel)); err != nil || fi.Mode().Perm() != want {
 			t.Errorf("%s: %v %v, want mode %o", rel, fi.Mode().Perm(), err, want)
 		}
 	}
