@@ -168,19 +168,32 @@ func runConch(bin, home, chat string, args ...string) *obs {
 // runConchIn is runConch with stdin as the command's standard input.
 func runConchIn(bin, home, chat, stdin string, args ...string) *obs {
 	cmd := exec.Command(bin, args...)
-	kinds := filepath.Join(filepath.Dir(home), fmt.Sprintf("errors-%d", errorsSeq.Add(1)))
-	cmd.Env = append(conchEnv(home, chat), errorsFile+"="+kinds)
+	cmd.Env = conchEnv(home, chat)
+	kinds := typedCmd(cmd, home)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	o := observed(args, &out, &errb, cmd.Run())
-	if data, err := os.ReadFile(kinds); err == nil {
+	kinds(o)
+	return o
+}
+
+// typedCmd has cmd, a conch about to run on home, write the kinds of the
+// error it ends with to a file of its own beside home (typedErrors); the
+// function it returns reads them into o once cmd has ended.
+func typedCmd(cmd *exec.Cmd, home string) func(o *obs) {
+	path := filepath.Join(filepath.Dir(home), fmt.Sprintf("errors-%d", errorsSeq.Add(1)))
+	cmd.Env = append(cmd.Env, errorsFile+"="+path)
+	return func(o *obs) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return // none: it ended well, or was killed first
+		}
 		for k := range strings.Lines(string(data)) {
 			o.kinds[errorKind(strings.TrimSuffix(k, "\n"))] = true
 		}
-		_ = os.Remove(kinds)
+		_ = os.Remove(path)
 	}
-	return o
 }
 
 // errorsSeq numbers the commands the tests run, for their errors files.
