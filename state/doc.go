@@ -32,9 +32,9 @@
 //	§2  text from a file, - for standard input   → cli/root.go (readText) → flags_from_files
 //	§3  list order, twelve, the header's counts  → list.go (ListChats) → list_order
 //	§3  changing NAME +N, family words           → list.go (ListChats) → list_changing_one, list_family_words
-//	§3  a summary index, not every record        → index.go (updateIndex, ScanIndex) → list_order
+//	§3  a summary index, not every record        → index.go (updateIndex, ScanIndex) → state/index_test.go
 //	§4  notes: what is said, in order            → notes.go (Notes) → notes_order
-//	§4  said, then marked; --peek marks nothing  → notes.go (MarkNotes) → notes_order
+//	§4  said, then marked; --peek marks nothing  → notes.go (MarkNotes) → notes_reader, notice_frozen
 //	§4  the reader: four lines, each chat once   → notes.go (readerLines) → notes_reader, notes_limits, reader_after_edit
 //	§4  --max-chars: whole messages stay due     → cli/notes.go (printNotes) → notes_max_chars
 //	§4  a stopped reply hears only the stop      → replies.go (StopPending) → stop_notes_only
@@ -61,7 +61,7 @@
 //	§5  5 messages waiting for a chat            → chains.go (waitingBound) → bound_waiting
 //	§5  the same words once in 10 minutes        → chains.go (recentBounds, countRecent) → bound_repeat, list_recent_window
 //	§5  10 messages one to another in 10 minutes → chains.go (recentBounds, countRecent) → threat_person_window
-//	§5  a bound named, typed                     → errors.go (BoundError) → bound_pair
+//	§5  a bound named, typed                     → errors.go (BoundError) → bound_pair, state/chains_test.go
 //	§6  wait chat, wait task                     → waits.go (StartWait) → wait_at_once, wait_task
 //	§6  still working                            → waits.go (StillWorking) → wait_incoming
 //	§6  no wait in a loop                        → waits.go (waitLoop) → wait_loop
@@ -80,7 +80,8 @@
 //	§7  watch, unwatch, reset, delete            → watch_api.go (Watch, Unwatch, ResetChat) → watch_explicit, watch_reset, watch_delete
 //	§7  cursors expire after 30 days             → gc.go (expireCursors) → watch_expiry, watch_ack_touches
 //	§7  status --since, history_gap              → events.go (Status) → status_json, gc_retention
-//	§7  retention: 30 days, 50,000 events        → gc.go (GC) → gc_retention, watch_retention, gc_stopped
+//	§7  retention: 30 days, watermark first      → gc.go (GC, DefaultLimits) → gc_retention, watch_retention, gc_stopped
+//	§7  at most 50,000 events, oldest first      → gc.go (DefaultLimits) → state/log_test.go
 //	§7  adopt and scan, self-echo                → adopt.go (Adopt, ApplyLook, isEcho) → adopt_scan, scan_echo_window, adopt_hooked
 //	§8  cleaning                                 → render/words.go (Clean) → threat_clean_everywhere, threat_origin
 //	§8  quoting inside a fence                   → render/words.go (Quote) → message_quoting, threat_fence_close
@@ -93,7 +94,7 @@
 //	§9  a record that cannot be read; doctor     → doctor.go (Doctor) → doctor_torn, doctor_shape
 //	§9  bad input changes nothing                → chats.go (validText) → input_bad, args_not_text
 //	§9  bounds on every stored field             → bounds.go (maxBytes, addSource) → threat_field_bounds
-//	§10 the budgets                              → cli/step.go (newStep) → testdata/bench/run
+//	§10 the budgets                              → cli/step.go (newStep) → cli/startup_test.go, testdata/bench/run
 //	§11 hook claude: events to commands          → cli/hook_claude.go (handle) → hook_claude_events, hook_claude_current
 //	§11 a hook never breaks its session          → cli/cap_hooks.go (runHook) → hook_claude_garbage
 //	§11 a session is a chat, subagents children  → harness.go (HarnessChat) → hook_claude_current, e2e_two_sessions
