@@ -9,7 +9,7 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-// notesOptions are conch notes's words.
+// notesOptions are conch notes' words.
 type notesOptions struct {
 	peek     bool
 	maxChars int
