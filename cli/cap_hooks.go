@@ -78,6 +78,9 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 		}
 		if err != nil {
 			h.warnings = append(h.warnings, err.Error())
+			if a.env.Failed != nil {
+				a.env.Failed(err)
+			}
 		}
 		if len(h.warnings) > 0 {
 			what := "hook " + name
