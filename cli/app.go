@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 
+	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -68,7 +69,7 @@ func (a *app) showChat(c *state.Chat) error {
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(shown, c.ID+"\n")
+		return a.printer().Value(render.ChatView(shown), c.ID+"\n")
 	})
 }
 

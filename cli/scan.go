@@ -67,7 +67,7 @@ written.`,
 			for _, r := range results {
 				b.WriteString(render.ScanLine(r) + "\n")
 			}
-			return a.printer().Value(results, b.String())
+			return a.printer().Value(render.ScansView(results), b.String())
 		}),
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/render"
 )
 
 // Version is conch's version; a release build sets it with -ldflags.
@@ -21,7 +23,7 @@ func (a *app) newVersion() *cobra.Command {
 			if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
 				v = info.Main.Version
 			}
-			return a.printer().Value(map[string]string{"version": v}, fmt.Sprintf("conch %s\n", v))
+			return a.printer().Value(render.VersionJSON{Version: v}, fmt.Sprintf("conch %s\n", v))
 		}),
 	}
 }
