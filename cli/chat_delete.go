@@ -26,7 +26,7 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 			if err != nil {
 				return err
 			}
-			return a.printer().Value(render.DeletedJSON{ID: args[0], Deleted: true}, "deleted "+args[0]+"\n")
+			return a.printer().Value(render.DeletedJSON{ID: args[0], Deleted: true}, render.Deleted(args[0]))
 		}),
 	}
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
@@ -23,7 +22,7 @@ func (a *app) newVersion() *cobra.Command {
 			if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
 				v = info.Main.Version
 			}
-			return a.printer().Value(render.VersionJSON{Version: v}, fmt.Sprintf("conch %s\n", v))
+			return a.printer().Value(render.VersionJSON{Version: v}, render.Version(v))
 		}),
 	}
 }

@@ -72,3 +72,15 @@ func ChatShow(c *state.ChatShown, now time.Time, home string) string {
 	row("state version", fmt.Sprint(c.StateVersion))
 	return b.String()
 }
+
+// Deleted is what conch chat delete says.
+func Deleted(id string) string { return "deleted " + id + "\n" }
+
+// ReplyEnded is what conch reply end says: the reply and its outcome.
+func ReplyEnded(r *state.Reply) string { return r.ID + " " + r.Outcome + "\n" }
+
+// NoReplyEnded is what conch reply end says with no reply running.
+const NoReplyEnded = "no reply ended\n"
+
+// Version is what conch version says.
+func Version(v string) string { return "conch " + v + "\n" }
