@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -120,4 +121,59 @@ func FuzzVersioned(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkJSON compares, in one run, what version 1 printed (the state
+// value marshalled as it is) with version 2 (the view converted, marshalled
+// and stamped), for the JSON on the paths that must stay cheap: the chat
+// list at its longest (12 chats), status --since at its longest (200
+// events), and one chat shown.
+func BenchmarkJSON(b *testing.B) {
+	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	list := &state.ChatList{Working: 6, NeedsYou: 3}
+	for i := range 12 {
+		list.Chats = append(list.Chats, state.OtherChat{ID: "c_" + string(rune('a'+i)), Title: "Fix the login", State: "working",
+			Doing: "edit", DoingSince: &at, ReplyStarted: &at, LastActive: at, Folder: "/home/me/src/app",
+			Files: []string{"/home/me/src/app/auth.ts", "/home/me/src/app/login.ts"}, LastFile: "/home/me/src/app/auth.ts",
+			Claims: []state.ClaimRef{{Path: "/home/me/src/app/auth.ts", Until: at, Reason: "refactor"}}})
+	}
+	since := int64(0)
+	st := &state.Status{Chat: state.ChatState{ID: "c_2", Kind: "chat", Title: "Child", State: "idle", Active: at}, StateVersion: 200, Since: &since}
+	for i := range 200 {
+		st.Events = append(st.Events, state.Event{Sequence: int64(i + 1), Kind: "goal_changed", Actor: "agent", ActorChat: "c_1", At: at, Summary: "goal set"})
+	}
+	r := &state.Reply{ID: "c_1.3", Started: at, Chain: "ch_1", Folder: "/home/me/src/app", Family: "edit", StepSince: at,
+		Files: []string{"/home/me/src/app/auth.ts"}, PID: 1234, Said: []string{"a line"}, Steps: 12}
+	shown := &state.ChatShown{Chat: &state.Chat{ID: "c_1", Title: "Fix the login", Folder: "/home/me/src/app", Status: "idle",
+		Mode: "ask", Inbound: "accept", Created: at, LastActive: at, Reply: r, LastReply: r, Replies: 3,
+		Inbox: []string{"m_1"}, Cards: []string{"m_1", "m_2"}, Watchers: []string{"c_2"}}, State: "working", Active: at, StateVersion: 40}
+	p := &Printer{Out: io.Discard, JSON: true}
+	for _, bc := range []struct {
+		name       string
+		record, v2 func() any
+	}{
+		{"chats-list", func() any { return list }, func() any { return ChatsView(list) }},
+		{"status-since-200", func() any {
+			return struct {
+				C  state.ChatState `json:"chat"`
+				V  int64           `json:"state_version"`
+				Ev []state.Event   `json:"events"`
+			}{st.Chat, st.StateVersion, st.Events}
+		}, func() any { return StatusView(st) }},
+		{"chat-show", func() any { return shown }, func() any { return ChatView(shown) }},
+	} {
+		b.Run(bc.name+"/v1-record", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				data, _ := json.MarshalIndent(bc.record(), "", "  ")
+				_, _ = p.Out.Write(EscapeJSONControls(data))
+			}
+		})
+		b.Run(bc.name+"/v2-view", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = p.WriteJSON(bc.v2())
+			}
+		})
+	}
 }

@@ -53,7 +53,8 @@ func (p *Printer) WriteJSON(v any) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(p.Out, "%s\n", EscapeJSONControls(Versioned(data)))
+	head, rest := versionHead(data)
+	_, err = fmt.Fprintf(p.Out, "%s%s\n", head, EscapeJSONControls(rest))
 	return err
 }
 
@@ -64,29 +65,35 @@ const versionKey = `"json_version"`
 // (compact or indented by two spaces, as encoding/json writes it), unless
 // it says a version already. Anything but an object is given back as it is.
 func Versioned(data []byte) []byte {
-	if len(data) < 2 || data[0] != '{' {
+	head, rest := versionHead(data)
+	if head == "" {
 		return data
-	}
-	rest := data[1:]
-	if bytes.HasPrefix(bytes.TrimLeft(rest, " \n"), []byte(versionKey)) {
-		return data
-	}
-	var head string
-	switch rest[0] {
-	case '}':
-		head = "{" + versionKey + ":" + strconv.Itoa(JSONVersion)
-	case '\n':
-		if bytes.HasPrefix(rest, []byte("\n}")) {
-			head = "{\n  " + versionKey + ": " + strconv.Itoa(JSONVersion)
-			break
-		}
-		head = "{\n  " + versionKey + ": " + strconv.Itoa(JSONVersion) + ","
-	default:
-		head = "{" + versionKey + ":" + strconv.Itoa(JSONVersion) + ","
 	}
 	out := make([]byte, 0, len(head)+len(rest))
 	out = append(out, head...)
 	return append(out, rest...)
+}
+
+// versionHead splits data so that head+rest is Versioned(data), without
+// copying it: head is "" when data is left as it is.
+func versionHead(data []byte) (head string, rest []byte) {
+	if len(data) < 2 || data[0] != '{' {
+		return "", data
+	}
+	rest = data[1:]
+	if bytes.HasPrefix(bytes.TrimLeft(rest, " \n"), []byte(versionKey)) {
+		return "", data
+	}
+	v := strconv.Itoa(JSONVersion)
+	switch {
+	case rest[0] == '}':
+		return "{" + versionKey + ":" + v, rest
+	case bytes.HasPrefix(rest, []byte("\n}")):
+		return "{\n  " + versionKey + ": " + v, rest
+	case rest[0] == '\n':
+		return "{\n  " + versionKey + ": " + v + ",", rest
+	}
+	return "{" + versionKey + ":" + v + ",", rest
 }
 
 // Warn writes a warning line on standard error.
