@@ -186,6 +186,7 @@ type ListedJSON struct {
 	LastActive   time.Time       `json:"last_active,omitzero"`
 	SameFolder   bool            `json:"same_folder"`
 	Folder       string          `json:"folder"`
+	Computer     string          `json:"computer,omitempty"`
 	Files        []string        `json:"files"`
 	LastFile     string          `json:"last_file,omitempty"`
 	Browser      bool            `json:"browser"`
@@ -218,7 +219,7 @@ func ChatsView(l *state.ChatList) ChatsJSON {
 		}
 		v := ListedJSON{
 			ID: o.ID, Title: o.Title, State: o.State, Doing: o.Doing, LastActive: o.LastActive,
-			SameFolder: o.SameFolder, Folder: o.Folder, Files: files, LastFile: o.LastFile,
+			SameFolder: o.SameFolder, Folder: o.Folder, Computer: o.Computer, Files: files, LastFile: o.LastFile,
 			Browser: o.Browser, TasksGoing: o.TasksGoing, From: o.From, Untrusted: o.Untrusted, Claims: claims,
 		}
 		if o.DoingSince != nil {
