@@ -778,7 +778,9 @@ type NotHeldError struct {
 }
 
 func (e *NotHeldError) Error() string { return "message " + e.ID + " is not held (" + e.State + ")" }
-func (e *NotHeldError) Unwrap() error { return ErrRefused }
+
+// Unwrap is the refusal it is, an *Error of kind ErrRefused.
+func (e *NotHeldError) Unwrap() error { return &Error{Kind: ErrRefused, Msg: e.Error()} }
 
 // Card is one message or stop as a card list shows it.
 type Card struct {

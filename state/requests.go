@@ -186,7 +186,9 @@ type NotWaitingError struct {
 func (e *NotWaitingError) Error() string {
 	return "request " + e.Request.ID + " is not waiting (" + e.Request.State + ")"
 }
-func (e *NotWaitingError) Unwrap() error { return ErrRefused }
+
+// Unwrap is the refusal it is, an *Error of kind ErrRefused.
+func (e *NotWaitingError) Unwrap() error { return &Error{Kind: ErrRefused, Msg: e.Error()} }
 
 // tellAsker puts the request in the asking chat's inbox: its next notes
 // says how the request ended.
