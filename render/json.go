@@ -115,7 +115,7 @@ func ChatView(c *state.ChatShown) ChatJSON {
 		ID: c.ID, Title: c.Title, Origin: c.Origin, Folder: c.Folder, Computer: c.Computer,
 		Status: c.Status, State: c.State, Mode: c.Mode, Inbound: c.Inbound,
 		Taint:    TaintJSON{Outside: c.Taint.Outside, Person: c.Taint.Person},
-		Archived: c.Archived, Goal: c.Goal, Parent: c.Parent, Browser: c.Browser, Recovery: c.Recovery,
+		Archived: c.Archived, Goal: heldOr(c.Goal, c.GoalWithheld, c.ID, c.IsTask()), Parent: c.Parent, Browser: c.Browser, Recovery: c.Recovery,
 		Created: c.Created, LastActive: c.LastActive, Active: c.Active, StateVersion: c.StateVersion,
 		WakeCmd: c.WakeCmd, StopCmd: c.StopCmd,
 		Reply: replyOrNil(c.Reply), LastReply: replyOrNil(c.LastReply), Replies: c.Replies,
@@ -123,7 +123,7 @@ func ChatView(c *state.ChatShown) ChatJSON {
 		Watchers: c.Watchers, Waiters: c.Waiters, Wrote: c.Wrote, Waiting: c.Waiting,
 	}
 	if t := c.Task; t != nil {
-		out.Task = &TaskJSON{State: t.State, Result: t.Result, Ended: t.Ended}
+		out.Task = &TaskJSON{State: t.State, Result: heldOr(t.Result, c.ResultWithheld, c.ID, true), Ended: t.Ended}
 	}
 	if n := c.Stopped; n != nil {
 		out.Stopped = &StoppedJSON{By: n.By, ByTitle: n.ByTitle, Reason: n.Reason, At: n.At, Reply: n.Reply}
@@ -264,7 +264,7 @@ func TasksView(st *state.TaskStatus) TasksJSON {
 		Tasks:    make([]TaskRowJSON, len(st.Tasks)),
 	}
 	for i, t := range st.Tasks {
-		out.Tasks[i] = TaskRowJSON{ID: t.ID, Title: t.Title, Parent: t.Parent, State: t.State, Result: t.Result}
+		out.Tasks[i] = TaskRowJSON{ID: t.ID, Title: t.Title, Parent: t.Parent, State: t.State, Result: heldOr(t.Result, t.Withheld, t.ID, true)}
 	}
 	return out
 }
@@ -322,8 +322,9 @@ type statusSinceJSON struct {
 // (possibly empty) with --since, absent without.
 func StatusView(st *state.Status) any {
 	c := st.Chat
-	chat := StatusChatJSON{ID: c.ID, Kind: c.Kind, Title: c.Title, State: c.State, Goal: c.Goal,
-		Parent: c.Parent, Folder: c.Folder, Active: c.Active, TaskState: c.TaskState, Result: c.Result}
+	task := c.Kind == "task"
+	chat := StatusChatJSON{ID: c.ID, Kind: c.Kind, Title: c.Title, State: c.State, Goal: heldOr(c.Goal, c.GoalWithheld, c.ID, task),
+		Parent: c.Parent, Folder: c.Folder, Active: c.Active, TaskState: c.TaskState, Result: heldOr(c.Result, c.ResultWithheld, c.ID, task)}
 	if st.Since == nil {
 		return statusJSON{chat, st.StateVersion, st.Truncated, st.HistoryGap, st.EarliestAvailable}
 	}

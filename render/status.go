@@ -13,8 +13,8 @@ func Status(st *state.Status) string {
 	var b strings.Builder
 	c := st.Chat
 	fmt.Fprintf(&b, "%s %s “%s”: %s · state version %d\n", c.Kind, c.ID, Clean(c.Title), c.State, st.StateVersion)
-	if c.Goal != "" {
-		fmt.Fprintf(&b, "  goal: %s\n", Clean(c.Goal))
+	if goal := heldOr(c.Goal, c.GoalWithheld, c.ID, c.Kind == "task"); goal != "" {
+		fmt.Fprintf(&b, "  goal: %s\n", Clean(goal))
 	}
 	if st.Since == nil {
 		return b.String()
