@@ -21,7 +21,7 @@ func (a *app) update(fn func(tx *state.Tx) error) error {
 // warnCommitted says what went wrong after this command's change had
 // committed: a warning, for the change stands.
 func (a *app) warnCommitted(err error) {
-	a.printer().Warn("committed, but then: %s", err.Error())
+	a.printer().Warn("%s", render.CommittedBut(err))
 }
 
 // updateWarning runs fn in a transaction under the home's lock; after a

@@ -26,3 +26,7 @@ func ErrorText(err error) string {
 	}
 	return err.Error()
 }
+
+// CommittedBut is the warning of a command whose change had committed
+// when something went wrong after it: the change stands.
+func CommittedBut(err error) string { return "committed, but then: " + err.Error() }
