@@ -19,8 +19,8 @@ import (
 // what changed from version 1.
 const JSONVersion = 2
 
-// ChatJSON is a chat (chat new, chat show, chat set, chat taint, chat
-// compacted's chat, task new, task set), as the actor may see it.
+// ChatJSON is a chat (chat new, chat show, chat set, chat taint, task new,
+// task set), as the actor may see it.
 type ChatJSON struct {
 	ID           string       `json:"id"`
 	Title        string       `json:"title"`
