@@ -8,6 +8,7 @@ import (
 
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/harness"
 )
 
 // adoptOptions are conch adopt's words.
@@ -53,14 +54,13 @@ another chat (one that is no longer yours loses it to the chat adopting).`,
 // runAdopt links the chat to the file, resolved against the current
 // folder.
 func (a *app) runAdopt(o *adoptOptions) error {
-	harness, file := o.harness, a.absPath(o.file)
 	var ad *state.Adoption
 	err := a.update(func(tx *state.Tx) (err error) {
-		ad, err = tx.Adopt(a.actor(), harness, file)
+		ad, err = tx.Adopt(a.actor(), o.harness, a.absPath(o.file), harness.SessionFile)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(ad, render.Adopted(ad))
+	return a.printer().Value(render.AdoptionView(ad), render.Adopted(ad))
 }

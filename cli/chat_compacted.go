@@ -53,5 +53,5 @@ func (a *app) runChatCompacted(o *chatCompactedOptions) error {
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(render.CompactedJSON(o.id, ev), render.CompactedWords(o.id, ev))
+	return a.printer().Value(render.CompactedView(o.id, ev), render.CompactedWords(o.id, ev))
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -44,5 +45,5 @@ func (a *app) runChatDelete(o *chatDeleteOptions) error {
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(map[string]any{"id": o.id, "deleted": true}, "deleted "+o.id+"\n")
+	return a.printer().Value(render.DeletedJSON{ID: o.id, Deleted: true}, render.Deleted(o.id))
 }

@@ -51,5 +51,5 @@ func (a *app) runChatReset(o *chatResetOptions) error {
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(render.ResetJSON(o.id, dropped), render.ResetWords(o.id, dropped))
+	return a.printer().Value(render.ResetView(o.id, dropped), render.ResetWords(o.id, dropped))
 }

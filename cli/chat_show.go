@@ -54,7 +54,7 @@ func (a *app) runChatShow(o *chatShowOptions) error {
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(shown, render.ChatShow(shown, tx.Now(), a.userHome()))
+		return a.printer().Value(render.ChatView(shown), render.ChatShow(shown, tx.Now(), a.userHome()))
 	})
 }
 

@@ -49,6 +49,6 @@ func (a *app) runChatsList(o *chatsListOptions) error {
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(l, render.ChatList(l, tx.Now(), a.userHome(), a.actor().Person()))
+		return a.printer().Value(render.ChatsView(l), render.ChatList(l, tx.Now(), a.userHome(), a.actor().Person()))
 	})
 }

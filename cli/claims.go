@@ -42,7 +42,7 @@ func (a *app) runClaims(o *claimsOptions) error {
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(claimsOut{Version: render.JSONVersion, Claims: render.ClaimsJSON(live, a.chat)},
+		return a.printer().Value(render.ClaimsOut{Claims: render.ClaimsJSON(live, a.chat)},
 			render.Claims(live, a.chat, a.env.Cwd, a.userHome()))
 	})
 }

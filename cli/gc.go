@@ -48,5 +48,5 @@ func (a *app) runGC(o *gCOptions) error {
 	for _, w := range res.Warnings {
 		a.printer().Warn("%s", w)
 	}
-	return a.printer().Value(res, render.GCWords(res))
+	return a.printer().Value(render.GCView(res), render.GCWords(res))
 }

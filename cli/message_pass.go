@@ -67,5 +67,5 @@ func (a *app) runMessagePress(o *messagePressOptions) error {
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(m, render.MessageDecided(m))
+	return a.printer().Value(render.MessageView(m), render.MessageDecided(m))
 }

@@ -53,6 +53,6 @@ func (a *app) runMessages(o *messagesOptions) error {
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(cards, render.Cards(cards))
+		return a.printer().Value(render.CardsView(cards), render.Cards(cards))
 	})
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-// notesOptions are conch notes's words.
+// notesOptions are conch notes' words.
 type notesOptions struct {
 	peek     bool
 	maxChars int
@@ -89,23 +89,7 @@ func (a *app) stopNow(n *state.Notes) error {
 func (a *app) printNotes(n *state.Notes, maxChars int) (*state.Notes, error) {
 	text, shown := render.Notes(n, maxChars)
 	if a.json {
-		out := struct {
-			Stop     any                `json:"stop"`
-			Reader   []string           `json:"reader"`
-			Messages []state.DueMessage `json:"messages"`
-			Waits    []state.EndedWait  `json:"waits"`
-			Notices  []string           `json:"notices"`
-		}{Reader: []string{}, Messages: shown.Messages, Waits: shown.Waits, Notices: []string{}}
-		if shown.Stop != nil {
-			out.Stop = map[string]any{"by": shown.Stop.By, "reason": shown.Stop.Reason, "now": shown.StopNow, "line": render.StopLine(*shown.Stop)}
-		}
-		for _, l := range shown.Reader {
-			out.Reader = append(out.Reader, render.ReaderLine(l))
-		}
-		for _, x := range shown.Notices {
-			out.Notices = append(out.Notices, render.NoticeLine(x))
-		}
-		return shown, a.printer().WriteJSON(out)
+		return shown, a.printer().WriteJSON(render.NotesView(shown))
 	}
 	_, err := io.WriteString(a.env.Out, render.Terminal(text))
 	return shown, err

@@ -70,5 +70,5 @@ func (a *app) runNotifyTest(o *notifyTestOptions) error {
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(map[string]any{"command": argv, "sent": true}, render.NotifySent(argv))
+	return a.printer().Value(render.NotifySentJSON{Command: argv, Sent: true}, render.NotifySent(argv))
 }

@@ -34,5 +34,5 @@ Exit codes: 0 done.`,
 
 // runPrompt prints it.
 func (a *app) runPrompt(o *promptOptions) error {
-	return a.printer().Value(map[string]string{"prompt": render.Prompt}, render.Prompt)
+	return a.printer().Value(render.PromptJSON{Prompt: render.Prompt}, render.Prompt)
 }

@@ -55,6 +55,6 @@ func (a *app) runRelease(o *releaseOptions) error {
 	for _, c := range gone {
 		live = append(live, state.LiveClaim{Claim: c})
 	}
-	return a.printer().Value(claimsOut{Version: render.JSONVersion, Claims: render.ClaimsJSON(live, a.chat)},
+	return a.printer().Value(render.ClaimsOut{Claims: render.ClaimsJSON(live, a.chat)},
 		render.Released(gone, a.env.Cwd, a.userHome()))
 }

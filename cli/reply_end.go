@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -57,7 +58,7 @@ func (a *app) runReplyEnd(o *replyEndOptions) error {
 		return err
 	}
 	if r := c.LastReply; r != nil {
-		return a.printer().Value(r, r.ID+" "+r.Outcome+"\n")
+		return a.printer().Value(render.ReplyView(r), render.ReplyEnded(r))
 	}
-	return a.printer().Value(map[string]any{"id": c.ID, "reply": nil}, "no reply ended\n")
+	return a.printer().Value(render.NoReplyJSON{ID: c.ID}, render.NoReplyEnded)
 }

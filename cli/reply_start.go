@@ -70,5 +70,5 @@ func (a *app) runReplyStart(o *replyStartOptions) error {
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(r, r.ID+"\n")
+	return a.printer().Value(render.ReplyView(r), r.ID+"\n")
 }

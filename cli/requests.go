@@ -41,7 +41,7 @@ func (a *app) runRequests(o *requestsOptions) error {
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(rs, render.Requests(rs, a.actor().Person()))
+		return a.printer().Value(render.RequestsView(rs), render.Requests(rs, a.actor().Person()))
 	})
 }
 
@@ -87,7 +87,7 @@ func (a *app) runRequestPress(o *requestPressOptions) error {
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(r, render.Decided(r))
+	return a.printer().Value(render.RequestView(r), render.Decided(r))
 }
 
 // newConfirmCmd is conch confirm.

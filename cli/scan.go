@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/render"
@@ -78,12 +76,5 @@ func (a *app) runScan(o *scanOptions) error {
 			return err
 		}
 	}
-	var b strings.Builder
-	if len(results) == 0 {
-		b.WriteString("no adopted sessions\n")
-	}
-	for _, r := range results {
-		b.WriteString(render.ScanLine(r) + "\n")
-	}
-	return a.printer().Value(results, b.String())
+	return a.printer().Value(render.ScansView(results), render.Scanned(results))
 }

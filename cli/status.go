@@ -62,6 +62,6 @@ func (a *app) runStatus(o *statusOptions) error {
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(render.StatusJSON(st), render.Status(st))
+		return a.printer().Value(render.StatusView(st), render.Status(st))
 	})
 }

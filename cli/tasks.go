@@ -43,6 +43,6 @@ func (a *app) runTasks(o *tasksOptions) error {
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(st, render.Tasks(st))
+		return a.printer().Value(render.TasksView(st), render.Tasks(st))
 	})
 }

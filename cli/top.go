@@ -101,7 +101,7 @@ func (a *app) runTop(o *topOptions) error {
 		}
 		m.setView(v, a.now())
 		f := m.frame(nil, o.width, o.height, false, a.now(), a.userHome())
-		return a.printer().Value(map[string]any{"lines": f.Lines()}, f.String())
+		return a.printer().Value(render.LinesJSON{Lines: f.Lines()}, f.String())
 	}
 	if a.json {
 		return usage("conch top --json prints one frame: give --once")

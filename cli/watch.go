@@ -54,7 +54,7 @@ func (a *app) runWatch(o *watchOptions) error {
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(w, render.WatchWords(w))
+	return a.printer().Value(render.WatchView(w), render.WatchWords(w))
 }
 
 // unwatchOptions are conch unwatch's words.
@@ -95,5 +95,5 @@ func (a *app) runUnwatch(o *unwatchOptions) error {
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(w, render.UnwatchWords(w))
+	return a.printer().Value(render.WatchView(w), render.UnwatchWords(w))
 }
