@@ -23,7 +23,7 @@ import (
 func (a *app) hooksCommands(chat *cobra.Command) []*cobra.Command {
 	hook := a.newHookGroup()
 	install := group("install", "Set a harness up to report to conch through its hooks")
-	install.AddCommand(a.newInstallClaude(), a.newInstallCodex())
+	install.AddCommand(a.newInstallClaude(), a.newInstallCodex(), a.newInstallOpenCode(), a.newInstallPi())
 	return []*cobra.Command{hook, install, a.newAdopt(), a.newScan()}
 }
 
@@ -34,7 +34,7 @@ func (a *app) newHookGroup() *cobra.Command {
 	// A hook must never break the session it serves: its own preparation
 	// turns every failure into a warning, where the root's would exit 2.
 	hook.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return nil }
-	hook.AddCommand(a.newHookClaude(), a.newHookCodex())
+	hook.AddCommand(a.newHookClaude(), a.newHookCodex(), a.newHookOpenCode(), a.newHookPi())
 	return hook
 }
 
@@ -66,6 +66,15 @@ type hook struct {
 	answered bool
 	// warnings are said together, on one line, when the run ends.
 	warnings []string
+	// encode, when set, writes an answer in the harness's own shape (a
+	// plugin conch wrote reads it); nil writes Claude Code's.
+	encode func(ans *answer) any
+	// chatID is the chat the event was about, when a handler found it:
+	// a plugin keeps it for the session's shell (CONCH_CHAT).
+	chatID string
+	// notPerson says the prompt is one the harness was given by conch
+	// (a message a plugin delivered), never the person's.
+	notPerson bool
 }
 
 // warn keeps a warning for the run's one warning line.
@@ -258,10 +267,14 @@ func (h *hook) say(ans *answer) error {
 		return nil
 	}
 	h.answered = true
+	var v any = ans
+	if h.encode != nil {
+		v = h.encode(ans)
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(ans); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
 	_, err := h.a.env.Out.Write(buf.Bytes())
@@ -332,6 +345,7 @@ func (h *hook) update(fn func(tx *state.Tx) error) error {
 // answers without the notes, which stay due. A stopped reply answers stop
 // instead, and marks nothing.
 func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop func(reason string) *answer) error {
+	h.chatID = c.ID
 	actor := state.Actor{ID: c.ID}
 	var n *state.Notes
 	if err := h.a.view(func(tx *state.Tx) (err error) { n, err = tx.Notes(actor); return err }); err != nil {
@@ -349,7 +363,7 @@ func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop f
 			return err
 		}
 		if n.StopNow {
-			if err := h.say(stop(render.StopLine(*n.Stop))); err != nil || h.harness != state.HarnessClaude {
+			if err := h.say(stop(render.StopLine(*n.Stop))); err != nil || !endsTurn(h.harness) {
 				return err
 			}
 			return tx.HeardStop(actor)

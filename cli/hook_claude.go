@@ -108,7 +108,7 @@ func (h *hook) sessionStart() error {
 	if err != nil {
 		return err
 	}
-	exported := h.exportChat(c)
+	exported := h.exportChat(c) || shellGetsChat(h.harness)
 	return h.withNotes(c, func(notes string) *answer {
 		return h.context(joinText(introduce(c, exported), render.Prompt, notes))
 	}, stopAnswer)
@@ -156,7 +156,7 @@ func (h *hook) userPrompt() error {
 		made bool
 	)
 	prompt := h.p.str("prompt")
-	person := !harnessPrompt(prompt)
+	person := !harnessPrompt(prompt) && !h.notPerson
 	in := h.sessionIn(true)
 	in.Agent = ""
 	err := h.update(func(tx *state.Tx) (err error) {
@@ -227,7 +227,7 @@ func (h *hook) introduceLate(c *state.Chat) string {
 	if h.harness == state.HarnessClaude {
 		return introduceLinked(c, "CLAUDE_CODE_SESSION_ID")
 	}
-	return introduce(c, false)
+	return introduce(c, shellGetsChat(h.harness))
 }
 
 // harnessPrompt says whether a prompt is one the harness made itself, not
@@ -274,10 +274,13 @@ func (h *hook) preTool() error {
 		}
 		return nil
 	})
+	if c != nil {
+		h.chatID = c.ID
+	}
 	if se := stoppedNotice(err); se != nil {
 		return h.sayStop(c, h.stopBeforeTool(*se))
 	}
-	late := err == nil && made && h.harness == state.HarnessClaude && h.p.str("agent_id") == ""
+	late := err == nil && made && h.harness != state.HarnessCodex && h.p.str("agent_id") == ""
 	if err == nil && v != nil {
 		ans := h.guardAnswer(v)
 		if late {
@@ -317,7 +320,7 @@ func (h *hook) sayStop(c *state.Chat, ans *answer) error {
 	if err := h.say(ans); err != nil {
 		return err
 	}
-	if c == nil || h.harness != state.HarnessClaude {
+	if c == nil || !endsTurn(h.harness) {
 		return nil // Codex's turn goes on past a denial: its next reply hears it
 	}
 	return h.update(func(tx *state.Tx) error { return tx.HeardStop(state.Actor{ID: c.ID}) })
@@ -544,6 +547,11 @@ func (h *hook) stopFailure() error {
 		if err != nil || c == nil {
 			return err
 		}
+		// A plugin's harness reports the turn's end after its failure
+		// too: that end finds the turn ended.
+		if _, err := tx.EndTurn(h.harness, in.Session, h.p.str("turn_id")); err != nil {
+			return err
+		}
 		if c.Reply == nil {
 			// SessionEnd, run beside this hook, ended it first.
 			return tx.FailEndedReply(state.Actor{ID: c.ID}, text)
@@ -564,6 +572,7 @@ func (h *hook) subagentStart() error {
 		if err != nil {
 			return err
 		}
+		h.chatID = c.ID
 		_, err = tx.StartReply(state.Actor{ID: c.ID}, state.ReplyStart{PID: h.a.harnessPID(0)})
 		return err
 	})

@@ -101,7 +101,7 @@ func (h *hook) interrupt() error {
 		if err != nil || c == nil {
 			return err
 		}
-		if seen, err := tx.EndTurn(state.HarnessCodex, in.Session, turn); err != nil || seen {
+		if seen, err := tx.EndTurn(h.harness, in.Session, turn); err != nil || seen {
 			return err
 		}
 		if c.Reply == nil {

@@ -32,14 +32,15 @@ func shellTool(tool string) bool {
 // (Claude Code's and Codex's permissionDecision "deny", with the reason the
 // model reads), an ask (Claude Code's own permission prompt; Codex 0.169's
 // PreToolUse has none, so there it is a deny that says to ask the person),
-// or a note (the tool runs; the reason goes into the context).
+// or a note (the tool runs; the reason goes into the context). OpenCode's
+// and Pi's plugins can refuse a tool but not ask: a deny, as for Codex.
 func (h *hook) guardAnswer(v *state.Verdict) *answer {
 	reason := render.GuardReason(v)
 	switch v.Decision {
 	case state.GuardNote:
 		return h.context(reason)
 	case state.GuardAsk:
-		if h.harness != state.HarnessCodex {
+		if h.harness == state.HarnessClaude {
 			return &answer{HookSpecificOutput: &specific{HookEventName: h.event, PermissionDecision: "ask", PermissionDecisionReason: reason}}
 		}
 		reason = render.GuardAskElsewhere(reason)

@@ -21,10 +21,17 @@ import (
 const (
 	HarnessClaude = "claude"
 	HarnessCodex  = "codex"
+	// OpenCode and Pi report through a plugin (an extension) conch
+	// writes; conch reads no session file of theirs.
+	HarnessOpenCode = "opencode"
+	HarnessPi       = "pi"
 )
 
 // Harnesses lists them, for checking a word typed.
-var Harnesses = []string{HarnessClaude, HarnessCodex}
+var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessOpenCode, HarnessPi}
+
+// Adoptable are the harnesses whose session files conch adopt reads.
+var Adoptable = []string{HarnessClaude, HarnessCodex}
 
 // tailBytes is how much of a session file's end LastAssistantText reads:
 // the last turn is near the end, and a transcript can run to megabytes.
