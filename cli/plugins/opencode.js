@@ -59,6 +59,7 @@ export const Conch = async (ctx) => {
   const last = new Map(); // session id → the turn's last words so far
   const ours = new Set(); // sessions whose next prompt is conch's (a message it delivers)
   const held = new Map(); // call id → notes to put after the tool's output
+  const intro = new Map(); // session id → what it hears at its first prompt
   const roots = new Set();
   let permission = {}; // the config's permission rules: they set the chat's mode
 
@@ -108,7 +109,8 @@ export const Conch = async (ctx) => {
             e.title = info.title || "";
             e.cwd = info.directory || ctx.directory;
             e.permission = permission;
-            await call(e, info.id);
+            const ans = await call(e, info.id);
+            if (ans.context) intro.set(info.id, String(ans.context));
             return;
           }
           case "session.idle": {
@@ -172,7 +174,8 @@ export const Conch = async (ctx) => {
         e.permission = permission;
         e.conch_prompt = ours.has(id);
         const ans = await call(e, id);
-        const text = ans.context || ans.stop;
+        const text = [intro.get(id), ans.context || ans.stop].filter(Boolean).join("\n\n");
+        intro.delete(id);
         if (text) {
           output.parts.push({ id: "prt_conch_" + Date.now().toString(36), sessionID: id, messageID: msg.id, type: "text", text: String(text), synthetic: true });
         }
