@@ -37,7 +37,7 @@ type chatCall struct {
 }
 
 func reply(text string, calls ...chatCall) chatTurn { return chatTurn{text: text, calls: calls} }
-func calls(c ...chatCall) chatTurn                 { return chatTurn{calls: c} }
+func calls(c ...chatCall) chatTurn                  { return chatTurn{calls: c} }
 func call(name string, args map[string]any) chatCall {
 	return chatCall{name: name, args: args}
 }
