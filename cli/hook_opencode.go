@@ -184,6 +184,7 @@ func (h *hook) handlePi() error {
 	case "session_start":
 		return h.as("SessionStart", h.sessionStart)
 	case "before_agent_start":
+		h.notPerson = h.p.flag("conch_prompt")
 		return h.as("UserPromptSubmit", h.userPrompt)
 	case "tool_call":
 		h.toolInClaudeWords(piTools)

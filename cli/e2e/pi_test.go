@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestPiRun: one pi -p, start to end. The session is a chat (auto: Pi
@@ -67,4 +68,110 @@ func TestPiRun(t *testing.T) {
 	if strings.Contains(r.stderr, "conch: warning") {
 		t.Errorf("a hook warned:\n%s", r.stderr)
 	}
+}
+
+// TestPiStop: a stop from another chat refuses the pending tool, so it
+// does not run, and aborts the turn: the model is not asked again, and
+// the chat is not left working. Pi goes on with the next prompt, which
+// does not hear the stop again.
+func TestPiStop(t *testing.T) {
+	m := newChatModel(t)
+	var s *pluginSession
+	m.script("PROMPT-PI",
+		calls(call("bash", map[string]any{"command": "echo one"})),
+		chatTurn{
+			calls: []chatCall{call("bash", map[string]any{"command": "touch made.txt"})},
+			do: func() {
+				s.conch("chat", "new", "--title", "Rewrite", "--mode", "auto", "--folder", s.dir)
+				s.conch("chat", "stop", "c_1", "--reason", "I am rewriting this folder", "--chat", "c_2")
+			},
+		},
+		reply("I went on after the tool."),
+	)
+	s = newPluginSession(t, "pi", m)
+	r := s.run("PROMPT-PI: make a file")
+	if _, err := os.Stat(filepath.Join(s.dir, "made.txt")); err == nil {
+		t.Error("the refused tool ran: made.txt is there")
+	}
+	if n := len(m.requests("PROMPT-PI")); n != 2 {
+		t.Errorf("the turn went on: %d requests, want 2\n%s\n%s", n, r.stdout, r.stderr)
+	}
+	show := s.conch("chat", "show", "c_1", "--json")
+	has(t, "the chat", show, `"state": "stopped"`, `"outcome": "stopped"`)
+	hasNot(t, "the chat", show, `"state": "working"`)
+}
+
+// TestPiStartReply: a message sent with --start-reply while Pi works, after
+// its last tool, is delivered at the turn's end: Pi (in RPC mode, which
+// stays for more prompts, as the TUI does) goes on with it as its next
+// prompt, in a reply of the message's, which ends with its own last words.
+func TestPiStartReply(t *testing.T) {
+	m := newChatModel(t)
+	var s *pluginSession
+	m.script("PROMPT-PI",
+		calls(call("bash", map[string]any{"command": "echo parsing"})),
+		chatTurn{
+			text: "Parser done.",
+			do: func() {
+				s.conch("chat", "new", "--title", "Docs", "--mode", "auto", "--folder", s.dir)
+				s.conch("chat", "message", "c_1", "Please also update the README", "--start-reply", "--chat", "c_2")
+			},
+		},
+		reply("README updated."),
+	)
+	s = newPluginSession(t, "pi", m)
+	rpc := s.rpc()
+	rpc.send(`{"type": "prompt", "message": "PROMPT-PI: fix the parser"}`)
+	waitFor(t, "the message's reply ends with its last words", 60*time.Second, func() bool {
+		return get(s.chatOr("c_1"), "last_reply", "text") == "README updated."
+	})
+	rpc.close()
+	reqs := m.requests("PROMPT-PI")
+	if len(reqs) != 3 {
+		t.Fatalf("the model was asked %d times, want 3", len(reqs))
+	}
+	has(t, "the request after the turn's end", reqs[2].userText(), "Please also update the README")
+	show := s.conch("chat", "show", "c_1", "--json")
+	has(t, "the chat", show, `"text": "README updated."`, `"unwatched": true`, `"replies": 2`)
+}
+
+// TestPiPrintStartReplyWaits: pi -p leaves when its prompt is done, so a
+// --start-reply message sent during it is not sent as a prompt it would
+// never answer: it waits, and the session's next prompt hears it.
+func TestPiPrintStartReplyWaits(t *testing.T) {
+	m := newChatModel(t)
+	var s *pluginSession
+	m.script("PROMPT-PI",
+		chatTurn{
+			text: "Parser done.",
+			do: func() {
+				s.conch("chat", "new", "--title", "Docs", "--mode", "auto", "--folder", s.dir)
+				s.conch("chat", "message", "c_1", "Please also update the README", "--start-reply", "--chat", "c_2")
+			},
+		},
+		reply("README updated."),
+	)
+	s = newPluginSession(t, "pi", m)
+	s.run("PROMPT-PI: fix the parser").ok(t)
+	if n := len(m.requests("PROMPT-PI")); n != 1 {
+		t.Fatalf("the model was asked %d times, want 1", n)
+	}
+	s.run("Go on", "--continue").ok(t)
+	reqs := m.requests("PROMPT-PI")
+	if len(reqs) != 2 {
+		t.Fatalf("the model was asked %d times, want 2", len(reqs))
+	}
+	has(t, "the next prompt's request", reqs[1].userText(), "Please also update the README")
+}
+
+// TestPiFailure: an API error ends the turn: the reply ends failed, with
+// the error as its last words, never left working.
+func TestPiFailure(t *testing.T) {
+	m := newChatModel(t)
+	m.script("PROMPT-PI", failWith(400))
+	s := newPluginSession(t, "pi", m)
+	s.run("PROMPT-PI: fix the parser")
+	show := s.conch("chat", "show", "c_1", "--json")
+	has(t, "the chat after the API error", show, `"outcome": "failed"`, "refused the request")
+	hasNot(t, "the chat", show, `"state": "working"`)
 }

@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -214,6 +215,72 @@ func (s *pluginSession) chat(id string) map[string]any {
 	out := s.conch("chat", "show", id, "--json")
 	if err := json.Unmarshal([]byte(out), &c); err != nil {
 		s.t.Fatalf("chat show %s: %v\n%s", id, err, out)
+	}
+	return c
+}
+
+// rpcRun is a pi --mode rpc running: JSON commands go to its standard
+// input, one a line.
+type rpcRun struct {
+	t      testing.TB
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	out    *bytes.Buffer
+	done   chan error
+	cancel context.CancelFunc
+}
+
+// rpc starts pi --mode rpc on the fake model; it ends when the test does,
+// or at close.
+func (s *pluginSession) rpc() *rpcRun {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	cmd := exec.CommandContext(ctx, s.bin, "--mode", "rpc", "--provider", "fake", "--model", "fake-model")
+	cmd.Dir = s.dir
+	cmd.Env = s.env()
+	r := &rpcRun{t: s.t, cmd: cmd, out: &bytes.Buffer{}, done: make(chan error, 1), cancel: cancel}
+	cmd.Stdout, cmd.Stderr = r.out, r.out
+	var err error
+	if r.stdin, err = cmd.StdinPipe(); err != nil {
+		s.t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		s.t.Fatal(err)
+	}
+	go func() { r.done <- cmd.Wait() }()
+	s.t.Cleanup(func() { r.close() })
+	return r
+}
+
+func (r *rpcRun) send(line string) {
+	r.t.Helper()
+	if _, err := io.WriteString(r.stdin, line+"\n"); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// close ends its input, so that pi leaves, and waits for it.
+func (r *rpcRun) close() {
+	if r.stdin == nil {
+		return
+	}
+	r.stdin.Close()
+	r.stdin = nil
+	select {
+	case <-r.done:
+	case <-time.After(30 * time.Second):
+		r.cancel()
+		<-r.done
+	}
+	r.cancel()
+}
+
+// chatOr is the person's view of one chat, nil while there is none.
+func (s *pluginSession) chatOr(id string) map[string]any {
+	var c map[string]any
+	out, err := s.conchIn(s.dir, "chat", "show", id, "--json")
+	if err != nil || json.Unmarshal([]byte(out), &c) != nil {
+		return nil
 	}
 	return c
 }

@@ -91,6 +91,7 @@ export default function (pi) {
       turn = Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 8);
       const e = base("before_agent_start", ctx);
       e.prompt = String(event.prompt || "");
+      e.conch_prompt = ours;
       const ans = await call(e);
       const text = [held, ans.context || ans.stop].filter(Boolean).join("\n\n");
       held = "";
@@ -136,7 +137,9 @@ export default function (pi) {
       e.stop_reason = String(m.stopReason || "");
       e.error = String(m.errorMessage || "");
       e.last_assistant_message = (m.content || []).filter((c) => c.type === "text").map((c) => c.text || "").join("\n");
-      e.stop_hook_active = ours;
+      // pi -p (no UI) leaves when the prompt is done: a prompt sent now
+      // is never answered, so a message that would start a reply waits.
+      e.stop_hook_active = ours || !ctx.hasUI;
       ours = false;
       const ans = await call(e);
       if (ans.prompt) {
