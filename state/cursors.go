@@ -82,7 +82,7 @@ type Cursors struct {
 func cursorsRel(watcher string) string { return "watch/" + watcher + ".json" }
 
 // cursors reads a watcher's cursors (empty when it has none).
-func (tx *Tx) cursors(watcher string) (*Cursors, error) {
+func (tx *View) cursors(watcher string) (*Cursors, error) {
 	cs, err := load[Cursors](tx, cursorsRel(watcher))
 	if err != nil {
 		return nil, err
@@ -93,7 +93,7 @@ func (tx *Tx) cursors(watcher string) (*Cursors, error) {
 	if cs != nil {
 		for id, c := range cs.Targets {
 			if c == nil {
-				return nil, &CorruptError{Path: tx.h.path(cursorsRel(watcher)), Err: fmt.Errorf("its cursor on %q is null", id)}
+				return nil, &CorruptError{Path: tx.h.where(cursorsRel(watcher)), Err: fmt.Errorf("its cursor on %q is null", id)}
 			}
 		}
 	}

@@ -103,7 +103,7 @@ func TestWaitOnChatWithMessageOnItsWay(t *testing.T) {
 		return err
 	})
 	var ended []EndedWait
-	if err := h.View(func(tx *Tx) error {
+	if err := h.View(func(tx *View) error {
 		me, err := tx.Chat("c_1")
 		if err != nil {
 			return err
@@ -163,9 +163,7 @@ func TestCorruptWaitsRecordFailsTheEnd(t *testing.T) {
 		_, err := tx.StartWait(Actor{ID: "c_1"}, WaitChat, "c_2", 0)
 		return err
 	})
-	if err := os.WriteFile(h.path(waitsRel("c_1")), []byte("{torn"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	putRaw(t, h, waitsRel("c_1"), []byte("{torn"))
 	err := h.Update(func(tx *Tx) error {
 		_, err := tx.EndReply(Actor{ID: "c_2"}, ReplyEnd{Text: "done"})
 		return err
@@ -173,7 +171,7 @@ func TestCorruptWaitsRecordFailsTheEnd(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "waits/c_1.json") {
 		t.Fatalf("ending a wait in a torn record: %v", err)
 	}
-	if err := h.View(func(tx *Tx) error {
+	if err := h.View(func(tx *View) error {
 		c, err := tx.Chat("c_2")
 		if err != nil {
 			return err
@@ -239,7 +237,7 @@ func TestAwaitWokenByReplyEnd(t *testing.T) {
 	if err != nil || v == nil || v.Ending == nil || v.Ending.Text != "Fixed." {
 		t.Fatalf("Await = %+v, %v", v, err)
 	}
-	if err := h.View(func(tx *Tx) error {
+	if err := h.View(func(tx *View) error {
 		me, err := tx.Chat("c_1")
 		if err != nil {
 			return err
@@ -273,7 +271,7 @@ func TestAwaitNoticesAGoneProcess(t *testing.T) {
 	if err != nil || v == nil || v.Ending == nil || v.Ending.How != EndedStopped {
 		t.Fatalf("Await = %+v, %v", v, err)
 	}
-	if err := h.View(func(tx *Tx) error {
+	if err := h.View(func(tx *View) error {
 		c, err := tx.Chat("c_2")
 		if err == nil && (c.Reply != nil || c.LastReply == nil || c.LastReply.Outcome != OutcomeGone) {
 			t.Errorf("the gone reply was not recorded: reply %+v, last %+v", c.Reply, c.LastReply)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/store"
 )
 
 func main() {
@@ -39,7 +40,7 @@ const batch = 100
 
 // quickFS writes without syncing: a home filled for a benchmark need not
 // survive a power cut, and syncing each of 50,000 events takes minutes.
-type quickFS struct{ state.OSFS }
+type quickFS struct{ store.OSFS }
 
 func (q quickFS) WriteFile(name string, data []byte, durable bool) error {
 	return q.OSFS.WriteFile(name, data, false)
@@ -103,7 +104,7 @@ func fill(dir string, chats, events int) error {
 	// Events: goal changes, spread evenly over the chats, to make up the
 	// number asked for with those the chats' making recorded.
 	var ids []string
-	if err := h.View(func(tx *state.Tx) error {
+	if err := h.View(func(tx *state.View) error {
 		ix, err := tx.ReadIndex()
 		for id := range ix.Chats {
 			ids = append(ids, id)
@@ -163,7 +164,7 @@ func fill(dir string, chats, events int) error {
 // state versions (none is pruned in a home just filled).
 func countEvents(h *state.Home, ids []string) (int64, error) {
 	var total int64
-	err := h.View(func(tx *state.Tx) error {
+	err := h.View(func(tx *state.View) error {
 		for _, id := range ids {
 			v, err := tx.StateVersion(id)
 			if err != nil {
