@@ -222,7 +222,7 @@ func (h *hook) as(event string, handler func() error) error {
 func (h *hook) subagentPrompt() error {
 	var c *state.Chat
 	in := h.sessionIn(false)
-	if err := h.a.view(func(tx *state.Tx) (err error) { c, _, err = tx.HarnessChat(in); return err }); err != nil || c == nil {
+	if err := h.a.view(func(v *state.View) (err error) { c, err = v.FindHarnessChat(in); return err }); err != nil || c == nil {
 		return err
 	}
 	h.chatID = c.ID
