@@ -72,3 +72,71 @@ func TestOpenCodeRun(t *testing.T) {
 		t.Errorf("a hook warned:\n%s", r.stderr)
 	}
 }
+
+// TestOpenCodeStop: a stop from another chat refuses the pending tool, so
+// it does not run, and aborts the turn: the model is not asked again, and
+// the reply ends as stopped, never left working.
+func TestOpenCodeStop(t *testing.T) {
+	m := newChatModel(t)
+	var s *pluginSession
+	m.script("PROMPT-OC",
+		calls(call("bash", map[string]any{"command": "echo one", "description": "one"})),
+		chatTurn{
+			calls: []chatCall{call("bash", map[string]any{"command": "touch made.txt", "description": "make a file"})},
+			do: func() {
+				s.conch("chat", "new", "--title", "Rewrite", "--mode", "auto", "--folder", s.dir)
+				s.conch("chat", "stop", "c_1", "--reason", "I am rewriting this folder", "--chat", "c_2")
+			},
+		},
+		reply("I went on after the tool."),
+	)
+	s = newPluginSession(t, "opencode", m)
+	r := s.run("PROMPT-OC: make a file")
+	if _, err := os.Stat(filepath.Join(s.dir, "made.txt")); err == nil {
+		t.Error("the refused tool ran: made.txt is there")
+	}
+	if n := len(m.requests("PROMPT-OC")); n != 2 {
+		t.Errorf("the turn went on: %d requests, want 2\n%s\n%s", n, r.stdout, r.stderr)
+	}
+	show := s.conch("chat", "show", "c_1", "--json")
+	has(t, "the chat", show, `"outcome": "stopped"`)
+	hasNot(t, "the chat", show, `"state": "working"`)
+}
+
+// TestOpenCodeSubagent: a task (OpenCode's subagent, a child session) is a
+// child chat of the session's, with its own CONCH_CHAT in its shell; its
+// reply ends with its last words, and it leaves the person's list when it
+// is done. An API error then ends the session's turn: the reply ends
+// failed, never left working.
+func TestOpenCodeSubagent(t *testing.T) {
+	m := newChatModel(t)
+	m.script("PROMPT-OC",
+		calls(call("task", map[string]any{"description": "Check the lexer", "prompt": "SUB-PROMPT: check the lexer", "subagent_type": "general"})),
+		failWith(400),
+	)
+	m.script("SUB-PROMPT",
+		calls(call("bash", map[string]any{"command": "echo child=$CONCH_CHAT", "description": "who am I"})),
+		reply("The lexer is fine."),
+	)
+	s := newPluginSession(t, "opencode", m)
+	s.run("PROMPT-OC: check everything")
+
+	sub := m.requests("SUB-PROMPT")
+	if len(sub) != 2 {
+		t.Fatalf("the subagent asked the model %d times, want 2", len(sub))
+	}
+	has(t, "the subagent's bash", sub[1].lastToolResult(), "child=c_2")
+	child := s.chat("c_2")
+	if get(child, "parent") != "c_1" {
+		t.Errorf("the subagent's chat is not the session's child:\n%v", child)
+	}
+	if got := get(child, "last_reply", "text"); got != "The lexer is fine." {
+		t.Errorf("the subagent's last words are %v", got)
+	}
+	if get(child, "archived") != true {
+		t.Errorf("the subagent's chat is not archived when done:\n%v", child)
+	}
+	show := s.conch("chat", "show", "c_1", "--json")
+	has(t, "the chat after the API error", show, `"outcome": "failed"`, "refused the request")
+	hasNot(t, "the chat", show, `"state": "working"`)
+}

@@ -35,7 +35,7 @@ type pluginSession struct {
 
 // openCodeConfig is the project's opencode.json: the fake model is the
 // only provider (the AI SDK's openai-compatible package, which OpenCode
-// bundles), and nothing is shared or updated.
+// bundles), nothing is shared or updated, and no git snapshot is kept.
 const openCodeConfig = `{
   "$schema": "https://opencode.ai/config.json",
   "provider": {
@@ -49,7 +49,8 @@ const openCodeConfig = `{
   "model": "fake/fake-model",
   "small_model": "fake/fake-model",
   "autoupdate": false,
-  "share": "disabled"
+  "share": "disabled",
+  "snapshot": false
 }
 `
 
@@ -131,6 +132,8 @@ func (s *pluginSession) env() []string {
 		"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_SHARE=1",
 		"OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_CLAUDE_CODE=1",
 		"OPENCODE_DISABLE_EXTERNAL_SKILLS=1",
+		// Start faster: no file watcher, the quick boot.
+		"OPENCODE_FAST_BOOT=1", "OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER=1",
 		// Pi: no start-up network at all, no version check, no telemetry.
 		"PI_OFFLINE=1", "PI_SKIP_VERSION_CHECK=1", "PI_TELEMETRY=0",
 	)
@@ -138,10 +141,22 @@ func (s *pluginSession) env() []string {
 }
 
 // install runs conch install HARNESS --project in the project folder, the
-// plugin naming the conch built for the tests.
+// plugin naming the conch built for the tests. With CONCH_E2E_PROBE=DIR
+// the plugin runs conch through a script that first appends each event to
+// DIR/HARNESS-TEST.jsonl (how testdata/hooks/opencode and pi were
+// recorded).
 func (s *pluginSession) install(args ...string) string {
 	s.t.Helper()
-	out, err := s.conchIn(s.dir, append([]string{"install", s.harness, "--project", "--conch", conchBin}, args...)...)
+	prog := conchBin
+	if dir := os.Getenv("CONCH_E2E_PROBE"); dir != "" {
+		log := filepath.Join(dir, s.harness+"-"+s.t.Name()+".jsonl")
+		prog = filepath.Join(s.home, "conch-probe")
+		script := "#!/bin/sh\nin=$(cat)\nprintf '%s\\n' \"$in\" >> '" + log + "'\nprintf '%s' \"$in\" | exec '" + conchBin + "' \"$@\"\n"
+		if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+	out, err := s.conchIn(s.dir, append([]string{"install", s.harness, "--project", "--conch", prog}, args...)...)
 	if err != nil {
 		s.t.Fatalf("conch install %s: %v\n%s", s.harness, err, out)
 	}

@@ -76,8 +76,16 @@ export const Conch = async (ctx) => {
     }
     return e;
   };
+  // One session's events reach conch one at a time, in the order OpenCode
+  // fired them (it does not wait for one event's handler before the next).
+  const queues = new Map();
+  const serial = (key, fn) => {
+    const p = (queues.get(key) || Promise.resolve()).then(fn, fn);
+    queues.set(key, p.catch(() => {}));
+    return p;
+  };
   const call = async (e, id) => {
-    const ans = await conch(e);
+    const ans = await serial(e.session_id, () => conch(e));
     if (ans && typeof ans === "object") {
       if (ans.chat && id) chats.set(id, String(ans.chat));
       return ans;
