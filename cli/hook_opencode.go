@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -120,6 +121,12 @@ func (h *hook) handleOpenCode() error {
 	switch name {
 	case "session.created":
 		if agent {
+			// The task's session is titled "DESCRIPTION (@AGENT subagent)":
+			// its description names the child.
+			t := h.p.str("agent_type")
+			if i := strings.LastIndex(t, " (@"); i > 0 && strings.HasSuffix(t, " subagent)") {
+				h.set("agent_type", t[:i])
+			}
 			return h.as("SubagentStart", h.subagentStart)
 		}
 		h.setMode(openCodeMode("", h.p["permission"]))

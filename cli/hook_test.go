@@ -79,7 +79,8 @@ func TestHookPayloadsAreTheRecordedOnes(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, f := range ar.Files {
-			if !strings.HasPrefix(f.Name, "claude/") && !strings.HasPrefix(f.Name, "codex/") {
+			dir, _, _ := strings.Cut(f.Name, "/")
+			if dir != "claude" && dir != "codex" && dir != "opencode" && dir != "pi" {
 				continue
 			}
 			want, err := os.ReadFile(filepath.Join("../testdata/hooks", f.Name))
@@ -100,22 +101,23 @@ func TestHookPayloadsAreTheRecordedOnes(t *testing.T) {
 
 // FuzzHook: whatever a harness hands a hook (on standard input, or as
 // notify's argument), it exits 0, says at most one warning line, and
-// answers nothing or one JSON object of the keys both harnesses accept.
+// answers nothing or one JSON object of the keys both harnesses accept (or,
+// for the plugins' harnesses, of the keys the plugins read).
 func FuzzHook(f *testing.F) {
-	for _, dir := range []string{"claude", "codex"} {
+	for _, dir := range []string{"claude", "codex", "opencode", "pi"} {
 		files, _ := filepath.Glob(filepath.Join("../testdata/hooks", dir, "*.json"))
 		for _, p := range files {
 			data, err := os.ReadFile(p)
 			if err != nil {
 				f.Fatal(err)
 			}
-			f.Add(data, uint8(len(dir)))
+			f.Add(data, map[string]uint8{"claude": 0, "codex": 1, "opencode": 3, "pi": 4}[dir])
 		}
 	}
 	home := filepath.Join(f.TempDir(), "home")
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
 		args := []string{"hook", "claude"}
-		switch which % 3 {
+		switch which % 5 {
 		case 1:
 			args = []string{"hook", "codex"}
 		case 2:
@@ -123,7 +125,12 @@ func FuzzHook(f *testing.F) {
 				return // an argument is never anything but text
 			}
 			args = []string{"hook", "codex", string(data)}
+		case 3:
+			args = []string{"hook", "opencode"}
+		case 4:
+			args = []string{"hook", "pi"}
 		}
+		plugin := which%5 >= 3
 		env, out, errs := hookEnv(t, home, string(data))
 		if code := Main(args, env); code != 0 {
 			t.Fatalf("exit %d", code)
@@ -139,8 +146,9 @@ func FuzzHook(f *testing.F) {
 			t.Fatalf("answer is not one JSON object: %q", out)
 		}
 		for k := range ans {
-			switch k {
-			case "continue", "stopReason", "decision", "reason", "hookSpecificOutput", "systemMessage":
+			switch {
+			case plugin && (k == "chat" || k == "context" || k == "block" || k == "stop" || k == "prompt"):
+			case !plugin && (k == "continue" || k == "stopReason" || k == "decision" || k == "reason" || k == "hookSpecificOutput" || k == "systemMessage"):
 			default:
 				t.Fatalf("answer has key %q: %s", k, out)
 			}

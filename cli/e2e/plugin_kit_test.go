@@ -151,7 +151,9 @@ func (s *pluginSession) install(args ...string) string {
 	if dir := os.Getenv("CONCH_E2E_PROBE"); dir != "" {
 		log := filepath.Join(dir, s.harness+"-"+s.t.Name()+".jsonl")
 		prog = filepath.Join(s.home, "conch-probe")
-		script := "#!/bin/sh\nin=$(cat)\nprintf '%s\\n' \"$in\" >> '" + log + "'\nprintf '%s' \"$in\" | exec '" + conchBin + "' \"$@\"\n"
+		// conch runs as the script's own process (exec), so its parent
+		// is the harness, as without the probe.
+		script := "#!/bin/sh\nt=$(mktemp)\ncat > \"$t\"\n{ cat \"$t\"; echo; } >> '" + log + "'\nexec 3< \"$t\"\nrm -f \"$t\"\nexec '" + conchBin + "' \"$@\" <&3\n"
 		if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
 			s.t.Fatal(err)
 		}

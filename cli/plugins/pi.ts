@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 
 const CONCH = "conch"; // the program install named (--conch)
-const BUDGET = 5000; // ms a call may take; conch waits at most 1 s for its lock
+const BUDGET = 10000; // ms a call may take (as Claude Code gives a hook); conch waits 1 s for its lock
 // The chat this Pi was started for (a wake_cmd, or a person who set it),
 // as it was before this extension set its own session's.
 const INHERITED = process.env.CONCH_CHAT;
