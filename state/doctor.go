@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -17,25 +16,37 @@ import (
 )
 
 // Finding is one thing conch doctor found, and what --repair did about it.
+// Repair goes by its Kind, never by the words of its Problem.
 type Finding struct {
-	Path     string `json:"path"`
-	Problem  string `json:"problem"`
-	Repaired string `json:"repaired,omitempty"`
+	Path     string      `json:"path"`
+	Problem  string      `json:"problem"`
+	Repaired string      `json:"repaired,omitempty"`
+	Kind     FindingKind `json:"-"`
 
-	kind int    // what repair does about it
-	rel  string // the path inside the home
+	rel string // the path inside the home
 }
+
+// FindingKind is what a finding is, and so what --repair does about it.
+type FindingKind int
+
+// The kinds of finding.
+const (
+	FindingOpen       FindingKind = iota // nothing repair can do: said, and left open
+	FindingFolderMode                    // a folder's mode: set to 0700, without the lock
+	FindingFileMode                      // a file's mode: set to 0600, without the lock
+	FindingMisplaced                     // it stands where something else belongs: moved aside, without the lock
+	FindingBadRecord                     // a record that cannot be used: quarantined, under the lock
+	FindingTemp                          // a temporary file left over: removed
+	FindingCutCommit                     // a commit cut short: finished by taking the lock
+	FindingJournal                       // a commit journal left behind: rolled forward by taking the lock
+	FindingCounters                      // counters behind the records: rebuilt
+	FindingLogHole                       // events missing from a log: its pruned watermark moved past them
+	FindingIndex                         // the index, rebuilt from the chat records (said by repair)
+)
 
 // gone is what repair says of a finding whose file is no longer there (a
 // writer, or the repair itself, removed it since it was found).
 const gone = "gone since it was found"
-
-// journalCut is doctor's word for a commit journal left behind.
-const journalCut = "the journal of a committed change that a writer stopped writing: the next command that writes finishes it"
-
-// staleAfter is how old a temporary file must be before doctor calls it
-// left over: younger ones may belong to a command writing now.
-const staleAfter = time.Minute
 
 // Doctor checks the home: permissions and what this user can open, the
 // shape of every record (a JSON object of the right kind, under its own
@@ -50,19 +61,15 @@ const staleAfter = time.Minute
 // independently of the code that writes them, and through a CONCH_HOME
 // that is a symbolic link it checks the folder behind it.
 func (h *Home) Doctor(repair bool) ([]Finding, error) {
-	root, err := filepath.EvalSymlinks(h.Dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return []Finding{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("home %s: %w", h.Dir, err)
-	}
-	files, ok := h.store.(*store.Files)
+	files, ok := h.store.(fileDoctor)
 	if !ok {
 		return nil, fmt.Errorf("conch doctor checks a home on files; this one is in %s", h.where(""))
 	}
-	d := &doctor{h: h, fs: files.FS, root: root}
+	d := &doctor{h: h, files: files}
 	found, err := d.check()
+	if errors.Is(err, store.ErrNotFound) {
+		return []Finding{}, nil
+	}
 	if err != nil || !repair {
 		return found, err
 	}
@@ -71,7 +78,7 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 	// fail the repair itself.
 	var done []Finding
 	for i := range found {
-		if f := &found[i]; f.kind == fixMode || f.kind == fixMove {
+		if f := &found[i]; f.Kind.unlocked() {
 			d.fixUnlocked(f)
 			done = append(done, *f)
 		}
@@ -81,7 +88,7 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 		if again, err = d.check(); err != nil {
 			return nil, err
 		}
-		again = slices.DeleteFunc(again, func(f Finding) bool { return f.kind == fixMode || f.kind == fixMove })
+		again = slices.DeleteFunc(again, func(f Finding) bool { return f.Kind.unlocked() })
 	}
 	err = h.Update(func(tx *Tx) error { return d.fixLocked(tx, &again) })
 	found = append(done, again...)
@@ -89,111 +96,67 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 	return found, err
 }
 
-// What repair does about a finding.
-const (
-	fixNone    = iota // nothing it can do (said, and left open)
-	fixMode           // set the mode
-	fixMove           // move aside, without the lock: it stands where something else belongs
-	fixRecord         // quarantine, under the lock
-	fixTemp           // remove a leftover temporary file
-	fixCommit         // a cut commit: finished by taking the lock
-	fixCounter        // counters behind the records: rebuilt
-)
+// fileDoctor is a store whose records are files doctor can inspect and
+// mend (store.Files).
+type fileDoctor interface {
+	Inspect(now time.Time, expect func(key string) store.Expect) (*store.Inspection, error)
+	SetMode(key string, folder bool) (fs.FileMode, error)
+	Quarantine(key string, now time.Time) (string, error)
+	RemoveLeftover(key string) error
+}
+
+// unlocked says whether repair mends a finding of kind k before it takes
+// the lock.
+func (k FindingKind) unlocked() bool {
+	return k == FindingFolderMode || k == FindingFileMode || k == FindingMisplaced
+}
 
 type doctor struct {
-	h    *Home
-	fs   store.FS // the files' own calls, beneath the store
-	root string   // the home's folder, symbolic links resolved
+	h     *Home
+	files fileDoctor
 }
 
-func (d *doctor) real(rel string) string { return filepath.Join(d.root, filepath.FromSlash(rel)) }
-func (d *doctor) shown(rel string) string {
-	return filepath.Join(d.h.Dir, filepath.FromSlash(rel))
+func (d *doctor) add(found *[]Finding, rel string, kind FindingKind, format string, args ...any) {
+	*found = append(*found, Finding{Path: d.h.where(rel), Problem: fmt.Sprintf(format, args...), Kind: kind, rel: rel})
 }
 
-func (d *doctor) add(found *[]Finding, rel string, kind int, format string, args ...any) {
-	*found = append(*found, Finding{Path: d.shown(rel), Problem: fmt.Sprintf(format, args...), kind: kind, rel: rel})
+// damageKind is the finding a file's damage is.
+var damageKind = map[store.Damage]FindingKind{
+	store.DamageOpen:       FindingOpen,
+	store.DamageFolderMode: FindingFolderMode,
+	store.DamageFileMode:   FindingFileMode,
+	store.DamageMisplaced:  FindingMisplaced,
+	store.DamageOldMark:    FindingCutCommit,
+	store.DamageJournal:    FindingJournal,
+	store.DamageTemp:       FindingTemp,
 }
 
-// check walks the home once and says what is wrong.
+// expect is doctor's map of the home, as the store's walk asks it.
+func expect(key string) store.Expect {
+	want := shapeOf(key)
+	return store.Expect{Folder: want.kind == shapeFolder, File: want.kind == shapeFile || want.kind == shapeRecord, Noun: want.noun()}
+}
+
+// check looks at the home once and says what is wrong: its files, as the
+// store finds them, then every record read as the commands read it.
 func (d *doctor) check() ([]Finding, error) {
 	h := d.h
-	found := []Finding{}
-	err := filepath.WalkDir(d.root, func(p string, e fs.DirEntry, err error) error {
-		rel, _ := filepath.Rel(d.root, p)
-		rel = filepath.ToSlash(rel)
-		if err != nil {
-			d.add(&found, rel, fixNone, "%s", err.Error())
-			return nil
-		}
-		if rel == "quarantine" || rel == "worktrees" {
-			// What repair moved aside, and the tasks' own work: not records.
-			return filepath.SkipDir
-		}
-		want := shapeOf(rel)
-		info, err := e.Info()
-		if err != nil {
-			return nil // gone since the folder was read
-		}
-		if e.Type()&fs.ModeSymlink != 0 {
-			// conch makes none; a link would send its writes elsewhere,
-			// and a chmod through it would change what it points to.
-			d.add(&found, rel, fixMove, "a symbolic link where conch keeps its own files")
-			return nil
-		}
-		if e.IsDir() {
-			if want.kind != shapeFolder && want.kind != shapeUnknown {
-				d.add(&found, rel, fixMove, "a folder where %s belongs", article(want.noun()))
-				return filepath.SkipDir
-			}
-			if m := info.Mode().Perm(); m&0o077 != 0 || m&0o700 != 0o700 {
-				d.add(&found, rel, fixMode, "folder mode %o, want 0700", m)
-			} else if err := canUse(p, true); err != nil {
-				d.add(&found, rel, fixNone, "%v", err)
-			}
-			return nil
-		}
-		if want.kind == shapeFolder {
-			d.add(&found, rel, fixMove, "a file where a folder belongs")
-			return nil
-		}
-		if !info.Mode().IsRegular() {
-			d.add(&found, rel, fixMove, "not a plain file (%s) where conch keeps its own files", info.Mode().Type())
-			return nil
-		}
-		if m := info.Mode().Perm(); m&0o077 != 0 || m&0o600 != 0o600 {
-			d.add(&found, rel, fixMode, "file mode %o, want 0600", m)
-		} else if err := canUse(p, false); err != nil {
-			d.add(&found, rel, fixNone, "%v", err)
-		}
-		base := e.Name()
-		switch {
-		case rel == store.OldMarkName:
-			if h.Now().Sub(info.ModTime()) > staleAfter {
-				d.add(&found, rel, fixCommit, "a commit was cut short (a writer stopped half way): the index may not sum up the records")
-			}
-		case rel == store.JournalName:
-			if h.Now().Sub(info.ModTime()) > staleAfter {
-				d.add(&found, rel, fixCommit, "%s", journalCut)
-			}
-		case strings.HasSuffix(base, ".lock"):
-		case strings.HasPrefix(base, "."):
-			if h.Now().Sub(info.ModTime()) > staleAfter {
-				d.add(&found, rel, fixTemp, "temporary file left over by a writer that stopped")
-			}
-		case strings.HasSuffix(base, ".json"):
-			if problem, bad := d.checkRecord(rel, want); problem != "" {
-				kind := fixRecord
-				if !bad {
-					kind = fixNone // it could not be read: said, never quarantined
-				}
-				d.add(&found, rel, kind, "%s", problem)
-			}
-		}
-		return nil
-	})
+	in, err := d.files.Inspect(h.Now(), expect)
 	if err != nil {
 		return nil, err
+	}
+	found := []Finding{}
+	for _, dm := range in.Damaged {
+		d.add(&found, dm.Key, damageKind[dm.Damage], "%s", dm.Problem)
+	}
+	for _, rel := range in.Records {
+		if problem, bad := d.checkRecord(rel, shapeOf(rel)); problem != "" {
+			kind := FindingBadRecord
+			if !bad {
+				kind = FindingOpen // it could not be read: said, never quarantined
+			}
+			d.add(&found, rel, kind, "%s", problem)
+		}
 	}
 	holes, err := h.logHoles()
 	if err != nil {
@@ -216,7 +179,7 @@ func (d *doctor) check() ([]Finding, error) {
 // quarantine) or only the reading failed (the disk, a mode: never a reason
 // to move a record aside).
 func (d *doctor) checkRecord(rel string, want shape) (problem string, bad bool) {
-	data, err := d.fs.ReadFile(d.real(rel))
+	data, err := d.h.store.Get(rel)
 	switch {
 	case errors.Is(err, store.ErrTooLarge):
 		return "record " + store.ErrTooLarge.Error(), true
@@ -233,10 +196,7 @@ func (d *doctor) checkRecord(rel string, want shape) (problem string, bad bool) 
 	case want.read == nil:
 		return "", false
 	}
-	behind := *d.h
-	behind.Dir = d.root
-	tx := newView(&behind)
-	if err := want.read(tx, want.name); err != nil {
+	if err := want.read(newView(d.h), want.name); err != nil {
 		var ce *CorruptError
 		if !errors.As(err, &ce) {
 			return err.Error(), false
@@ -281,12 +241,12 @@ func (d *doctor) countersBehind() ([]Finding, error) {
 	// commit point leaves its event), which the counters need not pass.
 	used := Counters{}
 	for _, k := range idKinds {
-		entries, err := d.fs.ReadDir(d.real(k.dir))
+		names, err := d.h.store.List(k.dir)
 		if err != nil {
 			continue // none, or found by the walk
 		}
-		for _, e := range entries {
-			if id, ok := strings.CutSuffix(e.Name(), ".json"); ok {
+		for _, name := range names {
+			if id, ok := strings.CutSuffix(name, ".json"); ok {
 				used[k.prefix] = max(used[k.prefix], serialOf(id, k.prefix))
 			}
 		}
@@ -294,7 +254,7 @@ func (d *doctor) countersBehind() ([]Finding, error) {
 	var found []Finding
 	for _, k := range idKinds {
 		if used[k.prefix] > (*c)[k.prefix] {
-			d.add(&found, "counters.json", fixCounter, "counter %q is %d, though %s_%d is in use", k.prefix, (*c)[k.prefix], k.prefix, used[k.prefix])
+			d.add(&found, "counters.json", FindingCounters, "counter %q is %d, though %s_%d is in use", k.prefix, (*c)[k.prefix], k.prefix, used[k.prefix])
 		}
 	}
 	return found, nil
@@ -303,44 +263,19 @@ func (d *doctor) countersBehind() ([]Finding, error) {
 // fixUnlocked sets a mode, or moves aside what stands where something else
 // belongs.
 func (d *doctor) fixUnlocked(f *Finding) {
-	p := d.real(f.rel)
-	if f.kind == fixMode {
-		mode := fs.FileMode(0o600)
-		if strings.HasPrefix(f.Problem, "folder") {
-			mode = 0o700
-		}
-		if err := chmod(p, mode); err == nil {
+	if f.Kind == FindingFolderMode || f.Kind == FindingFileMode {
+		if mode, err := d.files.SetMode(f.rel, f.Kind == FindingFolderMode); err == nil {
 			f.Repaired = fmt.Sprintf("mode set to %o", mode)
 		} else if errors.Is(err, fs.ErrNotExist) {
 			f.Repaired = gone
 		}
 		return
 	}
-	if to, err := d.quarantine(f.rel); err == nil {
+	if to, err := d.files.Quarantine(f.rel, d.h.Now()); err == nil {
 		f.Repaired = "moved to " + to
 	} else if errors.Is(err, fs.ErrNotExist) {
 		f.Repaired = gone
 	}
-}
-
-// quarantine moves what is at rel into CONCH_HOME/quarantine, and says
-// where to.
-func (d *doctor) quarantine(rel string) (string, error) {
-	name := strings.ReplaceAll(rel, "/", "_") + "." + d.h.Now().UTC().Format("20060102T150405")
-	if err := d.fs.MkdirAll(d.real("quarantine")); err != nil {
-		return "", err
-	}
-	// Never over what an earlier repair put there.
-	for i, base := 1, name; ; i++ {
-		if _, err := d.fs.Stat(d.real("quarantine/" + name)); errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		name = fmt.Sprintf("%s.%d", base, i)
-	}
-	if err := d.fs.Rename(d.real(rel), d.real("quarantine/"+name)); err != nil {
-		return "", err
-	}
-	return d.shown("quarantine/" + name), nil
 }
 
 // fixLocked does, under the lock, what needs it.
@@ -352,24 +287,23 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 	rebuildCounters := false
 	for i := range found {
 		f := &found[i]
-		switch f.kind {
-		case fixCommit:
+		switch f.Kind {
+		case FindingCutCommit:
 			// Update finished it before this ran: no commit mark or
 			// journal is left once the lock is had.
 			f.Repaired = "finished: the index rebuilt from the records"
-			if f.rel == store.JournalName {
-				f.Repaired = "finished: its records written" // the Update rolled it forward
-			}
-		case fixTemp:
-			if err := d.fs.Remove(d.real(f.rel)); err == nil {
+		case FindingJournal:
+			f.Repaired = "finished: its records written" // the Update rolled it forward
+		case FindingTemp:
+			if err := d.files.RemoveLeftover(f.rel); err == nil {
 				f.Repaired = "removed"
 			} else if errors.Is(err, fs.ErrNotExist) {
 				f.Repaired = gone
 			}
-		case fixCounter:
+		case FindingCounters:
 			rebuildCounters = true
 			f.Repaired = "rebuilt from the records"
-		case fixRecord:
+		case FindingBadRecord:
 			// Under the lock, once more: a writer may have replaced it
 			// since, and only a record read and found bad is moved.
 			if problem, bad := d.checkRecord(f.rel, shapeOf(f.rel)); !bad {
@@ -381,11 +315,11 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 			if f.rel == "counters.json" {
 				// What can still be read of it counts too: a chat deleted
 				// since is named by no record.
-				data, _ := d.fs.ReadFile(d.real(f.rel))
+				data, _ := d.h.store.Get(f.rel)
 				salvaged = salvageCounters(data)
 				rebuildCounters = true
 			}
-			to, err := d.quarantine(f.rel)
+			to, err := d.files.Quarantine(f.rel, d.h.Now())
 			if errors.Is(err, fs.ErrNotExist) {
 				f.Repaired = gone
 				continue
@@ -412,7 +346,7 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 		tx.put(headRel(hole.chat), head, true)
 		f := hole.finding()
 		f.Repaired = fmt.Sprintf("pruned watermark moved to %d: status reports a history gap before %d", head.Pruned, head.Pruned+1)
-		if i := slices.IndexFunc(found, func(x Finding) bool { return x.Path == f.Path && strings.Contains(x.Problem, "events missing") }); i >= 0 {
+		if i := slices.IndexFunc(found, func(x Finding) bool { return x.Path == f.Path && x.Kind == FindingLogHole }); i >= 0 {
 			found[i] = f
 		} else {
 			found = append(found, f)
@@ -423,7 +357,7 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 		return err
 	}
 	if n >= 0 {
-		found = append(found, Finding{Path: h.where("index.json"), Problem: "checked against the chat records", Repaired: fmt.Sprintf("rebuilt from %d records", n)})
+		found = append(found, Finding{Path: h.where("index.json"), Problem: "checked against the chat records", Repaired: fmt.Sprintf("rebuilt from %d records", n), Kind: FindingIndex})
 	}
 	if rebuildCounters {
 		c, err := load[Counters](tx, "counters.json")
@@ -441,7 +375,7 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 			(*c)[k] = max((*c)[k], v)
 		}
 		tx.put("counters.json", c, true)
-		found = append(found, Finding{Path: h.where("counters.json"), Problem: "checked against the ids in use", Repaired: "rebuilt from the records"})
+		found = append(found, Finding{Path: h.where("counters.json"), Problem: "checked against the ids in use", Repaired: "rebuilt from the records", Kind: FindingCounters})
 	}
 	return nil
 }
@@ -491,7 +425,7 @@ type logHole struct {
 }
 
 func (l logHole) finding() Finding {
-	return Finding{Path: l.head, Problem: fmt.Sprintf("%d events missing (%d to %d), though the head says the log holds up to %d", l.missing, l.first, l.last, l.tops)}
+	return Finding{Path: l.head, Problem: fmt.Sprintf("%d events missing (%d to %d), though the head says the log holds up to %d", l.missing, l.first, l.last, l.tops), Kind: FindingLogHole}
 }
 
 // logHoles looks at every chat's log beside its head. It reads the folder
