@@ -174,13 +174,19 @@ func (m *chatModel) script(marker string, turns ...chatTurn) {
 }
 
 func (m *chatModel) laneFor(first string) *chatLane {
-	var fallback *chatLane
+	// The marker that comes first: what a plugin adds after the prompt
+	// (the notes) may name another conversation's.
+	var found, fallback *chatLane
+	at := -1
 	for _, l := range m.lanes {
 		if l.marker == "" {
 			fallback = l
-		} else if strings.Contains(first, l.marker) {
-			return l
+		} else if i := strings.Index(first, l.marker); i >= 0 && (at < 0 || i < at) {
+			found, at = l, i
 		}
+	}
+	if found != nil {
+		return found
 	}
 	return fallback
 }

@@ -65,6 +65,13 @@ const piModels = `{ "providers": { "fake": {
 // newPluginSession makes the harness for the test, with conch's plugin
 // installed in its project folder.
 func newPluginSession(t *testing.T, harness string, model *chatModel) *pluginSession {
+	return newPluginSessionBy(t, harness, model, nil)
+}
+
+// newPluginSessionBy makes the harness for the test; with like, in like's
+// folder, with its homes (the person's conch home, one HOME): two
+// harnesses side by side.
+func newPluginSessionBy(t *testing.T, harness string, model *chatModel, like *pluginSession) *pluginSession {
 	t.Helper()
 	bin := harnessBin(t, harness)
 	root := t.TempDir()
@@ -74,13 +81,18 @@ func newPluginSession(t *testing.T, harness string, model *chatModel) *pluginSes
 		conchHome: filepath.Join(root, "conch"),
 		dir:       filepath.Join(root, "proj"),
 	}
+	if like != nil {
+		s.home, s.conchHome, s.dir = like.home, like.conchHome, like.dir
+	}
 	for _, d := range []string{s.home, filepath.Join(s.home, "tmp"), s.dir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if out, err := exec.Command("git", "init", "-q", s.dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
+	if like == nil {
+		if out, err := exec.Command("git", "init", "-q", s.dir).CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v\n%s", err, out)
+		}
 	}
 	switch harness {
 	case "opencode":
