@@ -141,10 +141,10 @@ func (h *hook) handleOpenCode() error {
 		h.notPerson = h.p.flag("conch_prompt")
 		return h.as("UserPromptSubmit", h.userPrompt)
 	case "tool.execute.before":
-		h.toolInClaudeWords(openCodeTools)
+		h.toolInClaudeWords(openCodeTool)
 		return h.as("PreToolUse", h.preTool)
 	case "tool.execute.after":
-		h.toolInClaudeWords(openCodeTools)
+		h.toolInClaudeWords(openCodeTool)
 		if resp := h.p.obj("tool_response"); resp != nil {
 			if f := resp.obj("metadata").str("filepath"); f != "" {
 				h.setObj("tool_response", map[string]string{"filePath": f})
@@ -194,10 +194,10 @@ func (h *hook) handlePi() error {
 		h.notPerson = h.p.flag("conch_prompt")
 		return h.as("UserPromptSubmit", h.userPrompt)
 	case "tool_call":
-		h.toolInClaudeWords(piTools)
+		h.toolInClaudeWords(piTool)
 		return h.as("PreToolUse", h.preTool)
 	case "tool_result":
-		h.toolInClaudeWords(piTools)
+		h.toolInClaudeWords(piTool)
 		return h.as("PostToolUse", h.postTool)
 	case "turn_end":
 		switch h.p.str("stop_reason") {
@@ -249,7 +249,15 @@ func (h *hook) setObj(key string, value any) {
 // setMode puts conch's mode in the event as the permission mode that
 // harnessMode reads back ("" leaves the chat's as it is).
 func (h *hook) setMode(mode string) {
-	pm := map[string]string{state.ModePlan: "plan", state.ModeAsk: "default", state.ModeAuto: "bypassPermissions"}[mode]
+	pm := ""
+	switch mode {
+	case state.ModePlan:
+		pm = "plan"
+	case state.ModeAsk:
+		pm = "default"
+	case state.ModeAuto:
+		pm = "bypassPermissions"
+	}
 	h.set("permission_mode", pm)
 }
 
@@ -299,40 +307,61 @@ type toolSpec struct {
 	args map[string]string // the harness's key → Claude Code's
 }
 
-// The tools of OpenCode 1.18 and Pi 0.73 (their argument names read from
-// the payloads they send). A tool not named here is "other".
-var (
-	openCodeTools = map[string]toolSpec{
-		"bash":        {"Bash", map[string]string{"command": "command"}},
-		"read":        {"Read", map[string]string{"filePath": "file_path"}},
-		"write":       {"Write", map[string]string{"filePath": "file_path"}},
-		"edit":        {"Edit", map[string]string{"filePath": "file_path"}},
-		"multiedit":   {"Edit", map[string]string{"filePath": "file_path"}},
-		"apply_patch": {"apply_patch", map[string]string{"patchText": "patch"}},
-		"patch":       {"apply_patch", map[string]string{"patchText": "patch"}},
-		"glob":        {"Glob", nil},
-		"grep":        {"Grep", nil},
-		"list":        {"LS", nil},
-		"webfetch":    {"WebFetch", map[string]string{"url": "url"}},
-		"websearch":   {"WebSearch", map[string]string{"query": "query"}},
-		"codesearch":  {"WebSearch", map[string]string{"query": "query"}},
+// openCodeTool is one of OpenCode 1.18's tools in Claude Code's words
+// (the argument names read from the payloads its plugin sends). A tool
+// not named here is "other".
+func openCodeTool(name string) (toolSpec, bool) {
+	switch name {
+	case "bash":
+		return toolSpec{"Bash", map[string]string{"command": "command"}}, true
+	case "read":
+		return toolSpec{"Read", map[string]string{"filePath": "file_path"}}, true
+	case "write":
+		return toolSpec{"Write", map[string]string{"filePath": "file_path"}}, true
+	case "edit", "multiedit":
+		return toolSpec{"Edit", map[string]string{"filePath": "file_path"}}, true
+	case "apply_patch", "patch":
+		return toolSpec{"apply_patch", map[string]string{"patchText": "patch"}}, true
+	case "glob":
+		return toolSpec{"Glob", nil}, true
+	case "grep":
+		return toolSpec{"Grep", nil}, true
+	case "list":
+		return toolSpec{"LS", nil}, true
+	case "webfetch":
+		return toolSpec{"WebFetch", map[string]string{"url": "url"}}, true
+	case "websearch", "codesearch":
+		return toolSpec{"WebSearch", map[string]string{"query": "query"}}, true
 	}
-	piTools = map[string]toolSpec{
-		"bash":  {"Bash", map[string]string{"command": "command"}},
-		"read":  {"Read", map[string]string{"path": "file_path"}},
-		"write": {"Write", map[string]string{"path": "file_path"}},
-		"edit":  {"Edit", map[string]string{"path": "file_path"}},
-		"grep":  {"Grep", nil},
-		"find":  {"Glob", nil},
-		"ls":    {"LS", nil},
+	return toolSpec{}, false
+}
+
+// piTool is one of Pi 0.73's tools in Claude Code's words.
+func piTool(name string) (toolSpec, bool) {
+	switch name {
+	case "bash":
+		return toolSpec{"Bash", map[string]string{"command": "command"}}, true
+	case "read":
+		return toolSpec{"Read", map[string]string{"path": "file_path"}}, true
+	case "write":
+		return toolSpec{"Write", map[string]string{"path": "file_path"}}, true
+	case "edit":
+		return toolSpec{"Edit", map[string]string{"path": "file_path"}}, true
+	case "grep":
+		return toolSpec{"Grep", nil}, true
+	case "find":
+		return toolSpec{"Glob", nil}, true
+	case "ls":
+		return toolSpec{"LS", nil}, true
 	}
-)
+	return toolSpec{}, false
+}
 
 // toolInClaudeWords rewrites the event's tool_name and tool_input as
 // Claude Code names them, so the step, the guard and the taint read them
 // as they read Claude Code's.
-func (h *hook) toolInClaudeWords(tools map[string]toolSpec) {
-	spec, ok := tools[h.p.str("tool_name")]
+func (h *hook) toolInClaudeWords(tools func(string) (toolSpec, bool)) {
+	spec, ok := tools(h.p.str("tool_name"))
 	if !ok {
 		return
 	}

@@ -37,8 +37,10 @@ type pluginRecipe struct {
 	project func(a *app) string
 }
 
-var (
-	openCodeRecipe = pluginRecipe{
+// openCodeRecipe and piRecipe are functions, not variables: nothing is
+// built at start-up.
+func openCodeRecipe() pluginRecipe {
+	return pluginRecipe{
 		harness: state.HarnessOpenCode, name: "OpenCode", template: openCodePlugin, file: "conch.js",
 		events: []string{"session.created", "chat.message", "tool.execute.before", "tool.execute.after", "shell.env",
 			"session.idle", "session.error", "permission.asked", "session.compacted", "session.deleted", "dispose"},
@@ -52,7 +54,10 @@ var (
 		},
 		project: func(a *app) string { return filepath.Join(a.env.Cwd, ".opencode", "plugins") },
 	}
-	piRecipe = pluginRecipe{
+}
+
+func piRecipe() pluginRecipe {
+	return pluginRecipe{
 		harness: state.HarnessPi, name: "Pi", template: piExtension, file: "conch.ts",
 		events: []string{"session_start", "before_agent_start", "tool_call", "tool_result", "turn_end",
 			"session_before_compact", "session_shutdown"},
@@ -66,10 +71,10 @@ var (
 		},
 		project: func(a *app) string { return filepath.Join(a.env.Cwd, ".pi", "extensions") },
 	}
-)
+}
 
-func (a *app) newInstallOpenCode() *cobra.Command { return a.newInstallPlugin(openCodeRecipe) }
-func (a *app) newInstallPi() *cobra.Command       { return a.newInstallPlugin(piRecipe) }
+func (a *app) newInstallOpenCode() *cobra.Command { return a.newInstallPlugin(openCodeRecipe()) }
+func (a *app) newInstallPi() *cobra.Command       { return a.newInstallPlugin(piRecipe()) }
 
 func (a *app) newInstallPlugin(r pluginRecipe) *cobra.Command {
 	var o installOptions
