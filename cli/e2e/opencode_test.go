@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestOpenCodeRun: one opencode run, start to end. The session is a chat
@@ -139,4 +140,41 @@ func TestOpenCodeSubagent(t *testing.T) {
 	show := s.conch("chat", "show", "c_1", "--json")
 	has(t, "the chat after the API error", show, `"outcome": "failed"`, "refused the request")
 	hasNot(t, "the chat", show, `"state": "working"`)
+}
+
+// TestOpenCodeServeStartReply: where OpenCode stays (opencode serve, which
+// the TUI runs on), a message sent with --start-reply while it works, after
+// its last tool, is sent by the plugin as the session's next prompt at the
+// turn's end: OpenCode goes on with it, in a reply of the message's, which
+// ends with its own last words.
+func TestOpenCodeServeStartReply(t *testing.T) {
+	m := newChatModel(t)
+	var s *pluginSession
+	m.script("PROMPT-OC",
+		calls(call("bash", map[string]any{"command": "echo parsing", "description": "parse"})),
+		chatTurn{
+			text: "Parser done.",
+			do: func() {
+				s.conch("chat", "new", "--title", "Docs", "--mode", "auto", "--folder", s.dir)
+				s.conch("chat", "message", "c_1", "Please also update the README", "--start-reply", "--chat", "c_2")
+			},
+		},
+		reply("README updated."),
+	)
+	s = newPluginSession(t, "opencode", m)
+	srv := s.serve()
+	id := srv.post(t, "/session", `{}`)["id"]
+	if id == nil {
+		t.Fatal("opencode serve made no session")
+	}
+	srv.post(t, "/session/"+id.(string)+"/prompt_async", `{"parts": [{"type": "text", "text": "PROMPT-OC: fix the parser"}]}`)
+	waitFor(t, "the message's reply ends with its last words", 90*time.Second, func() bool {
+		return get(s.chatOr("c_1"), "last_reply", "text") == "README updated."
+	})
+	reqs := m.requests("PROMPT-OC")
+	if len(reqs) != 3 {
+		t.Fatalf("the model was asked %d times, want 3", len(reqs))
+	}
+	has(t, "the request after the turn's end", reqs[2].userText(), "Please also update the README")
+	has(t, "the chat", s.conch("chat", "show", "c_1", "--json"), `"unwatched": true`, `"replies": 2`)
 }

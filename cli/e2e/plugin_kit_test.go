@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -312,4 +314,82 @@ func (s *pluginSession) chatOr(id string) map[string]any {
 		return nil
 	}
 	return c
+}
+
+// served is an opencode serve running on 127.0.0.1.
+type served struct {
+	url string
+	cmd *exec.Cmd
+}
+
+// serve starts opencode serve in the project folder on a free port of
+// 127.0.0.1, and waits until it answers; it ends with the test.
+func (s *pluginSession) serve() *served {
+	s.t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	cmd := exec.CommandContext(ctx, s.bin, "serve", "--print-logs", "--hostname", "127.0.0.1", "--port", fmt.Sprint(port))
+	cmd.Dir = s.dir
+	cmd.Env = s.env()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		s.t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	s.t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			cancel()
+			<-done
+		}
+		cancel()
+	})
+	srv := &served{url: fmt.Sprintf("http://127.0.0.1:%d", port), cmd: cmd}
+	// A request it takes as it starts to listen may never be answered:
+	// each try has 10 s, and the project's instance boots at the first
+	// it does answer.
+	client := &http.Client{Timeout: 10 * time.Second}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		resp, err := client.Get(srv.url + "/session")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				if os.Getenv("CONCH_E2E_LOGS") != "" {
+					s.t.Logf("opencode serve:\n%s", out.String())
+				}
+				return srv
+			}
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("opencode serve never answered: %v\n%s", err, out.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// post sends JSON to the server and reads its JSON answer (nil for none).
+func (srv *served) post(t testing.TB, path, body string) map[string]any {
+	t.Helper()
+	resp, err := http.Post(srv.url+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode >= 300 {
+		t.Fatalf("POST %s: %s\n%s", path, resp.Status, data)
+	}
+	var v map[string]any
+	_ = json.Unmarshal(data, &v)
+	return v
 }
