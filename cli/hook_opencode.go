@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,28 +10,29 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/harness"
 )
 
 // OpenCode and Pi report through a plugin (an extension) that conch writes
 // (cli/plugins): it runs conch hook opencode|pi with each event as JSON on
 // standard input, named by the harness's own hook or event, and does what
-// the answer says. The decoders here say each event in Claude Code's words
-// and run the same handlers; the encoder says their answer in the words the
-// plugin reads.
+// the answer says. The decoders here read it into a harness.Event (its
+// tools in Claude Code's words, so Family reads them); sayPlugin says the
+// answer in the words the plugin reads.
 
 func (a *app) newHookOpenCode() *cobra.Command {
-	return a.newPluginHook(state.HarnessOpenCode, "OpenCode", (*hook).handleOpenCode)
+	return a.newPluginHook(state.HarnessOpenCode, "OpenCode", (*hook).decodeOpenCode)
 }
 
 func (a *app) newHookPi() *cobra.Command {
-	return a.newPluginHook(state.HarnessPi, "Pi", (*hook).handlePi)
+	return a.newPluginHook(state.HarnessPi, "Pi", (*hook).decodePi)
 }
 
-func (a *app) newPluginHook(harness, name string, handle func(h *hook) error) *cobra.Command {
+func (a *app) newPluginHook(id, name string, decode func(h *hook) (harness.Event, error)) *cobra.Command {
 	return &cobra.Command{
-		Use:   harness,
-		Short: name + "'s hook: the plugin conch install " + harness + " writes runs it per event",
-		Long: name + `'s hook. The plugin conch install ` + harness + ` writes runs it at each
+		Use:   id,
+		Short: name + "'s hook: the plugin conch install " + id + " writes runs it per event",
+		Long: name + `'s hook. The plugin conch install ` + id + ` writes runs it at each
 event with the event as JSON on standard input (named by ` + name + `'s own
 hook or event), and does what it answers: {"chat": ID} (the chat, for
 CONCH_CHAT in the session's shell), "context" (notes for the model),
@@ -52,31 +54,12 @@ Exit codes: 0, always.`,
 			if asksHelp(args) {
 				return cmd.Help()
 			}
-			return a.runHook(harness, nil, func(h *hook) error {
-				h.encode = pluginAnswer(h)
-				if err := handle(h); err != nil {
-					return err
-				}
-				if !h.answered && h.chatID != "" {
-					return h.say(&answer{}) // the chat, for the shell
-				}
-				return nil
+			return a.runHook(id, nil, func(h *hook) (harness.Event, error) {
+				h.plugin = true
+				return decode(h)
 			})
 		},
 	}
-}
-
-// endsTurn says whether a stop the hook answers ends the harness's turn
-// (Claude Code's continue:false, the plugins' abort), so that the session
-// has heard it; Codex's turn goes on past a denial.
-func endsTurn(harness string) bool {
-	return harness != state.HarnessCodex
-}
-
-// shellGetsChat says whether the harness's plugin puts the chat's id in
-// the session's shell (CONCH_CHAT), from the answer that names it.
-func shellGetsChat(harness string) bool {
-	return harness == state.HarnessOpenCode || harness == state.HarnessPi
 }
 
 // plugAnswer is what the plugins read.
@@ -88,177 +71,206 @@ type plugAnswer struct {
 	Prompt  string `json:"prompt,omitempty"`
 }
 
-// pluginAnswer says a handler's answer as the plugins read it.
-func pluginAnswer(h *hook) func(ans *answer) any {
-	return func(ans *answer) any {
-		out := plugAnswer{Chat: h.chatID}
-		if s := ans.HookSpecificOutput; s != nil {
-			out.Context = s.AdditionalContext
-			if s.PermissionDecision == "deny" || s.PermissionDecision == "ask" {
-				out.Block = s.PermissionDecisionReason
-			}
-		}
-		if ans.Continue != nil && !*ans.Continue {
-			// The plugin aborts the turn; before a tool, the denial says
-			// the notice, and this only who.
-			out.Stop = ans.StopReason
-			if out.Stop == "" {
-				out.Stop = "stopped (conch)"
-			}
-		}
-		if ans.Decision == "block" {
-			out.Prompt = ans.Reason
-		}
-		return out
+// sayPlugin writes the answer as the plugins read it, once: with the
+// chat the event is about where the plugin learns it (a session's start,
+// a prompt, a subagent's start), for CONCH_CHAT in the session's shell.
+func (h *hook) sayPlugin(ev harness.Event, ans harness.Answer) error {
+	if h.answered {
+		return nil
 	}
+	out := plugAnswer{Context: ans.Context}
+	if ans.Permission != "" {
+		out.Block = ans.PermissionReason
+	}
+	if ans.Stop {
+		// The plugin aborts the turn; before a tool, the denial says the
+		// notice, and this only who.
+		out.Stop = ans.StopReason
+		if out.Stop == "" {
+			out.Stop = "stopped (conch)"
+		}
+	}
+	if ans.Continue {
+		out.Prompt = ans.Prompt
+	}
+	switch ev.Kind {
+	case harness.SessionStart, harness.PromptSubmit, harness.SubagentStart, 0:
+		out.Chat = h.chatOf(ev)
+	}
+	if out == (plugAnswer{}) {
+		return nil
+	}
+	h.answered = true
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := h.a.env.Out.Write(buf.Bytes())
+	return err
 }
 
-// handleOpenCode does what one of the OpenCode plugin's events means.
-func (h *hook) handleOpenCode() error {
-	name := h.p.str("hook_event_name")
-	h.event = name
-	agent := h.p.str("agent_id") != ""
+// chatOf is the chat the event's session (or subagent) is linked to, ""
+// for none: a lock-free look.
+func (h *hook) chatOf(ev harness.Event) string {
+	if ev.Session == "" || h.a.home == nil {
+		return ""
+	}
+	var c *state.Chat
+	in := state.SessionIn{Harness: ev.Harness, Session: ev.Session, Agent: ev.Agent}
+	if err := h.a.view(func(v *state.View) (err error) { c, err = v.FindHarnessChat(in); return err }); err != nil || c == nil {
+		return ""
+	}
+	return c.ID
+}
+
+// openCodeKind is what each of the OpenCode plugin's events means; a
+// subagent's (agent_id: its own session) are its child chat's.
+func openCodeKind(name string, agent bool, p payload) harness.Kind {
 	switch name {
 	case "session.created":
 		if agent {
-			// The task's session is titled "DESCRIPTION (@AGENT subagent)":
-			// its description names the child.
-			t := h.p.str("agent_type")
-			if i := strings.LastIndex(t, " (@"); i > 0 && strings.HasSuffix(t, " subagent)") {
-				h.set("agent_type", t[:i])
-			}
-			return h.as("SubagentStart", h.subagentStart)
+			return harness.SubagentStart
 		}
-		h.setMode(openCodeMode("", h.p["permission"]))
-		return h.as("SessionStart", h.sessionStart)
+		return harness.SessionStart
 	case "chat.message":
 		if agent {
-			// A subagent's prompt is its parent's tool call: its reply
-			// began with its session.
-			return h.as("SubagentPrompt", h.subagentPrompt)
+			return 0 // a subagent's prompt is its parent's tool call: its chat only
 		}
-		h.setMode(openCodeMode(h.p.str("agent"), h.p["permission"]))
-		h.notPerson = h.p.flag("conch_prompt")
-		return h.as("UserPromptSubmit", h.userPrompt)
+		return harness.PromptSubmit
 	case "tool.execute.before":
-		h.toolInClaudeWords(openCodeTool)
-		return h.as("PreToolUse", h.preTool)
+		return harness.PreTool
 	case "tool.execute.after":
-		h.toolInClaudeWords(openCodeTool)
-		if resp := h.p.obj("tool_response"); resp != nil {
-			if f := resp.obj("metadata").str("filepath"); f != "" {
-				h.setObj("tool_response", map[string]string{"filePath": f})
-			}
-		}
-		return h.as("PostToolUse", h.postTool)
+		return harness.PostTool
 	case "session.idle":
 		if agent {
-			return h.as("SubagentStop", h.stop)
+			return harness.SubagentEnd
 		}
-		return h.as("Stop", h.stop)
+		return harness.TurnEnd
 	case "session.error":
 		if agent {
-			return nil // its parent's task tool fails with it
+			return 0 // its parent's task tool fails with it
 		}
-		e := h.p.obj("error")
-		if e.str("name") == "MessageAbortedError" {
+		if p.Obj("error").Str("name") == "MessageAbortedError" {
 			// Esc, or conch's own abort: the reply ends as stopped; the
 			// session.idle that follows finds the turn ended.
-			return h.as("Interrupt", h.interrupt)
+			return harness.TurnInterrupted
 		}
-		h.set("last_assistant_message", joinText(h.p.str("last_assistant_message"), e.str("message")))
-		return h.as("StopFailure", h.stopFailure)
+		return harness.TurnFailed
 	case "permission.asked":
-		return h.as("PermissionRequest", h.needsYou)
+		return harness.NeedsYou
 	case "session.compacted":
-		return h.as("PreCompact", h.compacted)
+		return harness.Compacted
 	case "session.deleted", "dispose":
-		return h.as("SessionEnd", h.sessionEnd)
-	case "":
-		return errNoEventName
+		return harness.SessionEnd
 	}
-	return unknownEvent(name)
+	return -1
 }
 
-// handlePi does what one of the Pi extension's events means.
-func (h *hook) handlePi() error {
-	name := h.p.str("hook_event_name")
-	h.event = name
-	// Pi asks the person nothing before a tool runs (it has no
-	// permissions): every session is auto.
-	h.setMode(state.ModeAuto)
+// piKind is what each of the Pi extension's events means.
+func piKind(name string, p payload) harness.Kind {
 	switch name {
 	case "session_start":
-		return h.as("SessionStart", h.sessionStart)
+		return harness.SessionStart
 	case "before_agent_start":
-		h.notPerson = h.p.flag("conch_prompt")
-		return h.as("UserPromptSubmit", h.userPrompt)
+		return harness.PromptSubmit
 	case "tool_call":
-		h.toolInClaudeWords(piTool)
-		return h.as("PreToolUse", h.preTool)
+		return harness.PreTool
 	case "tool_result":
-		h.toolInClaudeWords(piTool)
-		return h.as("PostToolUse", h.postTool)
+		return harness.PostTool
 	case "turn_end":
-		switch h.p.str("stop_reason") {
+		switch p.Str("stop_reason") {
 		case "aborted":
-			return h.as("Interrupt", h.interrupt)
+			return harness.TurnInterrupted
 		case "error":
-			h.set("last_assistant_message", joinText(h.p.str("last_assistant_message"), h.p.str("error")))
-			return h.as("StopFailure", h.stopFailure)
+			return harness.TurnFailed
 		}
-		return h.as("Stop", h.stop)
+		return harness.TurnEnd
 	case "session_before_compact":
-		return h.as("PreCompact", h.compacted)
+		return harness.Compacted
 	case "session_shutdown":
-		return h.as("SessionEnd", h.sessionEnd)
-	case "":
-		return errNoEventName
+		return harness.SessionEnd
 	}
-	return unknownEvent(name)
+	return -1
 }
 
-// as runs a handler under Claude Code's name for the event, which the
-// handlers read (and the warning line says).
-func (h *hook) as(event string, handler func() error) error {
-	h.event = event
-	return handler()
-}
-
-// subagentPrompt answers a subagent's prompt with its chat, for its shell.
-func (h *hook) subagentPrompt() error {
-	var c *state.Chat
-	in := h.sessionIn(false)
-	if err := h.a.view(func(v *state.View) (err error) { c, err = v.FindHarnessChat(in); return err }); err != nil || c == nil {
-		return err
+// decodePlugin reads what the plugin sends, in the fields it names after
+// Claude Code's.
+func (h *hook) decodePlugin(kind harness.Kind, tool func(string) (toolSpec, bool)) (harness.Event, error) {
+	p := h.p
+	switch {
+	case h.event == "":
+		return harness.Event{}, errNoEventName
+	case kind < 0:
+		return harness.Event{}, unknownEvent(h.event)
 	}
-	h.chatID = c.ID
-	return nil
-}
-
-func (h *hook) set(key, value string) {
-	b, _ := json.Marshal(value)
-	h.p[key] = b
-}
-
-func (h *hook) setObj(key string, value any) {
-	b, _ := json.Marshal(value)
-	h.p[key] = b
-}
-
-// setMode puts conch's mode in the event as the permission mode that
-// harnessMode reads back ("" leaves the chat's as it is).
-func (h *hook) setMode(mode string) {
-	pm := ""
-	switch mode {
-	case state.ModePlan:
-		pm = "plan"
-	case state.ModeAsk:
-		pm = "default"
-	case state.ModeAuto:
-		pm = "bypassPermissions"
+	h.kind = kind
+	ev := harness.Event{
+		Kind: kind, Name: h.event, Harness: h.harness,
+		Session: p.Str("session_id"), Agent: p.Str("agent_id"), AgentType: p.Str("agent_type"),
+		Folder: p.Str("cwd"), Turn: p.Str("turn_id"), Transcript: p.Str("transcript_path"),
+		Prompt: p.Str("prompt"), Delivered: p.Flag("conch_prompt"),
+		ToolUse:   p.Str("tool_use_id"),
+		LastWords: p.Str("last_assistant_message"), HasLastWords: true,
+		Continued: p.Flag("stop_hook_active"),
 	}
-	h.set("permission_mode", pm)
+	if e := p.Str("error"); e != "" || p.Obj("error") != nil {
+		if e == "" {
+			e = p.Obj("error").Str("message")
+		}
+		ev.LastWords = joinWords(ev.LastWords, e)
+	}
+	ev.Tool, ev.Input = toolInClaudeWords(tool, p.Str("tool_name"), p.Obj("tool_input"))
+	if resp := p.Obj("tool_response"); resp != nil {
+		if f := resp.Obj("metadata").Str("filepath"); f != "" {
+			ev.Response, _ = json.Marshal(map[string]string{"filePath": f})
+		}
+	}
+	return ev, nil
+}
+
+// decodeOpenCode reads one of the OpenCode plugin's events.
+func (h *hook) decodeOpenCode() (harness.Event, error) {
+	h.event = h.p.Str("hook_event_name")
+	agent := h.p.Str("agent_id") != ""
+	ev, err := h.decodePlugin(openCodeKind(h.event, agent, h.p), openCodeTool)
+	if err != nil {
+		return ev, err
+	}
+	switch ev.Kind {
+	case harness.SessionStart:
+		ev.Mode = openCodeMode("", h.p["permission"])
+	case harness.PromptSubmit:
+		ev.Mode = openCodeMode(h.p.Str("agent"), h.p["permission"])
+	case harness.SubagentStart:
+		// The task's session is titled "DESCRIPTION (@AGENT subagent)":
+		// its description names the child.
+		if i := strings.LastIndex(ev.AgentType, " (@"); i > 0 && strings.HasSuffix(ev.AgentType, " subagent)") {
+			ev.AgentType = ev.AgentType[:i]
+		}
+	}
+	return ev, nil
+}
+
+// decodePi reads one of the Pi extension's events. Pi asks the person
+// nothing before a tool runs (it has no permissions): every session is
+// auto.
+func (h *hook) decodePi() (harness.Event, error) {
+	h.event = h.p.Str("hook_event_name")
+	ev, err := h.decodePlugin(piKind(h.event, h.p), piTool)
+	ev.Mode = state.ModeAuto
+	return ev, err
+}
+
+func joinWords(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n\n" + b
 }
 
 // openCodeMode is conch's mode for an OpenCode session: its plan agent is
@@ -357,23 +369,21 @@ func piTool(name string) (toolSpec, bool) {
 	return toolSpec{}, false
 }
 
-// toolInClaudeWords rewrites the event's tool_name and tool_input as
-// Claude Code names them, so the step, the guard and the taint read them
-// as they read Claude Code's.
-func (h *hook) toolInClaudeWords(tools func(string) (toolSpec, bool)) {
-	spec, ok := tools(h.p.str("tool_name"))
+// toolInClaudeWords is a harness's tool and its input as Claude Code
+// names them, so the step, the guard and the taint read them as they read
+// Claude Code's. A tool not in the table is as the harness named it.
+func toolInClaudeWords(tools func(string) (toolSpec, bool), name string, input payload) (string, payload) {
+	spec, ok := tools(name)
 	if !ok {
-		return
+		return name, input
 	}
-	input := h.p.obj("tool_input")
-	out := map[string]json.RawMessage{}
+	out := payload{}
 	for from, to := range spec.args {
 		if v, ok := input[from]; ok {
 			out[to] = v
 		}
 	}
-	h.set("tool_name", spec.name)
-	h.setObj("tool_input", out)
+	return spec.name, out
 }
 
 var errNoEventName = errors.New("the event has no hook_event_name")
