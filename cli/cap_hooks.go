@@ -33,7 +33,7 @@ func (a *app) newHookGroup() *cobra.Command {
 	// A hook must never break the session it serves: its own preparation
 	// turns every failure into a warning, where the root's would exit 2.
 	hook.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return nil }
-	hook.AddCommand(a.newHookClaude(), a.newHookCodex(), a.newHookCopilot(), a.newHookCursor())
+	hook.AddCommand(a.newHookClaude(), a.newHookCodex(), a.newHookCopilot(), a.newHookCursor(), a.newHookOpenCode(), a.newHookPi())
 	return hook
 }
 
@@ -58,6 +58,9 @@ type hook struct {
 	answered bool
 	// warnings are said together, on one line, when the run ends.
 	warnings []string
+	// plugin: the harness runs conch's own plugin, which reads the
+	// plugins' answer (sayPlugin), not the hooks' JSON.
+	plugin bool
 }
 
 // warn keeps a warning for the run's one warning line.
@@ -127,16 +130,26 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 	home.LockWait = hookLockWait
 	a.home = home
 	ev, err := decode(h)
-	if err != nil || ev.Kind == 0 {
-		return err // a zero event is one conch leaves alone
+	if err != nil {
+		return err
 	}
-	ans, err := harness.Handle(home, ev, harness.Env{
-		Cwd: a.env.Cwd, PPID: a.env.PPID, Chat: a.chat,
-		PID:    func() int { return a.harnessPID(0) },
-		Getenv: a.env.Getenv, UserHome: a.userHome(),
-		Warn: func(w string) { h.warnings = append(h.warnings, w) },
-	})
-	if serr := h.say(ans); serr != nil {
+	if ev.Kind == 0 && !h.plugin {
+		return nil // a zero event is one conch leaves alone (a plugin still hears its answer)
+	}
+	var ans harness.Answer
+	if ev.Kind != 0 { // a plugin's event with nothing to do has none
+		ans, err = harness.Handle(home, ev, harness.Env{
+			Cwd: a.env.Cwd, PPID: a.env.PPID, Chat: a.chat,
+			PID:    func() int { return a.harnessPID(0) },
+			Getenv: a.env.Getenv, UserHome: a.userHome(),
+			Warn: func(w string) { h.warnings = append(h.warnings, w) },
+		})
+	}
+	say := h.say
+	if h.plugin {
+		say = func(ans harness.Answer) error { return h.sayPlugin(ev, ans) }
+	}
+	if serr := say(ans); serr != nil {
 		h.warn("%v", serr)
 	}
 	return err

@@ -65,7 +65,7 @@ func TestHookLockedHome(t *testing.T) {
 }
 
 // recordedHarnesses are the folders of testdata/hooks.
-var recordedHarnesses = []string{"claude", "codex", "copilot", "cursor"}
+var recordedHarnesses = []string{"claude", "codex", "copilot", "cursor", "opencode", "pi"}
 
 // TestHookPayloadsAreTheRecordedOnes holds the payloads the scripts carry to
 // the recorded ones in testdata/hooks: a script's claude/X or codex/X is
@@ -104,7 +104,8 @@ func TestHookPayloadsAreTheRecordedOnes(t *testing.T) {
 
 // FuzzHook: whatever a harness hands a hook (on standard input, or as
 // notify's argument), it exits 0, says at most one warning line, and
-// answers nothing or one JSON object of the keys both harnesses accept.
+// answers nothing or one JSON object of the keys both harnesses accept (or,
+// for the plugins' harnesses, of the keys the plugins read).
 func FuzzHook(f *testing.F) {
 	for i, dir := range recordedHarnesses {
 		files, _ := filepath.Glob(filepath.Join("../testdata/hooks", dir, "*.json"))
@@ -113,14 +114,14 @@ func FuzzHook(f *testing.F) {
 			if err != nil {
 				f.Fatal(err)
 			}
-			f.Add(data, uint8([]int{0, 1, 3, 4}[i]))
+			f.Add(data, uint8([]int{0, 1, 3, 4, 5, 6}[i]))
 		}
 	}
 	home := filepath.Join(f.TempDir(), "home")
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
 		args := []string{"hook", "claude"}
 		keys := []string{"continue", "stopReason", "decision", "reason", "hookSpecificOutput", "systemMessage"}
-		switch which % 5 {
+		switch which % 7 {
 		case 1:
 			args = []string{"hook", "codex"}
 		case 2:
@@ -134,6 +135,12 @@ func FuzzHook(f *testing.F) {
 		case 4:
 			args = []string{"hook", "cursor"}
 			keys = []string{"additional_context", "decision", "reason", "followup_message"}
+		case 5:
+			args = []string{"hook", "opencode"}
+			keys = []string{"chat", "context", "block", "stop", "prompt"}
+		case 6:
+			args = []string{"hook", "pi"}
+			keys = []string{"chat", "context", "block", "stop", "prompt"}
 		}
 		env, out, errs := hookEnv(t, home, string(data))
 		if code := Main(args, env); code != 0 {

@@ -110,3 +110,9 @@ func CodexNotifyOut(path, backup string) string {
 func CodexTrustOut(n int) string {
 	return fmt.Sprintf("Codex's trust in conch's hooks taken out (%d entries)", n)
 }
+
+// OpenCodeAfter and PiAfter are what install says once the plugin is in.
+const (
+	OpenCodeAfter = "OpenCode loads it when it starts."
+	PiAfter       = "Pi loads it when it starts (or at /reload)."
+)

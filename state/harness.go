@@ -24,10 +24,14 @@ const (
 	HarnessCodex   = "codex"
 	HarnessCopilot = "copilot"
 	HarnessCursor  = "cursor"
+	// OpenCode and Pi report through a plugin (an extension) conch
+	// writes; conch reads no session file of theirs.
+	HarnessOpenCode = "opencode"
+	HarnessPi       = "pi"
 )
 
 // Harnesses lists them.
-var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessCopilot, HarnessCursor}
+var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessCopilot, HarnessCursor, HarnessOpenCode, HarnessPi}
 
 // Adoptable are the harnesses whose session files conch adopt reads, for
 // checking a word typed.
@@ -44,6 +48,10 @@ func harnessName(h string) string {
 		return "Copilot CLI"
 	case HarnessCursor:
 		return "Cursor"
+	case HarnessOpenCode:
+		return "OpenCode"
+	case HarnessPi:
+		return "Pi"
 	}
 	return h
 }

@@ -25,6 +25,8 @@ var Recipes = []*Recipe{
 	Codex,
 	Copilot,
 	Cursor,
+	OpenCode,
+	Pi,
 }
 
 // Recipe is how conch installs itself into one harness.

@@ -53,6 +53,9 @@ type Capabilities struct {
 	// HostedSearch: the harness runs web searches itself, with no hook:
 	// they are read from its session file at each turn's end.
 	HostedSearch bool
+	// ShellChat: the harness's plugin (conch's own) puts the chat's id in
+	// the session's shell (CONCH_CHAT), from the answer that names it.
+	ShellChat bool
 	// HiddenThreads: the harness runs threads of its own that report
 	// their turns too (Codex's title generation calls notify): a
 	// TurnComplete for a session linked to no chat, of which the harness
@@ -132,6 +135,21 @@ var known = [...]struct {
 	{state.HarnessCursor, Capabilities{
 		Context: KindsOf(SessionStart), Deny: true, KeepGoing: true,
 		ContextCap: 10000, PromptOnContinue: true,
+	}},
+	// OpenCode 1.18.33 and Pi 0.73.1 run conch's own plugin (extension):
+	// it adds a SessionStart's context to the first prompt and a PreTool's
+	// to the tool's output, refuses a tool by throwing (OpenCode) or
+	// {block} (Pi), ends a turn by aborting it, sends a prompt that keeps
+	// a turn going (and says Continued where the harness would leave
+	// without answering it: opencode run, pi -p), and sets CONCH_CHAT in
+	// the session's shell. Neither can ask the person before a tool.
+	{state.HarnessOpenCode, Capabilities{
+		Context: hookContext, Deny: true, KeepGoing: true,
+		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, ShellChat: true,
+	}},
+	{state.HarnessPi, Capabilities{
+		Context: hookContext, Deny: true, KeepGoing: true,
+		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, ShellChat: true,
 	}},
 }
 

@@ -76,8 +76,11 @@ type Event struct {
 	Transcript      string
 	AgentTranscript string
 
-	Prompt string   // PromptSubmit: the prompt
-	Inputs []string // TurnComplete: the turn's input messages
+	Prompt string // PromptSubmit: the prompt
+	// Delivered: PromptSubmit's prompt is one conch's plugin sent (a
+	// message it delivered to keep a turn going), never the person's.
+	Delivered bool
+	Inputs    []string // TurnComplete: the turn's input messages
 
 	Tool     string          // the harness's tool name (see Family)
 	ToolUse  string          // the tool call's id

@@ -191,7 +191,7 @@ func (r *run) sessionStart() error {
 	if err != nil {
 		return err
 	}
-	intro := introduce(c, r.exportChat(c))
+	intro := introduce(c, r.exportChat(c) || r.caps.ShellChat)
 	if len(r.caps.EnvFiles) == 0 && r.caps.ShellSession {
 		// No file to export CONCH_CHAT to, but the harness names the
 		// session in its shell: conch commands there act as its chat.
@@ -210,7 +210,7 @@ func (r *run) userPrompt() error {
 		made bool
 	)
 	prompt := r.ev.Prompt
-	person := !harnessPrompt(prompt)
+	person := !harnessPrompt(prompt) && !r.ev.Delivered
 	in := r.sessionIn(true)
 	in.Agent = ""
 	err := r.update(func(tx *state.Tx) (err error) {
@@ -321,7 +321,7 @@ func (r *run) preTool() error {
 	if !r.caps.Context.Has(PreTool) {
 		return err
 	}
-	late := err == nil && made && r.caps.ShellSession && r.ev.Agent == ""
+	late := err == nil && made && (r.caps.ShellSession || r.caps.ShellChat) && r.ev.Agent == ""
 	if err == nil && v != nil {
 		ans := r.guardAnswer(v)
 		if late {
@@ -593,6 +593,11 @@ func (r *run) stopFailure() error {
 	return r.update(func(tx *state.Tx) error {
 		c, _, err := tx.HarnessChat(in)
 		if err != nil || c == nil {
+			return err
+		}
+		// A plugin's harness reports the turn's end after its failure
+		// too: that end finds the turn ended.
+		if _, err := tx.EndTurn(r.ev.Harness, in.Session, r.ev.Turn); err != nil {
 			return err
 		}
 		if c.Reply == nil {

@@ -61,7 +61,7 @@ func (r *run) introduceLate(c *state.Chat) string {
 	if r.caps.ShellSession {
 		return introduceLinked(c, r.caps.SessionEnv)
 	}
-	return introduce(c, false)
+	return introduce(c, r.caps.ShellChat)
 }
 
 // keptThread says whether Codex keeps a rollout of the thread
