@@ -126,7 +126,7 @@
 //	§9  a record that cannot be read; doctor     → doctor.go (Doctor) → doctor_torn, doctor_shape
 //	§9  bad input changes nothing                → chats.go (validText) → input_bad, args_not_text
 //	§9  bounds on every stored field             → bounds.go (maxBytes, addSource) → threat_field_bounds
-//	§10 the budgets                              → cli/step.go (newStep) → cli/startup_test.go, testdata/bench/run
+//	§10 the budgets                              → cli/step.go (newStepCmd) → cli/startup_test.go, testdata/bench/run
 //	§11 hook claude: events to commands          → state/harness/handle.go (Handle) → hook_claude_events, hook_claude_current
 //	§11 a harness's event names, decoded         → cli/hook_claude.go (claudeKind, decodeHook) → hook_claude_events
 //	§11 what a harness can carry in an answer    → state/harness/caps.go (Capabilities, known) → guard_codex, state/harness/handle_test.go
@@ -134,9 +134,9 @@
 //	§11 a session is a chat, subagents children  → harness.go (HarnessChat) → hook_claude_current, e2e_two_sessions
 //	§11 Stop delivers a start-reply message      → harness.go (ContinueWithMessage) → hook_claude_current
 //	§11 tools to families                        → state/harness/tools.go (Family, commits) → hook_claude_tools
-//	§11 install claude, --remove                 → cli/install.go (newInstallClaude) → install_claude, install_claude_subfolder
+//	§11 install claude, --remove                 → cli/install/claude.go (Claude) → install_claude, install_claude_subfolder
 //	§11 codex: hooks and notify                  → cli/hook_codex.go (codexKind, decodeNotify) → hook_codex_events, hook_codex_0169
-//	§11 install codex                            → cli/install_codex.go (newInstallCodex) → install_codex, install_codex_project
+//	§11 install codex                            → cli/install/codex.go (Codex) → install_codex, install_codex_project
 //	§12 the storage behind one interface         → state/store/store.go (Store) → state/store/store_test.go
 //	§13 claims                                   → claims.go (Claim) → claim_basic, claim_overlap, claim_bound, claim_ends
 //	§13 the guard                                → guard.go (Guard, GuardCheckout) → guard_claude, guard_codex, guard_checkout
