@@ -40,8 +40,8 @@ another chat (one that is no longer yours loses it to the chat adopting).`,
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
 			o.harness, o.file = args[0], args[1]
-			if !slices.Contains(state.Harnesses, o.harness) {
-				return usage("harness %q: want one of %s", o.harness, strings.Join(state.Harnesses, ", "))
+			if !slices.Contains(state.Adoptable, o.harness) {
+				return usage("harness %q: want one of %s", o.harness, strings.Join(state.Adoptable, ", "))
 			}
 			if runF != nil {
 				return runF(o)

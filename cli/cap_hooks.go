@@ -33,7 +33,7 @@ func (a *app) newHookGroup() *cobra.Command {
 	// A hook must never break the session it serves: its own preparation
 	// turns every failure into a warning, where the root's would exit 2.
 	hook.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return nil }
-	hook.AddCommand(a.newHookClaude(), a.newHookCodex())
+	hook.AddCommand(a.newHookClaude(), a.newHookCodex(), a.newHookCopilot(), a.newHookCursor())
 	return hook
 }
 
@@ -127,8 +127,8 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 	home.LockWait = hookLockWait
 	a.home = home
 	ev, err := decode(h)
-	if err != nil {
-		return err
+	if err != nil || ev.Kind == 0 {
+		return err // a zero event is one conch leaves alone
 	}
 	ans, err := harness.Handle(home, ev, harness.Env{
 		Cwd: a.env.Cwd, PPID: a.env.PPID, Chat: a.chat,
@@ -205,11 +205,21 @@ func (h *hook) say(ans harness.Answer) error {
 	if ans.IsZero() || h.answered {
 		return nil
 	}
+	var wire any = encodeAnswer(h.event, ans)
+	switch h.harness {
+	case state.HarnessCopilot:
+		wire = encodeCopilot(h.kind, ans)
+	case state.HarnessCursor:
+		wire = encodeCursor(h.kind, ans)
+	}
+	if wire == nil {
+		return nil // nothing the harness reads
+	}
 	h.answered = true
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(encodeAnswer(h.event, ans)); err != nil {
+	if err := enc.Encode(wire); err != nil {
 		return err
 	}
 	_, err := h.a.env.Out.Write(buf.Bytes())

@@ -81,7 +81,14 @@ func claudeKind(event string) harness.Kind {
 }
 
 // decodeClaude reads one of Claude Code's hook events.
-func (h *hook) decodeClaude() (harness.Event, error) { return h.decodeHook(claudeKind) }
+func (h *hook) decodeClaude() (harness.Event, error) {
+	if h.p.Has("cursor_version") {
+		// Cursor runs Claude Code's hooks too ("third-party hooks"):
+		// conch hook cursor, from Cursor's own hooks, is its adapter.
+		return harness.Event{}, nil
+	}
+	return h.decodeHook(claudeKind)
+}
 
 // decodeHook reads a hook event of Claude Code's protocol (Claude Code's,
 // or Codex's, which speaks it), its names read by kind.

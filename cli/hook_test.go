@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -63,6 +64,9 @@ func TestHookLockedHome(t *testing.T) {
 	}
 }
 
+// recordedHarnesses are the folders of testdata/hooks.
+var recordedHarnesses = []string{"claude", "codex", "copilot", "cursor"}
+
 // TestHookPayloadsAreTheRecordedOnes holds the payloads the scripts carry to
 // the recorded ones in testdata/hooks: a script's claude/X or codex/X is
 // byte for byte testdata/hooks/claude/X (the scripts move their
@@ -79,7 +83,7 @@ func TestHookPayloadsAreTheRecordedOnes(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, f := range ar.Files {
-			if !strings.HasPrefix(f.Name, "claude/") && !strings.HasPrefix(f.Name, "codex/") {
+			if dir, _, _ := strings.Cut(f.Name, "/"); !slices.Contains(recordedHarnesses, dir) {
 				continue
 			}
 			want, err := os.ReadFile(filepath.Join("../testdata/hooks", f.Name))
@@ -102,20 +106,21 @@ func TestHookPayloadsAreTheRecordedOnes(t *testing.T) {
 // notify's argument), it exits 0, says at most one warning line, and
 // answers nothing or one JSON object of the keys both harnesses accept.
 func FuzzHook(f *testing.F) {
-	for _, dir := range []string{"claude", "codex"} {
+	for i, dir := range recordedHarnesses {
 		files, _ := filepath.Glob(filepath.Join("../testdata/hooks", dir, "*.json"))
 		for _, p := range files {
 			data, err := os.ReadFile(p)
 			if err != nil {
 				f.Fatal(err)
 			}
-			f.Add(data, uint8(len(dir)))
+			f.Add(data, uint8([]int{0, 1, 3, 4}[i]))
 		}
 	}
 	home := filepath.Join(f.TempDir(), "home")
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
 		args := []string{"hook", "claude"}
-		switch which % 3 {
+		keys := []string{"continue", "stopReason", "decision", "reason", "hookSpecificOutput", "systemMessage"}
+		switch which % 5 {
 		case 1:
 			args = []string{"hook", "codex"}
 		case 2:
@@ -123,6 +128,12 @@ func FuzzHook(f *testing.F) {
 				return // an argument is never anything but text
 			}
 			args = []string{"hook", "codex", string(data)}
+		case 3:
+			args = []string{"hook", "copilot"}
+			keys = []string{"additionalContext", "permissionDecision", "permissionDecisionReason", "decision", "reason", "behavior", "message", "interrupt"}
+		case 4:
+			args = []string{"hook", "cursor"}
+			keys = []string{"additional_context", "decision", "reason", "followup_message"}
 		}
 		env, out, errs := hookEnv(t, home, string(data))
 		if code := Main(args, env); code != 0 {
@@ -139,9 +150,7 @@ func FuzzHook(f *testing.F) {
 			t.Fatalf("answer is not one JSON object: %q", out)
 		}
 		for k := range ans {
-			switch k {
-			case "continue", "stopReason", "decision", "reason", "hookSpecificOutput", "systemMessage":
-			default:
+			if !slices.Contains(keys, k) {
 				t.Fatalf("answer has key %q: %s", k, out)
 			}
 		}

@@ -57,8 +57,8 @@ stopped: end it now.`,
 	return cmd
 }
 
-// runNotes says what the chat must hear now: looked at without the
-// lock, then gathered, said and marked under it.
+// runNotes says what the chat must hear now (Home.TellNotes: looked at
+// without the lock, then gathered, said and marked under it).
 func (a *app) runNotes(o *notesOptions) error {
 	var last *state.Notes
 	err := a.home.TellNotes(a.actor(), state.Teller{

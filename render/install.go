@@ -76,6 +76,12 @@ func ClaudeUncovered(cwd, above string) string {
 	return "Claude Code sessions started in " + cwd + " run no conch hooks (conch install claude --user covers every folder, --project this one)"
 }
 
+// CopilotAfter is said once conch install copilot put something in.
+const CopilotAfter = "Copilot CLI reads them when a session starts (a repository's once you trust its folder)."
+
+// CursorAfter is said once conch install cursor put something in.
+const CursorAfter = "Cursor reads them when it starts (a project's in a trusted workspace)."
+
 // CodexAfter is what a person must do after conch install codex: Codex
 // runs a hook only once it is trusted, and codex exec says nothing of the
 // ones it skips.

@@ -55,8 +55,8 @@ func (tx *Tx) Adopt(a Actor, harness, file string, isFile func(string) (size int
 	if a.Person() {
 		return nil, usagef("adopt links a chat: give --chat ID")
 	}
-	if !slices.Contains(Harnesses, harness) {
-		return nil, usagef("harness %q: want one of %s", harness, strings.Join(Harnesses, ", "))
+	if !slices.Contains(Adoptable, harness) {
+		return nil, usagef("harness %q: want one of %s", harness, strings.Join(Adoptable, ", "))
 	}
 	if err := validText("file", file); err != nil {
 		return nil, err

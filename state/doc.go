@@ -137,6 +137,10 @@
 //	§11 install claude, --remove                 → cli/install/claude.go (Claude) → install_claude, install_claude_subfolder
 //	§11 codex: hooks and notify                  → cli/hook_codex.go (codexKind, decodeNotify) → hook_codex_events, hook_codex_0169
 //	§11 install codex                            → cli/install/codex.go (Codex) → install_codex, install_codex_project
+//	§11 copilot: hooks, a stop ends the turn     → cli/hook_copilot.go (decodeCopilot, encodeCopilot) → hook_copilot_events, cli/e2e/copilot_test.go
+//	§11 install copilot                          → cli/install/copilot.go (Copilot) → install_copilot
+//	§11 cursor: hooks, context at start only     → cli/hook_cursor.go (decodeCursor, encodeCursor) → hook_cursor_events
+//	§11 install cursor                           → cli/install/cursor.go (Cursor) → install_cursor
 //	§12 the storage behind one interface         → state/store/store.go (Store) → state/store/store_test.go
 //	§13 claims                                   → claims.go (Claim) → claim_basic, claim_overlap, claim_bound, claim_ends
 //	§13 the guard                                → guard.go (Guard, GuardCheckout) → guard_claude, guard_codex, guard_checkout

@@ -20,12 +20,18 @@ import (
 // Harnesses whose sessions conch links to chats (each with an adapter in
 // cli and a row of capabilities in state/harness).
 const (
-	HarnessClaude = "claude"
-	HarnessCodex  = "codex"
+	HarnessClaude  = "claude"
+	HarnessCodex   = "codex"
+	HarnessCopilot = "copilot"
+	HarnessCursor  = "cursor"
 )
 
-// Harnesses lists them, for checking a word typed.
-var Harnesses = []string{HarnessClaude, HarnessCodex}
+// Harnesses lists them.
+var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessCopilot, HarnessCursor}
+
+// Adoptable are the harnesses whose session files conch adopt reads, for
+// checking a word typed.
+var Adoptable = []string{HarnessClaude, HarnessCodex}
 
 // harnessName is a harness's own name, as the log says it.
 func harnessName(h string) string {
@@ -34,6 +40,10 @@ func harnessName(h string) string {
 		return "Codex"
 	case HarnessClaude:
 		return "Claude Code"
+	case HarnessCopilot:
+		return "Copilot CLI"
+	case HarnessCursor:
+		return "Cursor"
 	}
 	return h
 }

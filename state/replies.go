@@ -275,6 +275,23 @@ func (tx *Tx) FailEndedReply(a Actor, text string) error {
 	return nil
 }
 
+// ReplyWords keeps what the assistant said last in the running reply, for
+// a harness that says it before its turn ends and not at the end (Cursor's
+// afterAgentResponse): the turn's end takes them as the reply's last
+// words. With no reply running it does nothing.
+func (tx *Tx) ReplyWords(a Actor, text string) error {
+	c, err := tx.Chat(a.ID)
+	if err != nil || c.Reply == nil {
+		return err
+	}
+	if err := validText("text", text); err != nil {
+		return err
+	}
+	c.Reply.Text = tailOf(text, MaxReplyText)
+	tx.saveChat(c, false)
+	return nil
+}
+
 // endReply moves the running reply to LastReply, sets the status its
 // outcome gives, and tells whoever waits on or watches the chat.
 func (tx *Tx) endReply(a Actor, c *Chat, outcome, text string) {

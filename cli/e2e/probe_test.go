@@ -76,3 +76,46 @@ func TestCaptureClaudePayloads(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "requests.jsonl"), reqs, 0o644)
 	t.Logf("err %v", s.err)
 }
+
+// TestCaptureCopilotPayloads records every hook payload of one scripted
+// session of the real Copilot CLI, for testdata/hooks/copilot (see its
+// README): CONCH_E2E_PROBE=DIR. DIR gets events.jsonl (the payloads, in
+// order, each hook named in PascalCase as conch install copilot names
+// them) and the session's own events file (transcript.jsonl).
+func TestCaptureCopilotPayloads(t *testing.T) {
+	dir := os.Getenv("CONCH_E2E_PROBE")
+	if dir == "" {
+		t.Skip("CONCH_E2E_PROBE not set")
+	}
+	var s *copilotSession
+	s = newCopilot(t, func(r *modelRequest, n int) turn {
+		switch n {
+		case 0:
+			return turn{bash("call_1", "echo hi")}
+		case 1:
+			return turn{copilotTool("call_2", "create", map[string]any{"path": filepath.Join(s.dir, "a.txt"), "file_text": "hello\n"})}
+		case 2:
+			return turn{copilotTool("call_3", "task", map[string]any{"description": "sub work", "prompt": "SUBTASK do it", "agent_type": "general-purpose", "name": "helper"})}
+		case 3:
+			return turn{bash("call_4", "echo sub")}
+		case 4:
+			return turn{say("sub done")}
+		}
+		return turn{say("All done here.")}
+	})
+	out := filepath.Join(dir, "events.jsonl")
+	hooks := map[string]any{}
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "Notification", "Stop", "SubagentStop", "ErrorOccurred", "PreCompact", "SessionEnd"} {
+		hooks[ev] = []any{map[string]any{"type": "command", "bash": "cat >> " + out + "; echo >> " + out, "timeoutSec": 10}}
+	}
+	data, _ := json.MarshalIndent(map[string]any{"version": 1, "hooks": hooks}, "", "  ")
+	os.MkdirAll(filepath.Join(s.home, ".copilot", "hooks"), 0o755)
+	os.WriteFile(filepath.Join(s.home, ".copilot", "hooks", "probe.json"), data, 0o644)
+	r := s.run("do the thing")
+	files, _ := filepath.Glob(filepath.Join(s.home, ".copilot", "session-state", "*", "events.jsonl"))
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		os.WriteFile(filepath.Join(dir, "transcript.jsonl"), b, 0o644)
+	}
+	t.Logf("err %v", r.err)
+}

@@ -79,6 +79,11 @@ func webSearch(query string) map[string]any {
 	}
 }
 
+// httpError is a turn the server refuses with an HTTP error status.
+func httpError(status int) turn {
+	return turn{{"type": "http_error", "status": status}}
+}
+
 // fakeModel is the server.
 type fakeModel struct {
 	t    testing.TB
@@ -91,8 +96,12 @@ type fakeModel struct {
 	mains  int
 	// arrived is signalled at each request, for tests that wait on one.
 	arrived chan *modelRequest
-	hangs   sync.WaitGroup
-	stop    chan struct{}
+	// whole: response.completed carries the response's output items too,
+	// as OpenAI sends it (Copilot CLI reads them there; Codex from each
+	// output_item.done).
+	whole bool
+	hangs sync.WaitGroup
+	stop  chan struct{}
 }
 
 // newFakeModel starts a fake model on 127.0.0.1 that answers with answer.
@@ -149,6 +158,12 @@ func (m *fakeModel) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		m.mu.Unlock()
 		tr = m.answer(r, n)
 	}
+	if len(tr) == 1 && tr[0]["type"] == "http_error" {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(tr[0]["status"].(int))
+		io.WriteString(w, `{"error":{"message":"refused by the fake model","type":"invalid_request_error","code":"invalid"}}`)
+		return
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	fl, _ := w.(http.Flusher)
@@ -180,10 +195,14 @@ func (m *fakeModel) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 		send("response.output_item.done", map[string]any{"output_index": i, "item": item})
 	}
-	send("response.completed", map[string]any{"response": map[string]any{
+	done := map[string]any{
 		"id": id, "status": "completed",
 		"usage": map[string]any{"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 0}, "output_tokens": 5, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 15},
-	}})
+	}
+	if m.whole {
+		done["output"] = []map[string]any(tr)
+	}
+	send("response.completed", map[string]any{"response": done})
 }
 
 // requests is every request so far.

@@ -23,6 +23,8 @@ import (
 var Recipes = []*Recipe{
 	Claude,
 	Codex,
+	Copilot,
+	Cursor,
 }
 
 // Recipe is how conch installs itself into one harness.

@@ -58,6 +58,14 @@ type Capabilities struct {
 	// TurnComplete for a session linked to no chat, of which the harness
 	// keeps no session file, is one of them, and nothing.
 	HiddenThreads bool
+	// PermissionTools are the tools the harness asks its Permission hook
+	// about before they run, a hook whose answer can end the turn: a
+	// stopped reply's PreTool lets them through to it.
+	PermissionTools []string
+	// PromptOnContinue: the harness fires its prompt hook for the prompt
+	// an answer's Continue gave it; that prompt goes on in the reply the
+	// Continue began, not the person's.
+	PromptOnContinue bool
 }
 
 // Kinds is a set of event kinds.
@@ -101,6 +109,29 @@ var known = [...]struct {
 		Context: hookContext, Deny: true, KeepGoing: true,
 		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, Ask: true,
 		EnvFiles: []string{"CLAUDE_ENV_FILE"}, SessionEnv: "CLAUDE_CODE_SESSION_ID", ShellSession: true,
+	}},
+	// Copilot CLI 1.0.102 ignores continue:false; its permissionRequest
+	// hook ends the turn (interrupt), asked before every shell command,
+	// file write and web fetch (also with --allow-all-tools), never before
+	// a read, a search or a subagent. It has no env file, but puts
+	// COPILOT_AGENT_SESSION_ID in its shell (a subagent's shell has
+	// another id). A Stop's decision block fires UserPromptSubmit for the
+	// prompt it gave.
+	{state.HarnessCopilot, Capabilities{
+		Context: hookContext, Deny: true, KeepGoing: true,
+		ContextCap: 10000, Ask: true,
+		SessionEnv: "COPILOT_AGENT_SESSION_ID", ShellSession: true,
+		PermissionTools:  []string{"Bash", "Write", "Edit", "WebFetch"},
+		PromptOnContinue: true,
+	}},
+	// Cursor (its hooks documentation; cursor-agent is not tested here):
+	// only sessionStart's additional_context reaches the model; preToolUse
+	// allows or denies; no hook ends a turn; a stop's followup_message is
+	// the next prompt, through beforeSubmitPrompt. Nothing in its shell
+	// names the conversation.
+	{state.HarnessCursor, Capabilities{
+		Context: KindsOf(SessionStart), Deny: true, KeepGoing: true,
+		ContextCap: 10000, PromptOnContinue: true,
 	}},
 }
 

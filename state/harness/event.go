@@ -45,6 +45,15 @@ const (
 	// SessionEnd: the session ended: its chat, and every subagent's still
 	// running, is stopped.
 	SessionEnd
+	// Permission: the harness is about to ask permission for a tool call
+	// (Event.Tool), and asks its hooks first (Copilot CLI's
+	// permissionRequest, whatever it would decide): a stopped reply's tool
+	// is denied there and the turn stopped.
+	Permission
+	// Words: the assistant finished a message (Event.LastWords) before
+	// its turn ends (Cursor's afterAgentResponse): kept in the reply, for
+	// the turn's end, which says none.
+	Words
 )
 
 // Event is one harness event, as its decoder read it. Text fields are the

@@ -84,6 +84,10 @@ func (r *run) handle() error {
 		return r.subagentStart()
 	case SessionEnd:
 		return r.sessionEnd()
+	case Permission:
+		return r.permission()
+	case Words:
+		return r.words()
 	}
 	return fmt.Errorf("unknown event %q: nothing done", r.ev.Name)
 }
@@ -187,9 +191,14 @@ func (r *run) sessionStart() error {
 	if err != nil {
 		return err
 	}
-	exported := r.exportChat(c)
+	intro := introduce(c, r.exportChat(c))
+	if len(r.caps.EnvFiles) == 0 && r.caps.ShellSession {
+		// No file to export CONCH_CHAT to, but the harness names the
+		// session in its shell: conch commands there act as its chat.
+		intro = introduceLinked(c, r.caps.SessionEnv)
+	}
 	return r.withNotes(c, func(notes string) Answer {
-		return context(joinText(introduce(c, exported), render.Prompt, notes))
+		return context(joinText(intro, render.Prompt, notes))
 	}, stopAnswer)
 }
 
@@ -207,6 +216,12 @@ func (r *run) userPrompt() error {
 	err := r.update(func(tx *state.Tx) (err error) {
 		if c, made, err = tx.HarnessChat(in); err != nil {
 			return err
+		}
+		if rp := c.Reply; r.caps.PromptOnContinue && rp != nil && rp.Unwatched && rp.Steps == 0 && rp.Alive() {
+			// The prompt conch gave the turn's end to go on with: the
+			// reply it began for the message, nobody watching, at its
+			// start.
+			person = false
 		}
 		if !person && c.Reply != nil && c.Reply.Alive() {
 			// The harness goes on by itself (background work it was
@@ -295,6 +310,11 @@ func (r *run) preTool() error {
 	if se := stoppedNotice(err); se != nil {
 		if !r.caps.Deny {
 			return nil // the tool runs: the next event that can says the stop
+		}
+		if slices.Contains(r.caps.PermissionTools, tool) {
+			// Its Permission hook, next, denies it and ends the turn (a
+			// denial here would let the turn go on).
+			return nil
 		}
 		return r.sayStop(c, r.stopBeforeTool(*se))
 	}
@@ -502,6 +522,9 @@ func (r *run) stop() error {
 		c, _, err := tx.HarnessChat(in)
 		if err != nil || c == nil {
 			return err
+		}
+		if text == "" && c.Reply != nil {
+			text = c.Reply.Text // the words a Words event kept
 		}
 		actor := state.Actor{ID: c.ID}
 		if err := tx.ShellsEnded(r.ev.Harness, in.Session, "", in.Agent); err != nil {
@@ -738,6 +761,45 @@ func (r *run) linked(session string) bool {
 	var link *state.SessionLink
 	_ = r.home.View(func(v *state.View) (err error) { link, err = v.SessionLinkOf(r.ev.Harness, session); return err })
 	return link != nil && state.ValidID(link.Chat)
+}
+
+// permission: the harness asks its hooks before it asks permission for a
+// tool (Copilot's permissionRequest). A reply another chat stopped has the
+// tool denied with the notice, and the turn stopped there; otherwise
+// nothing is said, and the harness decides as it would.
+func (r *run) permission() error {
+	look := r.sessionIn(false)
+	look.Agent = "" // a subagent's permission is asked in its session
+	look.Mode, look.Transcript = "", ""
+	var c *state.Chat
+	if err := r.home.View(func(v *state.View) (err error) { c, err = v.FindHarnessChat(look); return err }); err != nil || c == nil {
+		return err
+	}
+	n := c.StopPending()
+	if n == nil {
+		return nil
+	}
+	r.say(Answer{Permission: Deny, PermissionReason: render.StopLine(*n), Stop: true, StopReason: render.StopWho(*n)})
+	return r.update(func(tx *state.Tx) error { return tx.HeardStop(state.Actor{ID: c.ID}) })
+}
+
+// words: the assistant finished a message before its turn's end (Cursor's
+// afterAgentResponse): its words are kept in the reply, for the turn's
+// end, which carries none.
+func (r *run) words() error {
+	text := lastWords(r.ev.LastWords)
+	if text == "" {
+		return nil
+	}
+	in := r.sessionIn(false)
+	in.Mode, in.Transcript = "", ""
+	return r.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil || c == nil {
+			return err
+		}
+		return tx.ReplyWords(state.Actor{ID: c.ID}, text)
+	})
 }
 
 // joinText joins the parts that are not empty with a blank line.

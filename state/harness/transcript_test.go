@@ -25,6 +25,8 @@ func TestLastAssistantText(t *testing.T) {
 	for _, c := range []struct{ harness, file, want string }{
 		{state.HarnessClaude, "claude/transcript.jsonl", "Added TestParseLastToken in src/parser_test.go; go test ./... passes."},
 		{state.HarnessCodex, "codex/rollout.jsonl", "Rename complete and verified `cargo build` succeeds."},
+		// The session's last words, not its subagent's ("sub done").
+		{state.HarnessCopilot, "copilot/transcript.jsonl", "Main done."},
 	} {
 		path := filepath.Join(dir, filepath.Base(c.file))
 		if err := os.WriteFile(path, recorded(t, c.file), 0o600); err != nil {
@@ -148,4 +150,42 @@ func FuzzHumanTexts(f *testing.F) {
 		}
 		_ = lastAssistant(harness, data)
 	})
+}
+
+// Copilot's last words are the turn's own: a turn that said nothing after
+// the person's prompt has none (not an earlier turn's), and a subagent's
+// rows are not the session's.
+func TestCopilotLastWords(t *testing.T) {
+	rows := func(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
+	prompt := `{"type":"user.message","data":{"content":"next"}}`
+	said := `{"type":"assistant.message","data":{"content":"First."}}`
+	sub := `{"type":"assistant.message","data":{"content":"sub words","parentToolCallId":"c6"}}`
+	task := `{"type":"user.message","data":{"content":"SUBTASK","source":"agent-S"}}`
+	for _, c := range []struct{ data, want string }{
+		{rows(said), "First."},
+		{rows(said, prompt), ""},
+		{rows(said, task, sub), "First."},
+	} {
+		if got := lastAssistant(state.HarnessCopilot, []byte(c.data)); got != c.want {
+			t.Errorf("%q: got %q, want %q", c.data, got, c.want)
+		}
+	}
+}
+
+// CopilotStopWritten finds the start of the agentStop hook fired at its
+// time, and no other: an earlier turn's (ended or not) is not it.
+func TestCopilotStopWritten(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	if err := os.WriteFile(path, recorded(t, "copilot/transcript.jsonl"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !CopilotStopWritten(path, 1761991200000) {
+		t.Error("the recorded Stop's hook start was not found")
+	}
+	if CopilotStopWritten(path, 1761991200001) {
+		t.Error("another time's Stop was found")
+	}
+	if CopilotStopWritten(filepath.Join(t.TempDir(), "none.jsonl"), 1) {
+		t.Error("a missing file holds a Stop")
+	}
 }

@@ -31,6 +31,23 @@ func IsCodexDaemon(pid int) bool {
 	return (base == "codex" || base == "codex.exe") && string(args[1]) == "app-server"
 }
 
+// Args are the command-line words process pid started with, nil
+// where they cannot be read (another system than Linux, a process gone).
+func Args(pid int) []string {
+	if runtime.GOOS != "linux" || pid <= 0 {
+		return nil
+	}
+	data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, a := range bytes.Split(bytes.TrimRight(data, "\x00"), []byte{0}) {
+		out = append(out, string(a))
+	}
+	return out
+}
+
 // CodexClient is the TUI a Codex daemon serves a session in folder for:
 // the one codex process of the person's (not the daemon, nor its helper)
 // working in that folder with the same CODEX_HOME, or 0 when there is

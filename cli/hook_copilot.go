@@ -1,0 +1,220 @@
+package cli
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/harness"
+	"github.com/conch-sh/conch/state/proc"
+)
+
+func (a *app) newHookCopilot() *cobra.Command {
+	return &cobra.Command{
+		Use:   "copilot",
+		Short: "GitHub Copilot CLI's hook: reads one event on standard input and answers it",
+		Long: `GitHub Copilot CLI's hook (conch install copilot writes it in a hooks
+file). It reads one hook event, JSON on standard input, in the dialect
+Copilot sends to hooks named in PascalCase (snake_case fields, Claude
+Code's tool names), does what the event means in conch as conch hook
+claude does, and answers in Copilot's own JSON: the notes as
+additionalContext, a denied tool's reason as permissionDecisionReason, a
+message that starts a reply as {"decision": "block"} at Stop, and, when
+another chat stopped the reply, the pending tool denied with
+{"behavior": "deny", "interrupt": true} at permissionRequest, which ends
+the turn. What Copilot CLI allows, and the version it was tested against,
+are in conch help integrations.
+
+It never breaks the session it serves: bad input, an unknown event, a
+locked home or any failure prints one warning line on standard error and
+answers nothing.
+
+Exit codes: 0, always.`,
+		Args:               cobra.ArbitraryArgs,
+		Annotations:        access(accessWrite),
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asksHelp(args) {
+				return cmd.Help()
+			}
+			return a.runHook(state.HarnessCopilot, nil, (*hook).decodeCopilot)
+		},
+	}
+}
+
+// copilotKind is what Copilot CLI's events (named in PascalCase) mean.
+func copilotKind(event string) harness.Kind {
+	switch event {
+	case "ErrorOccurred":
+		return harness.TurnFailed
+	case "permissionRequest":
+		return harness.Permission
+	}
+	return claudeKind(event)
+}
+
+// decodeCopilot reads one of Copilot CLI's hook events. The PascalCase
+// dialect is Claude Code's in all but a few fields, which are put right
+// first:
+//
+//   - a subagent's own events carry its id as session_id (and as
+//     agent_id) and the session's as parent_agent_id: the session is the
+//     parent, the agent the child, as Claude Code has them;
+//   - the subagent's first prompt is its start (SubagentStart); its own
+//     Stop is left to the SubagentStop that follows at the session;
+//   - view, create and edit name their file "path", not "file_path";
+//   - an error of a model call ends the turn failed, with the error's
+//     message; a tool's is left to its PostToolUseFailure;
+//   - Stop carries no last words: the session's events file has them;
+//   - permissionRequest and Notification come camelCase (sessionId,
+//     hookName, toolName);
+//   - no event names a permission mode: the session's command line does.
+func (h *hook) decodeCopilot() (harness.Event, error) {
+	p := h.p
+	if p.Str("hookName") == "permissionRequest" {
+		rename(p, "sessionId", "session_id")
+		rename(p, "toolName", "tool_name")
+		p["hook_event_name"] = json.RawMessage(`"permissionRequest"`)
+	}
+	rename(p, "sessionId", "session_id")
+	event := p.Str("hook_event_name")
+	agent, parent := p.Str("agent_id"), p.Str("parent_agent_id")
+	sub := agent != "" && parent != "" && p.Str("session_id") == agent
+	if sub {
+		setStr(p, "session_id", parent)
+	}
+	if in := p.Obj("tool_input"); in != nil && in.Has("path") && !in.Has("file_path") {
+		in["file_path"] = in["path"]
+		b, _ := json.Marshal(in)
+		p["tool_input"] = b
+	}
+	switch event {
+	case "UserPromptSubmit":
+		if sub {
+			setStr(p, "hook_event_name", "SubagentStart")
+		} else {
+			h.copilotMode()
+		}
+	case "SessionStart":
+		h.copilotMode()
+	case "Stop":
+		if sub {
+			h.event = event
+			return harness.Event{}, nil // its SubagentStop, at the session, ends its chat's reply
+		}
+		setStr(p, "last_assistant_message", copilotLastWords(p.Str("transcript_path"), p.Str("timestamp")))
+	case "ErrorOccurred":
+		if p.Str("error_context") != "model_call" {
+			h.event = event
+			return harness.Event{}, nil
+		}
+		var e struct {
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(p["error"], &e)
+		setStr(p, "last_assistant_message", e.Message)
+	}
+	return h.decodeHook(copilotKind)
+}
+
+// copilotFlushWait bounds how long a Stop waits for Copilot to write the
+// turn's end to its events file (it writes in batches, a moment late).
+const copilotFlushWait = 2 * time.Second
+
+// copilotLastWords are the turn's last words, from Copilot's events file
+// (Stop carries none), once the file holds the start of this Stop's hook
+// (fired at stamp, an RFC 3339 time), and so the turn's end; after
+// copilotFlushWait, whatever it holds then.
+func copilotLastWords(path, stamp string) string {
+	if path == "" {
+		return ""
+	}
+	if at, err := time.Parse(time.RFC3339Nano, stamp); err == nil {
+		for deadline := time.Now().Add(copilotFlushWait); !harness.CopilotStopWritten(path, at.UnixMilli()) && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return harness.LastAssistantText(state.HarnessCopilot, path)
+}
+
+// copilotMode puts the session's permission mode in the payload, as
+// Claude Code names it, from the Copilot command line running the hook:
+// --plan (or --mode plan) is plan; --allow-all-tools, --allow-all, --yolo
+// or COPILOT_ALLOW_ALL, where no tool waits for the person, is
+// bypassPermissions; anything else is default. A mode switched inside the
+// session (shift+tab) is not seen.
+func (h *hook) copilotMode() {
+	args := proc.Args(h.a.harnessPID(0))
+	if len(args) == 0 {
+		return
+	}
+	mode := "default"
+	if v := strings.ToLower(strings.TrimSpace(h.a.env.Getenv("COPILOT_ALLOW_ALL"))); slices.Contains([]string{"true", "1", "yes", "on", "y"}, v) {
+		mode = "bypassPermissions"
+	}
+	for i, w := range args[1:] {
+		switch {
+		case w == "--allow-all-tools" || w == "--allow-all" || w == "--yolo":
+			mode = "bypassPermissions"
+		case w == "--plan" || w == "--mode=plan" || w == "--mode" && i+2 < len(args) && args[i+2] == "plan":
+			setStr(h.p, "permission_mode", "plan")
+			return
+		}
+	}
+	setStr(h.p, "permission_mode", mode)
+}
+
+// copilotAnswer is an answer in Copilot CLI's JSON: it reads the fields
+// at the top level (hookSpecificOutput's additionalContext is not read).
+type copilotAnswer struct {
+	AdditionalContext        string `json:"additionalContext,omitempty"`
+	PermissionDecision       string `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	Decision                 string `json:"decision,omitempty"`
+	Reason                   string `json:"reason,omitempty"`
+	Behavior                 string `json:"behavior,omitempty"`
+	Message                  string `json:"message,omitempty"`
+	Interrupt                bool   `json:"interrupt,omitempty"`
+}
+
+// encodeCopilot is ans as Copilot reads it at event. continue:false has
+// no meaning to Copilot (its turn goes on): a stop after a tool is said as
+// context, beside the tool's result; before one, as its denial; at
+// permissionRequest, as {"behavior": "deny", "interrupt": true}, which
+// ends the turn.
+func encodeCopilot(kind harness.Kind, ans harness.Answer) any {
+	if kind == harness.Permission {
+		if ans.Permission != harness.Deny {
+			return nil
+		}
+		return copilotAnswer{Behavior: "deny", Message: ans.PermissionReason, Interrupt: ans.Stop}
+	}
+	out := copilotAnswer{AdditionalContext: ans.Context, PermissionDecision: ans.Permission, PermissionDecisionReason: ans.PermissionReason}
+	if ans.Continue {
+		out.Decision, out.Reason = "block", ans.Prompt
+	}
+	if ans.Stop && out.PermissionDecision == "" && out.AdditionalContext == "" {
+		out.AdditionalContext = ans.StopReason
+	}
+	if out == (copilotAnswer{}) {
+		return nil
+	}
+	return out
+}
+
+// rename moves a field to another key, when the new one is not there.
+func rename(p payload, from, to string) {
+	if v, ok := p[from]; ok && !p.Has(to) {
+		p[to] = v
+	}
+}
+
+// setStr puts a string field.
+func setStr(p payload, key, value string) {
+	b, _ := json.Marshal(value)
+	p[key] = b
+}

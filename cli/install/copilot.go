@@ -1,0 +1,75 @@
+package install
+
+// conch install copilot: conch's hooks in a hooks file of GitHub Copilot
+// CLI's own, conch.json in its hooks folder (Copilot reads every *.json
+// there).
+
+import (
+	"encoding/json"
+	"path/filepath"
+
+	"github.com/conch-sh/conch/render"
+	"github.com/conch-sh/conch/state"
+)
+
+// Copilot is conch install copilot.
+var Copilot = &Recipe{
+	Name:  state.HarnessCopilot,
+	Use:   "copilot [--project | --user] [--remove]",
+	Short: "Put conch's hooks in GitHub Copilot CLI's hooks folder",
+	Long: `Put conch's hooks in a hooks file of GitHub Copilot CLI's: conch.json in
+$COPILOT_HOME/hooks (default ~/.copilot/hooks) with --user (the default),
+in .github/hooks of the current folder's repository with --project.
+Copilot reads every *.json file of those folders. A hook someone added to
+conch.json is kept, and conch's own (a command "conch hook copilot") is
+added once, so running it again changes nothing. The file as it was is
+kept beside it (conch.json.bak-TIME), and the new one is written whole.
+--remove takes out conch's hooks and nothing else.
+
+Copilot reads hooks when a session starts; a repository's only once you
+trust its folder.
+
+Exit codes: 0 done, 1 the file cannot be read, is not JSON, or cannot be
+written (nothing changed), 2 usage.`,
+	Where: "Copilot hooks (.github/hooks/conch.json)",
+	Dir: func(e Env, project bool) string {
+		if project {
+			if root := repoRoot(e.Cwd); root != "" {
+				return filepath.Join(root, ".github", "hooks")
+			}
+			return filepath.Join(e.Cwd, ".github", "hooks")
+		}
+		if d := e.Getenv("COPILOT_HOME"); d != "" {
+			return filepath.Join(d, "hooks")
+		}
+		return filepath.Join(e.Home, ".copilot", "hooks")
+	},
+	Do: func(r *Run) ([]*Result, error) {
+		res, err := r.HookFile(filepath.Join(r.Dir, "conch.json"), copilotHooks(r.Conch))
+		if err != nil {
+			return nil, err
+		}
+		return []*Result{res}, nil
+	},
+	After: render.CopilotAfter,
+}
+
+// copilotHooks are conch's hooks in Copilot's format: {"version": 1,
+// "hooks": {EVENT: [{"type": "command", "bash": …, "timeoutSec": …}]}}.
+// The events are named in PascalCase, which has Copilot send Claude
+// Code's field and tool names (conch hook copilot reads that dialect).
+// permissionRequest ends a stopped reply's turn; SubagentStart is left
+// out (a subagent's first prompt starts its chat).
+func copilotHooks(conch string) Hooks {
+	h := Hooks{
+		Harness: state.HarnessCopilot, Command: Command(conch, state.HarnessCopilot),
+		Flat: true, CommandKey: "bash", TimeoutKey: "timeoutSec",
+		Top: []Field{{"version", json.RawMessage(`1`)}},
+	}
+	for _, name := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+		"PostToolUseFailure", "PermissionRequest", "Notification", "Stop", "SubagentStop",
+		"ErrorOccurred", "PreCompact", "SessionEnd"} {
+		h.Events = append(h.Events, Event{Name: name, Timeout: HookTimeout})
+	}
+	return h
+}
