@@ -14,6 +14,9 @@ import (
 // error is what the words alone brought (nil when they parsed).
 func parse(t *testing.T, cmd *cobra.Command, args ...string) error {
 	t.Helper()
+	if args == nil {
+		args = []string{} // nil would have cobra read the test binary's own arguments
+	}
 	cmd.SetArgs(args)
 	cmd.SetOut(io.Discard)
 	cmd.SetErr(io.Discard)
