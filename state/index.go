@@ -39,6 +39,8 @@ type Summary struct {
 	ReplyComputer string    `json:"reply_computer,omitempty"`
 	ReplyPID      int       `json:"reply_pid,omitempty"`
 	ReplyPIDStart uint64    `json:"reply_pid_start,omitempty"`
+
+	remote bool // the reply runs on another computer (set as it is read)
 }
 
 func summarize(c *Chat) *Summary {
@@ -54,7 +56,7 @@ func summarize(c *Chat) *Summary {
 	}
 	if r := c.Reply; r != nil {
 		s.ReplyStarted, s.ReplyPlace, s.ReplyComputer = r.Started, r.Place, r.Computer
-		s.ReplyPID, s.ReplyPIDStart = r.PID, r.PIDStart
+		s.ReplyPID, s.ReplyPIDStart, s.remote = r.PID, r.PIDStart, r.remote
 	}
 	return s
 }
@@ -76,7 +78,7 @@ func (s *Summary) Trusted() bool { return !s.Person && originRank(s.Origin) > 0 
 // that pid?), which a list of a thousand chats can afford; a pid taken over
 // by a stranger is caught where a chat's record is read (Reply.Alive).
 func (s *Summary) Working() bool {
-	return !s.ReplyStarted.IsZero() && procExists(s.ReplyPID)
+	return !s.ReplyStarted.IsZero() && (s.remote || procExists(s.ReplyPID))
 }
 
 // State is the chat's state as the chat list has it.
@@ -85,7 +87,7 @@ func (s *Summary) State() string { return s.stateWith(procExists) }
 // stateWith is State, asking exists whether the reply's process is there.
 func (s *Summary) stateWith(exists func(pid int) bool) string {
 	if !s.ReplyStarted.IsZero() {
-		if exists(s.ReplyPID) {
+		if s.remote || exists(s.ReplyPID) {
 			return StatusWorking
 		}
 		return StatusStopped
@@ -97,7 +99,7 @@ func (s *Summary) stateWith(exists func(pid int) bool) string {
 }
 
 // ReadIndex is the index as it is now.
-func (tx *Tx) ReadIndex() (*Index, error) {
+func (tx *View) ReadIndex() (*Index, error) {
 	if tx.index != nil {
 		return tx.index, nil
 	}
@@ -112,6 +114,7 @@ func (tx *Tx) ReadIndex() (*Index, error) {
 		if s == nil || s.ID != id {
 			return nil, &CorruptError{Path: tx.h.where("index.json"), Err: fmt.Errorf("its entry %q is not that chat's summary", id)}
 		}
+		s.remote = elsewhere(s.ReplyComputer, tx.h.Computer)
 	}
 	tx.index = ix
 	return ix, nil
@@ -165,7 +168,7 @@ func (tx *Tx) updateIndex() error {
 
 // readIndexFile reads index.json straight into its fast form: through
 // load, encoding/json would first scan the whole file once more.
-func (tx *Tx) readIndexFile() (*Index, error) {
+func (tx *View) readIndexFile() (*Index, error) {
 	p := tx.h.where("index.json")
 	data, err := tx.h.store.Get("index.json")
 	if errors.Is(err, store.ErrNotFound) {
@@ -185,7 +188,7 @@ func (tx *Tx) readIndexFile() (*Index, error) {
 // them, without keeping them: fn is handed one summary that the next call
 // overwrites, so it copies what it keeps. Listing a thousand chats reads
 // them this way, without a thousand summaries on the heap.
-func (tx *Tx) ScanIndex(fn func(s *Summary)) error {
+func (tx *View) ScanIndex(fn func(s *Summary)) error {
 	if tx.index != nil {
 		for _, s := range tx.index.Chats {
 			fn(s)
@@ -217,6 +220,7 @@ func (tx *Tx) ScanIndex(fn func(s *Summary)) error {
 			return &CorruptError{Path: p, Err: fmt.Errorf("index entry %d: %s is out of order or twice", i+1, s.ID)}
 		}
 		prev = s.ID
+		s.remote = elsewhere(s.ReplyComputer, tx.h.Computer)
 		fn(&s)
 	}
 	return nil

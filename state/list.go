@@ -25,6 +25,7 @@ type OtherChat struct {
 	LastActive   time.Time  `json:"last_active"`
 	SameFolder   bool       `json:"same_folder"`
 	Folder       string     `json:"folder"`
+	Computer     string     `json:"computer,omitempty"` // set when it is another computer than this one
 	Files        []string   `json:"files"`
 	LastFile     string     `json:"last_file,omitempty"`
 	Browser      bool       `json:"browser"`
@@ -52,7 +53,7 @@ type ChatList struct {
 }
 
 // ListChats lists the person's other chats, as the actor may see them.
-func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
+func (tx *View) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 	me, err := tx.Acting(a)
 	if err != nil {
 		return nil, err
@@ -113,12 +114,13 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 	worktrees := sync.OnceValue(tx.Worktrees)
 	// Chats run by one harness share its process: look each up once.
 	type proc struct {
-		pid   int
-		start uint64
+		pid    int
+		start  uint64
+		remote bool
 	}
 	seen := map[proc]bool{}
 	replyAlive := func(r *Reply) bool {
-		k := proc{r.PID, r.PIDStart}
+		k := proc{r.PID, r.PIDStart, r.remote}
 		is, ok := seen[k]
 		if !ok {
 			is = r.Alive()
@@ -157,7 +159,10 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 				o.LastActive = c.Active()
 			}
 		}
-		if me != nil {
+		if elsewhere(computer, tx.h.Computer) {
+			// Its folder is on that computer: never the same as one here.
+			o.Computer = computer
+		} else if me != nil {
 			if place == "" {
 				place = placeOf(s.Folder)
 			}
@@ -190,7 +195,7 @@ func newer(a, b time.Time, ida, idb string) bool {
 }
 
 // Worktrees is conch's own folder of task worktrees, resolved.
-func (tx *Tx) Worktrees() string {
+func (tx *View) Worktrees() string {
 	return placeOf(filepath.Join(tx.h.Dir, "worktrees"))
 }
 
