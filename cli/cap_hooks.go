@@ -124,6 +124,7 @@ func (a *app) runHook(harness string, input []byte, handle func(h *hook) error) 
 	if a.chat != "" && !state.ValidID(a.chat) {
 		a.chat = "" // not a chat id: the harness's environment names no chat
 	}
+	a.backendTimeout = hookLockWait
 	home, err := a.openHome()
 	if err != nil {
 		return err

@@ -3,8 +3,11 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/state/store/natsstore"
 )
 
 func (a *app) newDoctor() *cobra.Command {
@@ -24,6 +27,9 @@ Exit codes: 0 nothing wrong (or all repaired), 1 problems found.`,
 	}
 	cmd.Flags().BoolVar(&repair, "repair", false, "quarantine, remove and rebuild what it can")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
+		if ns, ok := a.home.Store().(*natsstore.Store); ok {
+			return a.doctorBackend(ns)
+		}
 		found, err := a.home.Doctor(repair)
 		if err != nil {
 			return err
@@ -55,4 +61,30 @@ Exit codes: 0 nothing wrong (or all repaired), 1 problems found.`,
 		return nil
 	})
 	return cmd
+}
+
+// doctorBackend checks a home on a backend: the server reached, the round
+// trip, the home's stream as conch needs it. (Its records' shapes are the
+// server's to keep whole; doctor's file checks are for a local home.)
+func (a *app) doctorBackend(s *natsstore.Store) error {
+	h, err := s.Health()
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "backend %s home %s: reached, round trip %s; %s\n", s.URL(), s.Bucket(), h.RTT.Round(10*time.Microsecond), h.Summary)
+	for _, p := range h.Problems {
+		fmt.Fprintf(&b, "%s: %s\n", s.Where(""), p)
+	}
+	if len(h.Problems) == 0 {
+		b.WriteString("the home is healthy\n")
+	}
+	v := map[string]any{"json_version": 2, "backend": s.URL(), "home": s.Bucket(), "rtt_ms": float64(h.RTT.Microseconds()) / 1000, "problems": h.Problems, "open": len(h.Problems)}
+	if err := a.printer().Value(v, b.String()); err != nil {
+		return err
+	}
+	if len(h.Problems) > 0 {
+		return fmt.Errorf("doctor found %d problem(s) on the backend", len(h.Problems))
+	}
+	return nil
 }

@@ -84,6 +84,9 @@ type app struct {
 	// that failed wrote nothing).
 	committed bool
 	out       *render.Printer
+	// backendTimeout bounds reaching the backend and each request to it
+	// (0: the store's default); a hook's is its time budget.
+	backendTimeout time.Duration
 	// harness is the process running the chat when an adapter knows it
 	// better than the parent of this command (Codex's TUI, whose hooks
 	// its long-lived daemon runs).
@@ -229,7 +232,7 @@ func (a *app) newRoot(args []string) *cobra.Command {
 	chat := a.newChatGroup()
 	root.AddCommand(chat, a.newChatsGroup(), a.newTaskGroup(), a.newReplyGroup(), a.newStep(), a.newNotes(),
 		a.newPrompt(), a.newTasks(), a.newVersion(), a.newCompletion(root), a.newDoctor(), a.newDemo(),
-		a.newClaim(), a.newRelease(), a.newClaims(), a.newTop(), a.newNotifyGroup())
+		a.newClaim(), a.newRelease(), a.newClaims(), a.newTop(), a.newNotifyGroup(), a.newBackendGroup())
 	for _, more := range [](func(*cobra.Command) []*cobra.Command){
 		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,
 	} {
@@ -335,7 +338,7 @@ func (a *app) openHome() (*state.Home, error) {
 	if err != nil {
 		return nil, err
 	}
-	return state.Open(state.Options{Dir: dir, Now: now, Wall: a.env.Now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS, Words: render.Notice})
+	return state.Open(state.Options{Dir: dir, Now: now, Wall: a.env.Now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS, Words: render.Notice, Backend: a.backend})
 }
 
 // clock is the command's clock: the time CONCH_NOW names, when set.

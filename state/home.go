@@ -119,7 +119,12 @@ type Home struct {
 // Open reads the home's config. It creates nothing.
 func Open(o Options) (*Home, error) {
 	h := &Home{Dir: o.Dir, store: o.Store, Now: o.Now, Wall: o.Wall, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe, Words: o.Words}
-	local := store.NewFiles(o.Dir, o.FS, 0)
+	// The config is read where the records are when a store is given (a
+	// test's), else from the local files: it names the backend.
+	local := h.store
+	if local == nil {
+		local = store.NewFiles(o.Dir, o.FS, 0)
+	}
 	if h.Now == nil {
 		h.Now = time.Now
 	}

@@ -647,3 +647,48 @@ func (s *Store) Watch(ctx context.Context, keys ...string) (<-chan struct{}, err
 	}()
 	return ch, nil
 }
+
+// Health is what conch doctor says of the backend.
+type Health struct {
+	RTT      time.Duration // one round trip to the server
+	Summary  string        // the bucket, as conch needs it
+	Problems []string      // what is not as conch needs it
+}
+
+// Health reaches the server, measures a round trip and checks the home's
+// stream: file storage, atomic batches, markers for the lock's time.
+func (s *Store) Health() (Health, error) {
+	var h Health
+	rtt, err := s.nc.RTT()
+	if err != nil {
+		return h, s.fail("", err)
+	}
+	h.RTT = rtt
+	if s.kv() == nil {
+		h.Summary = "the home is not made yet (the first command that writes makes it)"
+		return h, nil
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	st, err := s.js.Stream(ctx, "KV_"+s.bucket)
+	if err != nil {
+		return h, s.fail("", err)
+	}
+	info := st.CachedInfo()
+	cfg := info.Config
+	if cfg.Storage != jetstream.FileStorage {
+		h.Problems = append(h.Problems, "its stream keeps records in memory, not in files: a server restart loses them")
+	}
+	if !cfg.AllowAtomicPublish {
+		h.Problems = append(h.Problems, "atomic batches are off on its stream (the next commit turns them on)")
+	}
+	if !cfg.AllowMsgTTL || cfg.SubjectDeleteMarkerTTL == 0 {
+		h.Problems = append(h.Problems, "its stream has no time to live for keys: a killed command's lock would never come free")
+	}
+	keys, err := s.keys(recordPrefix + ">")
+	if err != nil {
+		return h, s.fail("", err)
+	}
+	h.Summary = fmt.Sprintf("%d records, %d bytes in stream %s (file storage, %d replica(s))", len(keys), info.State.Bytes, cfg.Name, max(cfg.Replicas, 1))
+	return h, nil
+}
