@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/conch-sh/conch/state/store/natsstore"
 )
 
 func (a *app) newDoctor() *cobra.Command {
@@ -27,7 +25,7 @@ Exit codes: 0 nothing wrong (or all repaired), 1 problems found.`,
 	}
 	cmd.Flags().BoolVar(&repair, "repair", false, "quarantine, remove and rebuild what it can")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		if ns, ok := a.home.Store().(*natsstore.Store); ok {
+		if ns, ok := a.home.Store().(BackendStore); ok {
 			return a.doctorBackend(ns)
 		}
 		found, err := a.home.Doctor(repair)
@@ -66,7 +64,7 @@ Exit codes: 0 nothing wrong (or all repaired), 1 problems found.`,
 // doctorBackend checks a home on a backend: the server reached, the round
 // trip, the home's stream as conch needs it. (Its records' shapes are the
 // server's to keep whole; doctor's file checks are for a local home.)
-func (a *app) doctorBackend(s *natsstore.Store) error {
+func (a *app) doctorBackend(s BackendStore) error {
 	h, err := s.Health()
 	if err != nil {
 		return err

@@ -48,6 +48,13 @@ type Env struct {
 	PPID     int
 	Exe      string
 	FS       store.FS // nil: the real file system (tests put a failing one)
+	// OpenBackend opens a home on a NATS server (natsstore.OpenBackend);
+	// nil in conch itself, which then runs conch-nats for a home that
+	// names a backend (backend.go): linking the NATS client would cost
+	// every local command its start-up.
+	OpenBackend OpenBackend
+	// Exec replaces the process (syscall.Exec); nil: it cannot.
+	Exec func(path string, argv, env []string) error
 }
 
 // System is the Env of the running process.
@@ -59,6 +66,7 @@ func System() Env {
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
 		Terminal: term.IsTerminal(int(os.Stdin.Fd())),
 		Getenv:   os.Getenv, Now: time.Now, Hostname: host, Cwd: cwd, PPID: os.Getppid(), Exe: exe,
+		Exec: execProcess,
 	}
 }
 
@@ -101,6 +109,9 @@ func Main(args []string, env Env) int {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	a := &app{env: env}
+	if code, ran := a.runOnBackend(args); ran {
+		return code
+	}
 	root := a.newRoot(args)
 	root.SetArgs(args)
 	root.SetIn(env.In)
