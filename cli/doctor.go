@@ -77,6 +77,9 @@ func (a *app) doctorBackend(s BackendStore) error {
 	if len(h.Problems) == 0 {
 		b.WriteString("the home is healthy\n")
 	}
+	if w := a.claudeWarning(); w != "" {
+		fmt.Fprintf(a.env.Err, "conch: warning: %s\n", w)
+	}
 	v := map[string]any{"json_version": 2, "backend": s.URL(), "home": s.Bucket(), "rtt_ms": float64(h.RTT.Microseconds()) / 1000, "problems": h.Problems, "open": len(h.Problems)}
 	if err := a.printer().Value(v, b.String()); err != nil {
 		return err

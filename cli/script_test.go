@@ -13,13 +13,16 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/conch-sh/conch/cli"
+	"github.com/conch-sh/conch/cli/natsbackend"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"conch":        func() { os.Exit(cli.Main(os.Args[1:], cli.System())) },
+		// The scripts' conch is conch-nats: it is conch on a local home,
+		// and reaches the backend TestScriptBackend names.
+		"conch":        func() { os.Exit(cli.Main(os.Args[1:], natsbackend.Env())) },
 		"notify-count": notifyCount,
 	})
 }
