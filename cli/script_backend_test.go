@@ -26,12 +26,12 @@ func init() {
 			"doctor_perms doctor_shape doctor_temp doctor_torn doctor_symlink_home doctor_healthy",
 		"it checks that bad input leaves no home folder (the folder holds the config here)": "input_bad hook_claude_garbage " +
 			"home_readonly_more args_not_text notify_test",
-		"it puts a failing file system under conch":                    "log_besteffort",
+		"it puts a failing file system under conch":                     "log_besteffort",
 		"it holds the home's file lock (conch.lock) from a shell":       "hook_claude_current",
 		"a CONCH_HOME with no home in it is still on the shared server": "status_access",
 		// For the lead (notes/nats.md): these are rules of state that
 		// read the local files around the store.
-		"a session's link is read from the local files (state.LinkedChat), not the store": "hook_codex_0169 threat_inherit_harness",
+		"a session's link is read from the local files (state.LinkedChat), not the store":               "hook_codex_0169 threat_inherit_harness",
 		"a wake or stop command gets CONCH_HOME, not the backend the waker used (state/wake.go runCmd)": "threat_wake_env",
 	} {
 		for _, s := range strings.Fields(scripts) {

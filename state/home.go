@@ -87,7 +87,7 @@ type Options struct {
 	Getenv   func(string) string // for [scrub] env
 	// Store holds the records; nil: files under Dir, on FS (nil: the
 	// real file system).
-	Store    store.Store
+	Store store.Store
 	// Backend, when set, is asked for the store once the config is read
 	// (the config is always the local CONCH_HOME/config.toml: it names
 	// the backend); a nil store means the local files.
