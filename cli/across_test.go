@@ -129,7 +129,7 @@ func TestAcrossComputers(t *testing.T) {
 // chats at once never get the same id.
 func TestIDsAcrossComputers(t *testing.T) {
 	_, laptop, server := twoComputers(t)
-	const procs, each = 16, 2
+	const procs, each = 16, 3
 	dir := t.TempDir()
 	var mu sync.Mutex
 	seen := map[string]string{}

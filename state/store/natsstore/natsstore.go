@@ -328,51 +328,64 @@ func (s *Store) Lock(wait time.Duration) (func(), error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	var w jetstream.KeyWatcher
-	defer func() {
-		if w != nil {
-			_ = w.Stop()
-		}
-	}()
 	timeout := func() error {
 		return &lock.TimeoutError{Path: s.Where("lock"), Waited: time.Since(start)}
 	}
-	for {
-		rev, err := s.kv().Create(ctx, lockKey, s.holder, jetstream.KeyTTL(lockTTL))
-		if err == nil {
-			s.mu.Lock()
-			s.lockRev = rev
-			s.stop = make(chan struct{})
-			s.mu.Unlock()
-			go s.renew(s.stop)
-			if err := s.rollForward(); err != nil {
-				s.unlock()
-				return nil, err
-			}
-			return s.unlock, nil
-		}
+	rev, err := s.kv().Create(ctx, lockKey, s.holder, jetstream.KeyTTL(lockTTL))
+	if errors.Is(err, jetstream.ErrKeyExists) {
+		rev, err = s.awaitLock(ctx)
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return nil, timeout()
 		}
-		if !errors.Is(err, jetstream.ErrKeyExists) {
-			return nil, s.fail("lock", err)
-		}
-		if w == nil {
-			// Watch from now on, then try again: the holder may have let
-			// go between the create and the watch.
-			if w, err = s.kv().Watch(ctx, lockKey, jetstream.UpdatesOnly()); err != nil {
-				if ctx.Err() != nil {
-					return nil, timeout()
-				}
-				return nil, s.fail("lock", err)
-			}
-			continue
-		}
+		return nil, s.fail("lock", err)
+	}
+	s.mu.Lock()
+	s.lockRev = rev
+	s.stop = make(chan struct{})
+	s.mu.Unlock()
+	go s.renew(s.stop)
+	if err := s.rollForward(); err != nil {
+		s.unlock()
+		return nil, err
+	}
+	return s.unlock, nil
+}
+
+// awaitLock waits for the lock on a watch of its key, which gives its
+// last entry and then each change: when the holder lets go (a deletion)
+// or its time runs out (the server's marker), the lock is taken with one
+// publish that expects that revision, so of all the waiters one gets it.
+func (s *Store) awaitLock(ctx context.Context) (uint64, error) {
+	w, err := s.kv().Watch(ctx, lockKey)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = w.Stop() }()
+	for {
+		var e jetstream.KeyValueEntry
 		select {
-		case <-w.Updates():
+		case e = <-w.Updates():
 		case <-ctx.Done():
-			return nil, timeout()
+			return 0, ctx.Err()
 		}
+		if e == nil || e.Operation() == jetstream.KeyValuePut && len(e.Value()) > 0 {
+			continue // held (a holder's value is never empty)
+		}
+		m := nats.NewMsg("$KV." + s.bucket + "." + lockKey)
+		m.Data = s.holder
+		m.Header.Set(jetstream.MsgTTLHeader, lockTTL.String())
+		m.Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(e.Revision(), 10))
+		ack, err := s.js.PublishMsg(ctx, m)
+		if err == nil {
+			return ack.Sequence, nil
+		}
+		var ae *jetstream.APIError
+		if errors.As(err, &ae) && (ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence || ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
+			continue // another waiter took it first
+		}
+		return 0, err
 	}
 }
 
