@@ -51,7 +51,7 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "conch-hub: %v\n", err)
 		return 1
 	}
-	s, err := hub.Start(hub.Options{Listen: *listen, Store: *dir, SyncAlways: true, Logs: *logs})
+	s, err := hub.Start(hub.Options{Listen: *listen, Store: *dir, SyncAlways: os.Getenv("CONCH_HUB_NOSYNC") == "", Logs: *logs})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "conch-hub: %v\n", err)
 		return 1

@@ -48,6 +48,9 @@ const (
 	lockTTL = 3 * time.Second
 	// markerTTL is how long the mark of a lock that ran out stays.
 	markerTTL = 10 * time.Second
+	// leaseMargin is how long before its time to live runs out a holder
+	// stops trusting its lock: a pause of the holder, a clock's drift.
+	leaseMargin = time.Second
 	// maxBatch is JetStream's default bound on an atomic batch's
 	// messages.
 	maxBatch = 1000
@@ -74,11 +77,15 @@ type Store struct {
 	nc          *nats.Conn
 	js          jetstream.JetStream
 	kvMu        sync.Mutex
-	kvHandle    jetstream.KeyValue // nil until the bucket is there
+	kvHandle    jetstream.KeyValue // bound when a watch or a list needs it
+	made        bool               // the bucket is there (known)
 
 	mu      sync.Mutex // the lock's revision, between renewal and commit
 	lockRev uint64
-	stop    chan struct{} // ends the renewal
+	// leased is until when the lock is surely this holder's: its last
+	// taking or renewal, plus its time to live, less a margin.
+	leased time.Time
+	stop   chan struct{} // ends the renewal
 }
 
 // ValidHome says whether name can be a home on a server: a bucket's name.
@@ -132,17 +139,6 @@ func Open(o Options) (*Store, error) {
 		return nil, fmt.Errorf("backend %s: %v", o.URL, err)
 	}
 	s := &Store{url: o.URL, bucket: o.Home, timeout: o.Timeout, lockWait: o.LockWait, holder: []byte(o.Holder), nc: nc, js: js}
-	ctx, cancel := s.ctx()
-	defer cancel()
-	kv, err := js.KeyValue(ctx, s.bucket)
-	switch {
-	case errors.Is(err, jetstream.ErrBucketNotFound):
-	case err != nil:
-		nc.Close()
-		return nil, s.fail("", err)
-	default:
-		s.kvHandle = kv
-	}
 	return s, nil
 }
 
@@ -164,11 +160,71 @@ func (s *Store) URL() string { return s.url }
 // Bucket is the home's bucket.
 func (s *Store) Bucket() string { return s.bucket }
 
-// kv is the bucket, or nil before it is made.
+// kv is the bucket, bound on first use (binding asks the server for the
+// stream's whole state: a step, which needs no watch and no list, does
+// without), or nil before it is made.
 func (s *Store) kv() jetstream.KeyValue {
 	s.kvMu.Lock()
 	defer s.kvMu.Unlock()
+	if s.kvHandle == nil {
+		ctx, cancel := s.ctx()
+		defer cancel()
+		if kv, err := s.js.KeyValue(ctx, s.bucket); err == nil {
+			s.kvHandle, s.made = kv, true
+		}
+	}
 	return s.kvHandle
+}
+
+// errNoBucket is a direct get in a home not made yet.
+var errNoBucket = errors.New("no bucket")
+
+// direct reads the last entry of a key with one JetStream direct get
+// (ADR-31), which the bucket allows: the entry's data, whether it is
+// there (a deletion, a purge or the marker of a time run out is not) and
+// its revision (0 for a key never written).
+func (s *Store) direct(k string) (data []byte, there bool, rev uint64, err error) {
+	m, err := s.nc.Request("$JS.API.DIRECT.GET.KV_"+s.bucket+".$KV."+s.bucket+"."+k, nil, s.timeout)
+	if errors.Is(err, nats.ErrNoResponders) {
+		return nil, false, 0, errNoBucket
+	}
+	if err != nil {
+		return nil, false, 0, err
+	}
+	switch st := m.Header.Get("Status"); st {
+	case "":
+	case "404":
+		return nil, false, 0, nil
+	default:
+		return nil, false, 0, fmt.Errorf("direct get: %s %s", st, m.Header.Get("Description"))
+	}
+	s.kvMu.Lock()
+	s.made = true
+	s.kvMu.Unlock()
+	rev, _ = strconv.ParseUint(m.Header.Get(jetstream.SequenceHeader), 10, 64)
+	op := m.Header.Get("KV-Operation")
+	if op == "DEL" || op == "PURGE" || m.Header.Get("Nats-Marker-Reason") != "" {
+		return nil, false, rev, nil
+	}
+	return m.Data, true, rev, nil
+}
+
+// exists says whether the bucket is there, asking once.
+func (s *Store) exists() (bool, error) {
+	s.kvMu.Lock()
+	made := s.made
+	s.kvMu.Unlock()
+	if made {
+		return true, nil
+	}
+	_, _, _, err := s.direct(lockKey)
+	if errors.Is(err, errNoBucket) {
+		return false, nil
+	}
+	if err != nil {
+		return false, s.fail("", err)
+	}
+	return true, nil
 }
 
 func (s *Store) ctx() (context.Context, context.CancelFunc) {
@@ -192,22 +248,16 @@ func (s *Store) Where(key string) string {
 }
 
 func (s *Store) Get(key string) ([]byte, error) {
-	if s.kv() == nil {
+	data, there, _, err := s.direct(encodeKey(key))
+	switch {
+	case errors.Is(err, errNoBucket), err == nil && !there:
 		return nil, fmt.Errorf("%s: %w", s.Where(key), store.ErrNotFound)
-	}
-	ctx, cancel := s.ctx()
-	defer cancel()
-	e, err := s.kv().Get(ctx, encodeKey(key))
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return nil, fmt.Errorf("%s: %w", s.Where(key), store.ErrNotFound)
-	}
-	if err != nil {
+	case err != nil:
 		return nil, s.fail(key, err)
-	}
-	if len(e.Value()) > store.MaxRecord {
+	case len(data) > store.MaxRecord:
 		return nil, fmt.Errorf("%s: %w", s.Where(key), store.ErrTooLarge)
 	}
-	return e.Value(), nil
+	return data, nil
 }
 
 // keys lists the KV keys of the records under filters.
@@ -263,18 +313,18 @@ func (s *Store) List(dir string) ([]string, error) {
 	return names, nil
 }
 
-func (s *Store) Exists() (bool, error) { return s.kv() != nil, nil }
+func (s *Store) Exists() (bool, error) { return s.exists() }
 
 // make makes the bucket: file storage, one revision a key, markers for
 // keys whose time ran out (the lock's), atomic batches allowed.
 func (s *Store) make() error {
-	s.kvMu.Lock()
-	defer s.kvMu.Unlock()
-	if s.kvHandle != nil {
+	if made, err := s.exists(); err != nil || made {
 		// Made: a bucket whose atomic batches are off is told by the
 		// first commit (publishBatch), not asked at every lock.
-		return nil
+		return err
 	}
+	s.kvMu.Lock()
+	defer s.kvMu.Unlock()
 	ctx, cancel := s.ctx()
 	defer cancel()
 	kv, err := s.js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
@@ -294,7 +344,7 @@ func (s *Store) make() error {
 	if err := s.allowAtomic(ctx); err != nil {
 		return err
 	}
-	s.kvHandle = kv
+	s.kvHandle, s.made = kv, true
 	return nil
 }
 
@@ -331,8 +381,8 @@ func (s *Store) Lock(wait time.Duration) (func(), error) {
 	timeout := func() error {
 		return &lock.TimeoutError{Path: s.Where("lock"), Waited: time.Since(start)}
 	}
-	rev, err := s.kv().Create(ctx, lockKey, s.holder, jetstream.KeyTTL(lockTTL))
-	if errors.Is(err, jetstream.ErrKeyExists) {
+	rev, err := s.take(ctx)
+	if errors.Is(err, errHeld) {
 		rev, err = s.awaitLock(ctx)
 	}
 	if err != nil {
@@ -343,6 +393,7 @@ func (s *Store) Lock(wait time.Duration) (func(), error) {
 	}
 	s.mu.Lock()
 	s.lockRev = rev
+	s.leased = start.Add(lockTTL - leaseMargin)
 	s.stop = make(chan struct{})
 	s.mu.Unlock()
 	go s.renew(s.stop)
@@ -351,6 +402,38 @@ func (s *Store) Lock(wait time.Duration) (func(), error) {
 		return nil, err
 	}
 	return s.unlock, nil
+}
+
+var errHeld = errors.New("held")
+
+// take takes the lock if it is free: one read of its key, one publish
+// that expects the revision read (so of two takers one wins).
+func (s *Store) take(ctx context.Context) (uint64, error) {
+	data, there, rev, err := s.direct(lockKey)
+	if err != nil {
+		return 0, err
+	}
+	if there && len(data) > 0 {
+		return 0, errHeld
+	}
+	return s.takeAt(ctx, rev)
+}
+
+// takeAt publishes the lock expecting its key's last revision to be rev.
+func (s *Store) takeAt(ctx context.Context, rev uint64) (uint64, error) {
+	m := nats.NewMsg("$KV." + s.bucket + "." + lockKey)
+	m.Data = s.holder
+	m.Header.Set(jetstream.MsgTTLHeader, lockTTL.String())
+	m.Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(rev, 10))
+	ack, err := s.js.PublishMsg(ctx, m)
+	if err == nil {
+		return ack.Sequence, nil
+	}
+	var ae *jetstream.APIError
+	if errors.As(err, &ae) && (ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence || ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
+		return 0, errHeld // another took it first
+	}
+	return 0, err
 }
 
 // awaitLock waits for the lock on a watch of its key, which gives its
@@ -373,19 +456,11 @@ func (s *Store) awaitLock(ctx context.Context) (uint64, error) {
 		if e == nil || e.Operation() == jetstream.KeyValuePut && len(e.Value()) > 0 {
 			continue // held (a holder's value is never empty)
 		}
-		m := nats.NewMsg("$KV." + s.bucket + "." + lockKey)
-		m.Data = s.holder
-		m.Header.Set(jetstream.MsgTTLHeader, lockTTL.String())
-		m.Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(e.Revision(), 10))
-		ack, err := s.js.PublishMsg(ctx, m)
-		if err == nil {
-			return ack.Sequence, nil
+		rev, err := s.takeAt(ctx, e.Revision())
+		if errors.Is(err, errHeld) {
+			continue
 		}
-		var ae *jetstream.APIError
-		if errors.As(err, &ae) && (ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence || ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
-			continue // another waiter took it first
-		}
-		return 0, err
+		return rev, err
 	}
 }
 
@@ -415,10 +490,12 @@ func (s *Store) renew(stop chan struct{}) {
 			return
 		}
 		ctx, cancel := s.ctx()
+		sent := time.Now()
 		ack, err := s.js.PublishMsg(ctx, s.lockMsg())
 		cancel()
 		if err == nil {
 			s.lockRev = ack.Sequence
+			s.leased = sent.Add(lockTTL - leaseMargin)
 		}
 		s.mu.Unlock()
 	}
@@ -436,7 +513,10 @@ func (s *Store) unlock() {
 	defer cancel()
 	// Expecting the revision: a lock that ran out and was taken by
 	// another is not this holder's to let go.
-	_ = s.kv().Delete(ctx, lockKey, jetstream.LastRevision(s.lockRev))
+	m := nats.NewMsg("$KV." + s.bucket + "." + lockKey)
+	m.Header.Set("KV-Operation", "DEL")
+	m.Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(s.lockRev, 10))
+	_, _ = s.js.PublishMsg(ctx, m)
 }
 
 // batchMsg is one message of a commit.
@@ -476,6 +556,9 @@ func (s *Store) Commit(ws []store.Write) ([]string, error) {
 	if len(msgs)+1 > maxBatch {
 		return nil, fmt.Errorf("%s: a commit of %d records is more than one batch (%d)", s.Where(""), len(msgs), maxBatch-1)
 	}
+	if len(msgs) == 1 && len(gone) == 0 {
+		return nil, s.publishOne(msgs[0])
+	}
 	if len(msgs)+len(gone)+1 <= maxBatch {
 		for _, k := range gone {
 			msgs = append(msgs, batchMsg{key: k, del: true})
@@ -501,17 +584,15 @@ func (s *Store) Commit(ws []store.Write) ([]string, error) {
 // rollForward finishes the deletions of a commit cut short (Lock, with
 // the lock held).
 func (s *Store) rollForward() error {
-	ctx, cancel := s.ctx()
-	defer cancel()
-	e, err := s.kv().Get(ctx, journalKey)
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return nil
-	}
+	data, there, _, err := s.direct(journalKey)
 	if err != nil {
 		return s.fail("journal", err)
 	}
+	if !there {
+		return nil
+	}
 	var gone []string
-	if err := json.Unmarshal(e.Value(), &gone); err != nil {
+	if err := json.Unmarshal(data, &gone); err != nil {
 		return fmt.Errorf("%s: %v", s.Where("journal"), err)
 	}
 	s.mu.Lock()
@@ -534,6 +615,23 @@ func (s *Store) applyJournal(gone []string) error {
 		if err := s.publishBatch(msgs); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// publishOne commits one record by one publish: an atomic batch costs the
+// server a staging store of its own (on file storage, tens of
+// milliseconds), which a step, the hot path, cannot pay. Its fence is the
+// lease: a holder whose lock may have run out commits nothing. With s.mu
+// held.
+func (s *Store) publishOne(b batchMsg) error {
+	if time.Now().After(s.leased) {
+		return fmt.Errorf("%s: the lock ran out before the commit (another command may have it now): nothing was written", s.Where(""))
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	if _, err := s.js.Publish(ctx, "$KV."+s.bucket+"."+b.key, b.data); err != nil {
+		return s.fail("", err)
 	}
 	return nil
 }
@@ -599,6 +697,7 @@ func (s *Store) tryBatch(msgs []batchMsg) error {
 	last.Header.Set("Nats-Batch-Id", id)
 	last.Header.Set("Nats-Batch-Sequence", strconv.Itoa(len(msgs)+1))
 	last.Header.Set("Nats-Batch-Commit", "1")
+	sent := time.Now()
 	reply, err := s.nc.RequestMsg(last, s.timeout)
 	if err != nil {
 		return s.fail("", err)
@@ -615,6 +714,7 @@ func (s *Store) tryBatch(msgs []batchMsg) error {
 		return &batchError{code: ack.Error.ErrCode, msg: fmt.Sprintf("%s: commit: %s", s.Where(""), msg)}
 	}
 	s.lockRev = ack.Seq
+	s.leased = sent.Add(lockTTL - leaseMargin)
 	return nil
 }
 
