@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		// The scripts' conch is conch-nats: it is conch on a local home,
 		// and reaches the backend TestScriptBackend names.
-		"conch":        func() { os.Exit(cli.Main(os.Args[1:], natsbackend.Env())) },
+		"conch":        func() { os.Exit(cli.Main(os.Args[1:], typedErrors(natsbackend.Env()))) },
 		"notify-count": notifyCount,
 	})
 }
