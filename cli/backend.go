@@ -152,7 +152,8 @@ func (a *app) backend(cfg state.Config) (store.Store, error) {
 }
 
 func (a *app) newBackendGroup() *cobra.Command {
-	g := group("backend", "The shared home on a NATS server ([backend] in config.toml)")
+	g := group("backend", "One home on several computers: the records on NATS JetStream ([backend])")
+	g.Long = strings.TrimRight(topicBackend, "\n")
 	g.AddCommand(a.newBackendMigrate())
 	return g
 }
