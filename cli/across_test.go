@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -15,8 +16,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conch-sh/conch/state/store/natsstore"
 	"github.com/conch-sh/conch/state/store/natsstore/natstest"
 )
+
+func natsstoreOpen(url, home string) (*natsstore.Store, error) {
+	return natsstore.Open(natsstore.Options{URL: url, Home: home})
+}
 
 // computer is one CONCH_HOME on the shared server: its own folder, config
 // and computer name, the records on the backend.
@@ -297,4 +303,67 @@ func BenchmarkWakeAcrossComputers(b *testing.B) {
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	b.ReportMetric(ms(percentile(wake, 50)), "wake-median-ms")
 	b.ReportMetric(ms(percentile(wake, 99)), "wake-p99-ms")
+}
+
+// The real conch links no NATS client: for a home on a backend it runs
+// conch-nats in its place (beside it), the same words, streams and exit
+// code; without conch-nats it says so in one line, and a hook warns and
+// exits 0.
+func TestConchRunsConchNats(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the real binaries are not built")
+	}
+	srv := natstest.Start(t)
+	dir := t.TempDir()
+	for _, b := range []string{"conch", "conch-nats"} {
+		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "bin", b), "../cmd/"+b).CombinedOutput(); err != nil {
+			t.Fatalf("building %s: %v\n%s", b, err, out)
+		}
+	}
+	if out, err := exec.Command("go", "list", "-deps", "../cmd/conch").Output(); err != nil || strings.Contains(string(out), "nats-io") {
+		t.Fatalf("conch links the NATS client (%v)", err)
+	}
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf("[backend]\nurl = %q\nhome = \"execd\"\n", srv.URL)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	conch := func(stdin string, args ...string) (string, string, error) {
+		cmd := exec.Command(filepath.Join(dir, "bin", "conch"), args...)
+		cmd.Env = conchEnv(home, "")
+		cmd.Stdin = strings.NewReader(stdin)
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		return out.String(), errb.String(), err
+	}
+	if out, errs, err := conch("", "chat", "new", "--title", "Through conch-nats", "--folder", dir); err != nil || strings.TrimSpace(out) != "c_1" {
+		t.Fatalf("chat new through conch-nats: %q %q %v", out, errs, err)
+	}
+	s, err := natsstoreOpen(srv.URL, "execd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get("chats/c_1.json"); err != nil {
+		t.Fatalf("the chat is not on the backend: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(home, "chats")); err == nil {
+		t.Fatal("the chat was written in the local home")
+	}
+	// Without conch-nats: one line, exit 1; a hook warns and exits 0.
+	if err := os.Remove(filepath.Join(dir, "bin", "conch-nats")); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, err := conch("", "chats", "list")
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, srv.URL) || !strings.Contains(errs, "conch-nats") {
+		t.Fatalf("without conch-nats: %q %v", errs, err)
+	}
+	out, errs, err := conch(`{"session_id":"S1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, "hook", "claude")
+	if err != nil || out != "" || !strings.HasPrefix(errs, "conch: warning: hook") {
+		t.Fatalf("a hook without conch-nats: %q %q %v", out, errs, err)
+	}
 }

@@ -50,6 +50,12 @@ func TestScriptBackend(t *testing.T) {
 	srv := natstest.Start(t)
 	p := scriptParams(t, "../testdata/script")
 	setup := p.Setup
+	p.Condition = func(cond string) (bool, error) {
+		if cond == "backend" {
+			return true, nil
+		}
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
 	var n atomic.Int64
 	p.Setup = func(e *testscript.Env) error {
 		if err := setup(e); err != nil {
@@ -65,6 +71,7 @@ func TestScriptBackend(t *testing.T) {
 			return err
 		}
 		e.Setenv("CONCH_BACKEND_URL", srv.URL)
+		e.Setenv("BACKEND_URL", srv.URL) // for a script that sets it aside
 		e.Setenv("CONCH_BACKEND_HOME", fmt.Sprintf("s%d", n.Add(1)))
 		return nil
 	}

@@ -50,6 +50,13 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"notified": notified},
+		// [backend]: the suite runs on a NATS server (TestScriptBackend).
+		Condition: func(cond string) (bool, error) {
+			if cond == "backend" {
+				return false, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 	}
 }
 
