@@ -99,6 +99,8 @@ type app struct {
 	// backendTimeout bounds reaching the backend and each request to it
 	// (0: the store's default); a hook's is its time budget.
 	backendTimeout time.Duration
+	// noHome: the command does not open the home (its access is none).
+	noHome bool
 	// harness is the process running the chat when an adapter knows it
 	// better than the parent of this command (Codex's TUI, whose hooks
 	// its long-lived daemon runs).
@@ -317,6 +319,8 @@ func group(name, short string) *cobra.Command {
 // prepare checks the words common to every command and opens the home as
 // the command's access says.
 func (a *app) prepare(cmd *cobra.Command) error {
+	acc := cmd.Annotations["access"]
+	a.noHome = acc == accessNone
 	if a.chat == "" {
 		a.chat = a.sessionChat()
 	}
@@ -326,15 +330,16 @@ func (a *app) prepare(cmd *cobra.Command) error {
 	if a.chat != "" && !state.ValidID(a.chat) {
 		return &runError{usage("--chat %q is not a chat id (c_N or t_N)", a.chat)}
 	}
-	acc := cmd.Annotations["access"]
 	if acc == accessNone {
 		return nil
 	}
-	h, err := a.openHome()
-	if err != nil {
-		return &runError{err}
+	if a.home == nil { // a home on a backend may be open already (records)
+		h, err := a.openHome()
+		if err != nil {
+			return &runError{err}
+		}
+		a.home = h
 	}
-	a.home = h
 	a.chat = a.shellChat(a.chat)
 	return nil
 }

@@ -31,7 +31,6 @@ func init() {
 		"a CONCH_HOME with no home in it is still on the shared server": "status_access",
 		// For the lead (notes/nats.md): these are rules of state that
 		// read the local files around the store.
-		"a session's link is read from the local files (state.LinkedChat), not the store":               "hook_codex_0169 threat_inherit_harness",
 		"a wake or stop command gets CONCH_HOME, not the backend the waker used (state/wake.go runCmd)": "threat_wake_env",
 	} {
 		for _, s := range strings.Fields(scripts) {
