@@ -183,7 +183,7 @@ the config names the backend for everyday use.`,
 				return err
 			}
 			a.committed = true
-			return a.printer().Value(map[string]any{"json_version": 2, "records": n, "backend": dst.URL(), "home": dst.Bucket()},
+			return a.printer().Value(map[string]any{"records": n, "backend": dst.URL(), "home": dst.Bucket()},
 				fmt.Sprintf("copied %d records from %s to %s home %s\n", n, a.home.Dir, dst.URL(), dst.Bucket()))
 		}),
 	}

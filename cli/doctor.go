@@ -70,7 +70,16 @@ func (a *app) doctorBackend(s BackendStore) error {
 	if w := a.claudeWarning(); w != "" {
 		a.printer().Warn("%s", w)
 	}
-	v := map[string]any{"json_version": 2, "backend": s.URL(), "home": s.Bucket(), "rtt_ms": float64(h.RTT.Microseconds()) / 1000, "problems": h.Problems, "open": len(h.Problems)}
+	// doctor's own shape (findings, open), and the backend's figures.
+	v := struct {
+		render.DoctorJSON
+		Backend string  `json:"backend"`
+		Home    string  `json:"home"`
+		RTTms   float64 `json:"rtt_ms"`
+	}{render.DoctorJSON{Findings: []render.FindingJSON{}, Open: len(h.Problems)}, s.URL(), s.Bucket(), float64(h.RTT.Microseconds()) / 1000}
+	for _, p := range h.Problems {
+		v.Findings = append(v.Findings, render.FindingJSON{Path: s.Where(""), Problem: p})
+	}
 	if err := a.printer().Value(v, b.String()); err != nil {
 		return err
 	}
