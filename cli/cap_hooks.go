@@ -114,6 +114,7 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 	if a.chat == "" {
 		a.chat = a.env.Getenv("CONCH_CHAT")
 	}
+	a.backendTimeout = hookLockWait
 	if a.chat == "" {
 		// Started from another harness's shell whose CONCH_CHAT was never
 		// exported (its SessionStart missed the lock): that session's own
@@ -123,9 +124,11 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 	if a.chat != "" && !state.ValidID(a.chat) {
 		a.chat = "" // not a chat id: the harness's environment names no chat
 	}
-	home, err := a.openHome()
-	if err != nil {
-		return err
+	home := a.home // a home on a backend is open already (records)
+	if home == nil {
+		if home, err = a.openHome(); err != nil {
+			return err
+		}
 	}
 	home.LockWait = hookLockWait
 	a.home = home

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -43,6 +46,9 @@ Exit codes: 0 nothing wrong (or all repaired), 1 problems found.`,
 
 // runDoctor checks the home (and mends it, with --repair) and says what it found.
 func (a *app) runDoctor(o *doctorOptions) error {
+	if ns, ok := a.home.Store().(BackendStore); ok {
+		return a.doctorBackend(ns)
+	}
 	found, err := a.home.Doctor(o.repair)
 	if err != nil {
 		return err
@@ -57,6 +63,44 @@ func (a *app) runDoctor(o *doctorOptions) error {
 	}
 	if view.Open > 0 {
 		return errors.New(render.DoctorOpen(view.Open))
+	}
+	return nil
+}
+
+// doctorBackend checks a home on a backend: the server reached, the round
+// trip, the home's stream as conch needs it. (Its records' shapes are the
+// server's to keep whole; doctor's file checks are for a local home.)
+func (a *app) doctorBackend(s BackendStore) error {
+	h, err := s.Health()
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "backend %s home %s: reached, round trip %s; %s\n", s.URL(), s.Bucket(), h.RTT.Round(10*time.Microsecond), h.Summary)
+	for _, p := range h.Problems {
+		fmt.Fprintf(&b, "%s: %s\n", s.Where(""), p)
+	}
+	if len(h.Problems) == 0 {
+		b.WriteString("the home is healthy\n")
+	}
+	if w := install.ClaudeWarning(a.installEnv()); w != "" {
+		a.printer().Warn("%s", w)
+	}
+	// doctor's own shape (findings, open), and the backend's figures.
+	v := struct {
+		render.DoctorJSON
+		Backend string  `json:"backend"`
+		Home    string  `json:"home"`
+		RTTms   float64 `json:"rtt_ms"`
+	}{render.DoctorJSON{Findings: []render.FindingJSON{}, Open: len(h.Problems)}, s.URL(), s.Bucket(), float64(h.RTT.Microseconds()) / 1000}
+	for _, p := range h.Problems {
+		v.Findings = append(v.Findings, render.FindingJSON{Path: s.Where(""), Problem: p})
+	}
+	if err := a.printer().Value(v, b.String()); err != nil {
+		return err
+	}
+	if len(h.Problems) > 0 {
+		return fmt.Errorf("doctor found %d problem(s) on the backend", len(h.Problems))
 	}
 	return nil
 }

@@ -19,6 +19,8 @@ var (
 	topicSecurity string
 	//go:embed topics/person.txt
 	topicPerson string
+	//go:embed topics/backend.txt
+	topicBackend string
 )
 
 // helpTopics are the documents the binary carries beyond each command's

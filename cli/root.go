@@ -48,6 +48,13 @@ type Env struct {
 	PPID     int
 	Exe      string
 	FS       store.FS // nil: the real file system (tests put a failing one)
+	// OpenBackend opens a home on a NATS server (natsstore.OpenBackend);
+	// nil in conch itself, which then runs conch-nats for a home that
+	// names a backend (backend.go): linking the NATS client would cost
+	// every local command its start-up.
+	OpenBackend OpenBackend
+	// Exec replaces the process (syscall.Exec); nil: it cannot.
+	Exec func(path string, argv, env []string) error
 	// Failed, when set, is told the error a run ended with, a hook's
 	// (which the hook only warns of) included: a test judges errors by
 	// their type through it (errors.Is, errors.As), never by their words.
@@ -63,6 +70,7 @@ func System() Env {
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
 		Terminal: term.IsTerminal(int(os.Stdin.Fd())),
 		Getenv:   os.Getenv, Now: time.Now, Hostname: host, Cwd: cwd, PPID: os.Getppid(), Exe: exe,
+		Exec: execProcess,
 	}
 }
 
@@ -88,6 +96,11 @@ type app struct {
 	// that failed wrote nothing).
 	committed bool
 	out       *render.Printer
+	// backendTimeout bounds reaching the backend and each request to it
+	// (0: the store's default); a hook's is its time budget.
+	backendTimeout time.Duration
+	// noHome: the command does not open the home (its access is none).
+	noHome bool
 	// harness is the process running the chat when an adapter knows it
 	// better than the parent of this command (Codex's TUI, whose hooks
 	// its long-lived daemon runs).
@@ -102,6 +115,9 @@ func Main(args []string, env Env) int {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	a := &app{env: env}
+	if code, ran := a.runOnBackend(args); ran {
+		return code
+	}
 	root := a.newRoot(args)
 	root.SetArgs(args)
 	root.SetIn(env.In)
@@ -235,7 +251,7 @@ func (a *app) newRoot(args []string) *cobra.Command {
 	root.AddCommand(chat, a.newChatsGroup(), a.newTaskGroup(), a.newReplyGroup(),
 		a.newStepCmd(nil), a.newNotesCmd(nil), a.newPromptCmd(nil), a.newTasksCmd(nil),
 		a.newVersionCmd(nil), a.newCompletionCmd(root, nil), a.newDoctorCmd(nil), a.newDemoCmd(nil),
-		a.newClaimCmd(nil), a.newReleaseCmd(nil), a.newClaimsCmd(nil), a.newTopCmd(nil), a.newNotifyGroup())
+		a.newClaimCmd(nil), a.newReleaseCmd(nil), a.newClaimsCmd(nil), a.newTopCmd(nil), a.newNotifyGroup(), a.newBackendGroup())
 	for _, more := range [](func(*cobra.Command) []*cobra.Command){
 		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,
 	} {
@@ -310,6 +326,8 @@ func group(name, short string) *cobra.Command {
 // prepare checks the words common to every command and opens the home as
 // the command's access says.
 func (a *app) prepare(cmd *cobra.Command) error {
+	acc := cmd.Annotations["access"]
+	a.noHome = acc == accessNone
 	if a.chat == "" {
 		a.chat = a.sessionChat()
 	}
@@ -319,15 +337,16 @@ func (a *app) prepare(cmd *cobra.Command) error {
 	if a.chat != "" && !state.ValidID(a.chat) {
 		return &runError{usage("--chat %q is not a chat id (c_N or t_N)", a.chat)}
 	}
-	acc := cmd.Annotations["access"]
 	if acc == accessNone {
 		return nil
 	}
-	h, err := a.openHome()
-	if err != nil {
-		return &runError{err}
+	if a.home == nil { // a home on a backend may be open already (records)
+		h, err := a.openHome()
+		if err != nil {
+			return &runError{err}
+		}
+		a.home = h
 	}
-	a.home = h
 	a.chat = a.shellChat(a.chat)
 	return nil
 }
@@ -345,7 +364,7 @@ func (a *app) openHome() (*state.Home, error) {
 	if err != nil {
 		return nil, err
 	}
-	return state.Open(state.Options{Dir: dir, Now: now, Wall: a.env.Now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS, Words: render.Notice})
+	return state.Open(state.Options{Dir: dir, Now: now, Wall: a.env.Now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS, Words: render.Notice, Backend: a.backend})
 }
 
 // clock is the command's clock: the time CONCH_NOW names, when set.

@@ -13,13 +13,16 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/conch-sh/conch/cli"
+	"github.com/conch-sh/conch/cli/natsbackend"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"conch":        func() { os.Exit(cli.Main(os.Args[1:], typedErrors(cli.System()))) },
+		// The scripts' conch is conch-nats: it is conch on a local home,
+		// and reaches the backend TestScriptBackend names.
+		"conch":        func() { os.Exit(cli.Main(os.Args[1:], typedErrors(natsbackend.Env()))) },
 		"notify-count": notifyCount,
 	})
 }
@@ -47,6 +50,13 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"notified": notified},
+		// [backend]: the suite runs on a NATS server (TestScriptBackend).
+		Condition: func(cond string) (bool, error) {
+			if cond == "backend" {
+				return false, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 	}
 }
 

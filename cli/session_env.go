@@ -15,11 +15,33 @@ func (a *app) sessionChat() string { return a.sessionChatBut("") }
 // sessionChatBut is sessionChat passing over the variable of one harness:
 // a hook of that harness is its own session.
 func (a *app) sessionChatBut(name string) string {
-	dir := a.homeDir()
-	if dir == "" {
+	records := a.records()
+	if records == nil {
 		return ""
 	}
-	return harness.SessionChat(store.NewFiles(dir, nil, 0), a.env.Getenv, name)
+	return harness.SessionChat(records, a.env.Getenv, name)
+}
+
+// records is where the session links are read: the home's store, opened
+// now when it is on a backend (and kept: the command uses it next), else
+// the local files; nil when there is none to read.
+func (a *app) records() store.Store {
+	if a.home != nil {
+		return a.home.Store()
+	}
+	if !a.noHome && a.env.OpenBackend != nil && a.backendURL() != "" {
+		h, err := a.openHome()
+		if err != nil {
+			return nil // opening the home again says what is wrong
+		}
+		a.home = h
+		return h.Store()
+	}
+	dir := a.homeDir()
+	if dir == "" {
+		return nil
+	}
+	return store.NewFiles(dir, nil, 0)
 }
 
 // shellChat is the chat a command acts as that names chat from inside a

@@ -38,6 +38,14 @@ type Config struct {
 		Claims   string `toml:"claims"`
 		Checkout string `toml:"checkout"`
 	} `toml:"guard"`
+	// Backend names a shared home on a NATS server (issue 15); unset, the
+	// records are local files under CONCH_HOME.
+	Backend struct {
+		URL   string `toml:"url"`
+		Home  string `toml:"home"`
+		Creds string `toml:"creds"`
+		TLSCA string `toml:"tls_ca"`
+	} `toml:"backend"`
 }
 
 // Options are what the edge of the program passes in.
@@ -49,7 +57,11 @@ type Options struct {
 	Getenv   func(string) string // for [scrub] env
 	// Store holds the records; nil: files under Dir, on FS (nil: the
 	// real file system).
-	Store    store.Store
+	Store store.Store
+	// Backend, when set, is asked for the store once the config is read
+	// (the config is always the local CONCH_HOME/config.toml: it names
+	// the backend); a nil store means the local files.
+	Backend  func(Config) (store.Store, error)
 	FS       store.FS
 	LockWait time.Duration // 0: the store's default
 	// Exe is the conch binary, for the detached work a command starts
@@ -77,8 +89,11 @@ type Home struct {
 // Open reads the home's config. It creates nothing.
 func Open(o Options) (*Home, error) {
 	h := &Home{Dir: o.Dir, store: o.Store, Now: o.Now, Wall: o.Wall, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe, Words: o.Words}
-	if h.store == nil {
-		h.store = store.NewFiles(o.Dir, o.FS, 0)
+	// The config is read where the records are when a store is given (a
+	// test's), else from the local files: it names the backend.
+	local := h.store
+	if local == nil {
+		local = store.NewFiles(o.Dir, o.FS, 0)
 	}
 	if h.Now == nil {
 		h.Now = time.Now
@@ -89,8 +104,8 @@ func Open(o Options) (*Home, error) {
 	if h.Getenv == nil {
 		h.Getenv = os.Getenv
 	}
-	path := h.where("config.toml")
-	data, err := h.store.Get("config.toml")
+	path := local.Where("config.toml")
+	data, err := local.Get("config.toml")
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 	case err != nil:
@@ -108,6 +123,14 @@ func Open(o Options) (*Home, error) {
 		if g.v != "" && guardRank(g.v) == 0 {
 			return nil, fmt.Errorf("config %s: [guard] %s = %q: it takes deny, ask or note", path, g.key, g.v)
 		}
+	}
+	if h.store == nil && o.Backend != nil {
+		if h.store, err = o.Backend(h.Config); err != nil {
+			return nil, err
+		}
+	}
+	if h.store == nil {
+		h.store = local
 	}
 	h.Computer = h.Config.Preferences.Computer
 	if h.Computer == "" {

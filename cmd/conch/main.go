@@ -8,4 +8,4 @@ import (
 	"github.com/conch-sh/conch/cli"
 )
 
-func main() { os.Exit(cli.Main(os.Args[1:], cli.System())) }
+func main() { os.Exit(cli.Main(os.Args[1:], env())) }

@@ -1,0 +1,256 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/store"
+)
+
+// OpenBackend opens a home on a NATS server (cli/natsbackend.Open).
+type OpenBackend func(BackendConfig) (BackendStore, error)
+
+// BackendConfig is what config.toml's [backend] says, and who asks.
+type BackendConfig struct {
+	URL, Home, Creds, TLSCA string
+	Holder                  string        // who holds the lock: computer and pid
+	Timeout                 time.Duration // reaching the server, each request; 0: the store's
+}
+
+// BackendStore is a home on a server.
+type BackendStore interface {
+	store.Store
+	URL() string
+	Bucket() string
+	Health() (BackendHealth, error)
+}
+
+// BackendHealth is what conch doctor says of a backend.
+type BackendHealth struct {
+	RTT      time.Duration
+	Summary  string
+	Problems []string
+}
+
+// conchNats is the conch that links the NATS client.
+const conchNats = "conch-nats"
+
+// backendURL is the backend the home names: CONCH_BACKEND_URL, else
+// config.toml's [backend] url; "" for a local home. A config that cannot
+// be read names none here: opening the home says what is wrong with it.
+func (a *app) backendURL() string {
+	if url := a.env.Getenv("CONCH_BACKEND_URL"); url != "" {
+		return url
+	}
+	dir := a.homeDir()
+	if dir == "" {
+		return ""
+	}
+	data, err := store.NewFiles(dir, a.env.FS, 0).Get("config.toml")
+	if err != nil || !bytes.Contains(data, []byte("[backend]")) {
+		return "" // the local home, at the cost of one read
+	}
+	var cfg state.Config
+	if _, err := toml.Decode(string(data), &cfg); err != nil {
+		return ""
+	}
+	return cfg.Backend.URL
+}
+
+// runOnBackend runs the command in conch-nats when the home names a
+// backend and this conch cannot reach one: the same words, environment
+// and streams, in place of this process (ran is false when there is
+// nothing to do). conch-nats is looked for beside conch, then on PATH.
+func (a *app) runOnBackend(args []string) (code int, ran bool) {
+	if a.env.OpenBackend != nil {
+		return 0, false
+	}
+	switch firstWord(args) {
+	case "", "version", "help", "completion":
+		return 0, false
+	}
+	url := a.backendURL()
+	if url == "" {
+		return 0, false
+	}
+	err := a.execNats(args)
+	// Only a failed exec returns.
+	msg := fmt.Sprintf("the home is on the backend %s, and %s cannot be run: %v (go install github.com/conch-sh/conch/cmd/conch-nats)", url, conchNats, err)
+	if firstWord(args) == "hook" {
+		// A hook never breaks the session it serves.
+		fmt.Fprintf(a.env.Err, "conch: warning: hook: %s\n", msg)
+		return ExitOK, true
+	}
+	a.printer().Error(msg, ExitFailed)
+	return ExitFailed, true
+}
+
+func (a *app) execNats(args []string) error {
+	if a.env.Exec == nil {
+		return errors.New("this system cannot replace a process")
+	}
+	exe := ""
+	if a.env.Exe != "" {
+		if p := filepath.Join(filepath.Dir(a.env.Exe), conchNats); fileExists(p) {
+			exe = p
+		}
+	}
+	if exe == "" {
+		p, err := exec.LookPath(conchNats)
+		if err != nil {
+			return errors.New("not beside conch, nor on PATH")
+		}
+		exe = p
+	}
+	return a.env.Exec(exe, append([]string{exe}, args...), os.Environ())
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// backend is the store config.toml's [backend] names (CONCH_BACKEND_URL
+// overrides its url; CONCH_BACKEND_HOME its home, for tests that share a
+// server), or nil for the local files.
+func (a *app) backend(cfg state.Config) (store.Store, error) {
+	url := a.env.Getenv("CONCH_BACKEND_URL")
+	if url == "" {
+		url = cfg.Backend.URL
+	}
+	if url == "" {
+		return nil, nil
+	}
+	if a.env.OpenBackend == nil {
+		return nil, fmt.Errorf("the home is on the backend %s: this conch cannot reach one (run %s)", url, conchNats)
+	}
+	home := a.env.Getenv("CONCH_BACKEND_HOME")
+	if home == "" {
+		home = cfg.Backend.Home
+	}
+	who := cfg.Preferences.Computer
+	if who == "" {
+		who = a.env.Hostname
+	}
+	return a.env.OpenBackend(BackendConfig{
+		URL: url, Home: home, Creds: cfg.Backend.Creds, TLSCA: cfg.Backend.TLSCA,
+		Timeout: a.backendTimeout, Holder: who + " pid " + strconv.Itoa(os.Getpid()),
+	})
+}
+
+func (a *app) newBackendGroup() *cobra.Command {
+	g := group("backend", "One home on several computers: the records on NATS JetStream ([backend])")
+	g.Long = strings.TrimRight(topicBackend, "\n")
+	g.AddCommand(a.newBackendMigrate())
+	return g
+}
+
+// newBackendMigrate copies the local home's records into the backend's
+// home, which must be empty: the way a person moves to a shared home
+// without losing history.
+func (a *app) newBackendMigrate() *cobra.Command {
+	return &cobra.Command{
+		Use:   "migrate",
+		Short: "Copy the local home (CONCH_HOME) into the empty backend home",
+		Long: `Copy every record of the local home (CONCH_HOME) into the home on the
+backend that config.toml's [backend] (or CONCH_BACKEND_URL) names. The
+backend's home must be empty: nothing there is replaced. config.toml stays
+local (it names the backend). Run it once, with no chat running, before
+the config names the backend for everyday use.`,
+		Args:        exactArgs(0, "no arguments"),
+		Annotations: access(accessWrite),
+		RunE: run(func(cmd *cobra.Command, args []string) error {
+			dst, ok := a.home.Store().(BackendStore)
+			if !ok {
+				return usage("no backend: set [backend] url in %s, or CONCH_BACKEND_URL", a.home.Dir+"/config.toml")
+			}
+			src := store.NewFiles(a.home.Dir, a.env.FS, 0)
+			n, err := migrate(src, dst)
+			if err != nil {
+				return err
+			}
+			a.committed = true
+			return a.printer().Value(map[string]any{"records": n, "backend": dst.URL(), "home": dst.Bucket()},
+				fmt.Sprintf("copied %d records from %s to %s home %s\n", n, a.home.Dir, dst.URL(), dst.Bucket()))
+		}),
+	}
+}
+
+// notRecord is what a local home holds that is not a record to copy: its
+// config, its lock and journal, a hub's own streams.
+func notRecord(key string) bool {
+	base := path.Base(key)
+	return key == "config.toml" || strings.HasSuffix(base, ".lock") || key == store.JournalName ||
+		key == store.OldMarkName || strings.HasPrefix(base, ".") || key == "hub" || strings.HasPrefix(key, "hub/")
+}
+
+// migrate copies every record of src into dst, under dst's lock, in
+// commits of a few hundred records.
+func migrate(src store.Store, dst BackendStore) (int, error) {
+	unlock, err := dst.Lock(0)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	if names, err := dst.List(""); err != nil {
+		return 0, err
+	} else if len(names) > 0 {
+		return 0, fmt.Errorf("%s is not empty (%d names at its top): migrate copies only into an empty home", dst.Where(""), len(names))
+	}
+	var keys []string
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		names, err := src.List(dir)
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			key := path.Join(dir, n)
+			if notRecord(key) {
+				continue
+			}
+			if strings.HasSuffix(n, "/") {
+				if err := walk(key); err != nil {
+					return err
+				}
+				continue
+			}
+			keys = append(keys, key)
+		}
+		return nil
+	}
+	if err := walk(""); err != nil {
+		return 0, err
+	}
+	const chunk = 500
+	for i := 0; i < len(keys); i += chunk {
+		ws := make([]store.Write, 0, chunk)
+		for _, k := range keys[i:min(i+chunk, len(keys))] {
+			data, err := src.Get(k)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return i, err
+			}
+			ws = append(ws, store.Write{Key: k, Data: data, Class: store.Durable})
+		}
+		if _, err := dst.Commit(ws); err != nil {
+			return i, err
+		}
+	}
+	return len(keys), nil
+}

@@ -1,0 +1,807 @@
+// Package natsstore is a home on NATS JetStream (SPEC §12, issue 15): the
+// records of one home in one key-value bucket, shared by every computer
+// that names the same server and home. Persistence, replication,
+// compare-and-set, atomic commits and watches are JetStream's; this
+// package only maps conch's store onto them:
+//
+//   - a record is a KV entry (keys.go says how its key is written);
+//   - the write lock is the KV key "m.lock", taken by create (which fails
+//     when it is there), with a time to live that its holder renews, so a
+//     killed holder frees it within lockTTL;
+//   - a commit is one JetStream atomic batch (ADR-50): every record, every
+//     deletion and, last, a renewal of the lock that expects the lock's
+//     revision the holder took, so a holder whose lock ran out commits
+//     nothing (it is fenced);
+//   - a deletion of more records than one batch holds is written as a
+//     journal record in the batch and applied after it, by the commit or,
+//     when the committer was killed, by the next Lock;
+//   - a watch is a KV watch (an ordered consumer pushed by the server).
+//
+// The bucket uses file storage. It is made by the first Lock, like a
+// home's folder.
+package natsstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
+
+	"github.com/conch-sh/conch/lock"
+	"github.com/conch-sh/conch/state/store"
+)
+
+const (
+	// DefaultHome is the bucket a config that names none uses.
+	DefaultHome = "conch"
+	// lockTTL is how long the lock outlives a holder that stopped
+	// renewing it (a killed command); the holder renews it every third.
+	lockTTL = 3 * time.Second
+	// markerTTL is how long the mark of a lock that ran out stays.
+	markerTTL = 10 * time.Second
+	// leaseMargin is how long before its time to live runs out a holder
+	// stops trusting its lock: a pause of the holder, a clock's drift.
+	leaseMargin = time.Second
+	// maxBatch is JetStream's default bound on an atomic batch's
+	// messages.
+	maxBatch = 1000
+)
+
+// Options say which server and home.
+type Options struct {
+	URL   string // nats://host:4222
+	Home  string // the bucket; "": DefaultHome
+	Creds string // a NATS credentials file, or ""
+	TLSCA string // a CA file for the server's certificate, or ""
+	// Timeout bounds the connection and each request; 0: 5 s.
+	Timeout  time.Duration
+	LockWait time.Duration // 0: lock.DefaultWait
+	Holder   string        // who holds the lock, for a person reading it
+}
+
+// Store is one home on a JetStream server.
+type Store struct {
+	url, bucket string
+	timeout     time.Duration
+	lockWait    time.Duration
+	holder      []byte
+	nc          *nats.Conn
+	js          jetstream.JetStream
+	kvMu        sync.Mutex
+	kvHandle    jetstream.KeyValue // bound when a watch or a list needs it
+	made        bool               // the bucket is there (known)
+
+	mu      sync.Mutex // the lock's revision, between renewal and commit
+	lockRev uint64
+	// leased is until when the lock is surely this holder's: its last
+	// taking or renewal, plus its time to live, less a margin.
+	leased time.Time
+	stop   chan struct{} // ends the renewal
+}
+
+// ValidHome says whether name can be a home on a server: a bucket's name.
+func ValidHome(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Open connects to the server and finds the home's bucket (a home not
+// made yet has none). A server that cannot be reached is an error that
+// names its URL.
+func Open(o Options) (*Store, error) {
+	if o.Home == "" {
+		o.Home = DefaultHome
+	}
+	if !ValidHome(o.Home) {
+		return nil, fmt.Errorf("backend home %q: a name of letters, digits, - and _", o.Home)
+	}
+	if o.Timeout == 0 {
+		o.Timeout = 5 * time.Second
+	}
+	if o.LockWait == 0 {
+		o.LockWait = lock.DefaultWait
+	}
+	if o.Holder == "" {
+		host, _ := os.Hostname()
+		o.Holder = host + " pid " + strconv.Itoa(os.Getpid())
+	}
+	opts := []nats.Option{nats.Name("conch"), nats.Timeout(o.Timeout), nats.MaxReconnects(-1), nats.ReconnectWait(100 * time.Millisecond)}
+	if o.Creds != "" {
+		opts = append(opts, nats.UserCredentials(expand(o.Creds)))
+	}
+	if o.TLSCA != "" {
+		opts = append(opts, nats.RootCAs(expand(o.TLSCA)))
+	}
+	nc, err := nats.Connect(o.URL, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("backend %s cannot be reached: %v", o.URL, err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("backend %s: %v", o.URL, err)
+	}
+	s := &Store{url: o.URL, bucket: o.Home, timeout: o.Timeout, lockWait: o.LockWait, holder: []byte(o.Holder), nc: nc, js: js}
+	return s, nil
+}
+
+func expand(p string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			return home + p[1:]
+		}
+	}
+	return p
+}
+
+// Close lets go of the connection.
+func (s *Store) Close() { s.nc.Close() }
+
+// URL is the server's address, as configured.
+func (s *Store) URL() string { return s.url }
+
+// Bucket is the home's bucket.
+func (s *Store) Bucket() string { return s.bucket }
+
+// kv is the bucket, bound on first use (binding asks the server for the
+// stream's whole state: a step, which needs no watch and no list, does
+// without), or nil before it is made.
+func (s *Store) kv() jetstream.KeyValue {
+	s.kvMu.Lock()
+	defer s.kvMu.Unlock()
+	if s.kvHandle == nil {
+		ctx, cancel := s.ctx()
+		defer cancel()
+		if kv, err := s.js.KeyValue(ctx, s.bucket); err == nil {
+			s.kvHandle, s.made = kv, true
+		}
+	}
+	return s.kvHandle
+}
+
+// errNoBucket is a direct get in a home not made yet.
+var errNoBucket = errors.New("no bucket")
+
+// direct reads the last entry of a key with one JetStream direct get
+// (ADR-31), which the bucket allows: the entry's data, whether it is
+// there (a deletion, a purge or the marker of a time run out is not) and
+// its revision (0 for a key never written).
+func (s *Store) direct(k string) (data []byte, there bool, rev uint64, err error) {
+	m, err := s.nc.Request("$JS.API.DIRECT.GET.KV_"+s.bucket+".$KV."+s.bucket+"."+k, nil, s.timeout)
+	if errors.Is(err, nats.ErrNoResponders) {
+		return nil, false, 0, errNoBucket
+	}
+	if err != nil {
+		return nil, false, 0, err
+	}
+	switch st := m.Header.Get("Status"); st {
+	case "":
+	case "404":
+		return nil, false, 0, nil
+	default:
+		return nil, false, 0, fmt.Errorf("direct get: %s %s", st, m.Header.Get("Description"))
+	}
+	s.kvMu.Lock()
+	s.made = true
+	s.kvMu.Unlock()
+	rev, _ = strconv.ParseUint(m.Header.Get(jetstream.SequenceHeader), 10, 64)
+	op := m.Header.Get("KV-Operation")
+	if op == "DEL" || op == "PURGE" || m.Header.Get("Nats-Marker-Reason") != "" {
+		return nil, false, rev, nil
+	}
+	return m.Data, true, rev, nil
+}
+
+// exists says whether the bucket is there, asking once.
+func (s *Store) exists() (bool, error) {
+	s.kvMu.Lock()
+	made := s.made
+	s.kvMu.Unlock()
+	if made {
+		return true, nil
+	}
+	_, _, _, err := s.direct(lockKey)
+	if errors.Is(err, errNoBucket) {
+		return false, nil
+	}
+	if err != nil {
+		return false, s.fail("", err)
+	}
+	return true, nil
+}
+
+func (s *Store) ctx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), s.timeout)
+}
+
+// fail names the server, the home and the record in an error.
+func (s *Store) fail(key string, err error) error {
+	if errors.Is(err, nats.ErrNoServers) || errors.Is(err, nats.ErrConnectionClosed) || errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("backend %s cannot be reached: %v", s.url, err)
+	}
+	return fmt.Errorf("%s: %w", s.Where(key), err)
+}
+
+// Where names a record: the server, the home and the key.
+func (s *Store) Where(key string) string {
+	if key == "" {
+		return s.url + " home " + s.bucket
+	}
+	return s.url + " home " + s.bucket + ": " + key
+}
+
+func (s *Store) Get(key string) ([]byte, error) {
+	data, there, _, err := s.direct(encodeKey(key))
+	switch {
+	case errors.Is(err, errNoBucket), err == nil && !there:
+		return nil, fmt.Errorf("%s: %w", s.Where(key), store.ErrNotFound)
+	case err != nil:
+		return nil, s.fail(key, err)
+	case len(data) > store.MaxRecord:
+		return nil, fmt.Errorf("%s: %w", s.Where(key), store.ErrTooLarge)
+	}
+	return data, nil
+}
+
+// keys lists the KV keys of the records under filters.
+func (s *Store) keys(filters ...string) ([]string, error) {
+	if s.kv() == nil {
+		return nil, nil
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	l, err := s.kv().ListKeysFiltered(ctx, filters...)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Stop()
+	var out []string
+	for k := range l.Keys() {
+		out = append(out, k)
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // cut short: a list that may miss some
+	}
+	return out, nil
+}
+
+func (s *Store) List(dir string) ([]string, error) {
+	ks, err := s.keys(folderFilter(dir))
+	if err != nil {
+		return nil, s.fail(dir, err)
+	}
+	prefix := strings.TrimSuffix(dir, "/") + "/"
+	if prefix == "/" {
+		prefix = ""
+	}
+	seen := map[string]bool{}
+	var names []string
+	for _, k := range ks {
+		key, ok := decodeKey(k)
+		if !ok {
+			continue
+		}
+		rest, ok := strings.CutPrefix(key, prefix)
+		if !ok || rest == "" {
+			continue
+		}
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			rest = rest[:i+1]
+		}
+		if !seen[rest] {
+			seen[rest] = true
+			names = append(names, rest)
+		}
+	}
+	return names, nil
+}
+
+func (s *Store) Exists() (bool, error) { return s.exists() }
+
+// make makes the bucket: file storage, one revision a key, markers for
+// keys whose time ran out (the lock's), atomic batches allowed.
+func (s *Store) make() error {
+	if made, err := s.exists(); err != nil || made {
+		// Made: a bucket whose atomic batches are off is told by the
+		// first commit (publishBatch), not asked at every lock.
+		return err
+	}
+	s.kvMu.Lock()
+	defer s.kvMu.Unlock()
+	ctx, cancel := s.ctx()
+	defer cancel()
+	kv, err := s.js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:         s.bucket,
+		Description:    "conch home",
+		History:        1,
+		Storage:        jetstream.FileStorage,
+		LimitMarkerTTL: markerTTL,
+		MaxValueSize:   store.MaxRecord,
+	})
+	if errors.Is(err, jetstream.ErrBucketExists) {
+		kv, err = s.js.KeyValue(ctx, s.bucket) // made by another, just now
+	}
+	if err != nil {
+		return s.fail("", err)
+	}
+	if err := s.allowAtomic(ctx); err != nil {
+		return err
+	}
+	s.kvHandle, s.made = kv, true
+	return nil
+}
+
+// allowAtomic turns on atomic batches on the bucket's stream (a KV
+// bucket's own settings do not have it).
+func (s *Store) allowAtomic(ctx context.Context) error {
+	st, err := s.js.Stream(ctx, "KV_"+s.bucket)
+	if err != nil {
+		return s.fail("", err)
+	}
+	cfg := st.CachedInfo().Config
+	if cfg.AllowAtomicPublish {
+		return nil
+	}
+	cfg.AllowAtomicPublish = true
+	if _, err := s.js.UpdateStream(ctx, cfg); err != nil {
+		return fmt.Errorf("%s: this server cannot commit atomically (JetStream atomic batches, nats-server 2.12 or later): %v", s.Where(""), err)
+	}
+	return nil
+}
+
+// Lock takes the key m.lock by create, waiting on a watch of it (not by
+// trying again on a timer) while another holds it, at most wait.
+func (s *Store) Lock(wait time.Duration) (func(), error) {
+	if wait == 0 {
+		wait = s.lockWait
+	}
+	start := time.Now()
+	if err := s.make(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	timeout := func() error {
+		return &lock.TimeoutError{Path: s.Where("lock"), Waited: time.Since(start)}
+	}
+	rev, err := s.take(ctx)
+	if errors.Is(err, errHeld) {
+		rev, err = s.awaitLock(ctx)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, timeout()
+		}
+		return nil, s.fail("lock", err)
+	}
+	s.mu.Lock()
+	s.lockRev = rev
+	s.leased = start.Add(lockTTL - leaseMargin)
+	s.stop = make(chan struct{})
+	s.mu.Unlock()
+	go s.renew(s.stop)
+	if err := s.rollForward(); err != nil {
+		s.unlock()
+		return nil, err
+	}
+	return s.unlock, nil
+}
+
+var errHeld = errors.New("held")
+
+// take takes the lock if it is free: one read of its key, one publish
+// that expects the revision read (so of two takers one wins).
+func (s *Store) take(ctx context.Context) (uint64, error) {
+	data, there, rev, err := s.direct(lockKey)
+	if err != nil {
+		return 0, err
+	}
+	if there && len(data) > 0 {
+		return 0, errHeld
+	}
+	return s.takeAt(ctx, rev)
+}
+
+// takeAt publishes the lock expecting its key's last revision to be rev.
+func (s *Store) takeAt(ctx context.Context, rev uint64) (uint64, error) {
+	m := nats.NewMsg("$KV." + s.bucket + "." + lockKey)
+	m.Data = s.holder
+	m.Header.Set(jetstream.MsgTTLHeader, lockTTL.String())
+	m.Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(rev, 10))
+	ack, err := s.js.PublishMsg(ctx, m)
+	if err == nil {
+		return ack.Sequence, nil
+	}
+	var ae *jetstream.APIError
+	if errors.As(err, &ae) && (ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence || ae.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
+		return 0, errHeld // another took it first
+	}
+	return 0, err
+}
+
+// awaitLock waits for the lock on a watch of its key, which gives its
+// last entry and then each change: when the holder lets go (a deletion)
+// or its time runs out (the server's marker), the lock is taken with one
+// publish that expects that revision, so of all the waiters one gets it.
+func (s *Store) awaitLock(ctx context.Context) (uint64, error) {
+	w, err := s.kv().Watch(ctx, lockKey)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = w.Stop() }()
+	for {
+		var e jetstream.KeyValueEntry
+		select {
+		case e = <-w.Updates():
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+		if e == nil || e.Operation() == jetstream.KeyValuePut && len(e.Value()) > 0 {
+			continue // held (a holder's value is never empty)
+		}
+		rev, err := s.takeAt(ctx, e.Revision())
+		if errors.Is(err, errHeld) {
+			continue
+		}
+		return rev, err
+	}
+}
+
+// lockMsg is the renewal of the lock: its holder, a new time to live, and
+// the revision it must still have.
+func (s *Store) lockMsg() *nats.Msg {
+	m := nats.NewMsg("$KV." + s.bucket + "." + lockKey)
+	m.Data = s.holder
+	m.Header.Set(jetstream.MsgTTLHeader, lockTTL.String())
+	m.Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(s.lockRev, 10))
+	return m
+}
+
+// renew keeps the lock alive while its holder works.
+func (s *Store) renew(stop chan struct{}) {
+	t := time.NewTicker(lockTTL / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		s.mu.Lock()
+		if s.stop != stop {
+			s.mu.Unlock()
+			return
+		}
+		ctx, cancel := s.ctx()
+		sent := time.Now()
+		ack, err := s.js.PublishMsg(ctx, s.lockMsg())
+		cancel()
+		if err == nil {
+			s.lockRev = ack.Sequence
+			s.leased = sent.Add(lockTTL - leaseMargin)
+		}
+		s.mu.Unlock()
+	}
+}
+
+func (s *Store) unlock() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stop == nil {
+		return
+	}
+	close(s.stop)
+	s.stop = nil
+	ctx, cancel := s.ctx()
+	defer cancel()
+	// Expecting the revision: a lock that ran out and was taken by
+	// another is not this holder's to let go.
+	m := nats.NewMsg("$KV." + s.bucket + "." + lockKey)
+	m.Header.Set("KV-Operation", "DEL")
+	m.Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(s.lockRev, 10))
+	_, _ = s.js.PublishMsg(ctx, m)
+}
+
+// batchMsg is one message of a commit.
+type batchMsg struct {
+	key  string // the KV key
+	data []byte
+	del  bool
+}
+
+// Commit writes ws as one atomic batch (see the package comment).
+func (s *Store) Commit(ws []store.Write) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stop == nil {
+		return nil, errors.New("commit without the lock")
+	}
+	msgs := make([]batchMsg, 0, len(ws))
+	for _, class := range []bool{true, false} { // events first
+		for _, w := range ws {
+			if !w.Delete && (w.Class == store.Event) == class {
+				msgs = append(msgs, batchMsg{key: encodeKey(w.Key), data: w.Data})
+			}
+		}
+	}
+	var gone []string
+	for _, w := range ws {
+		if !w.Delete {
+			continue
+		}
+		k := encodeKey(w.Key)
+		ks, err := s.keys(k, k+".>")
+		if err != nil {
+			return nil, s.fail(w.Key, err)
+		}
+		gone = append(gone, ks...)
+	}
+	if len(msgs)+1 > maxBatch {
+		return nil, fmt.Errorf("%s: a commit of %d records is more than one batch (%d)", s.Where(""), len(msgs), maxBatch-1)
+	}
+	if len(msgs) == 1 && len(gone) == 0 {
+		return nil, s.publishOne(msgs[0])
+	}
+	if len(msgs)+len(gone)+1 <= maxBatch {
+		for _, k := range gone {
+			msgs = append(msgs, batchMsg{key: k, del: true})
+		}
+		return nil, s.publishBatch(msgs)
+	}
+	// Too many deletions for one batch: the batch names them in the
+	// journal, and they follow it.
+	j, err := json.Marshal(gone)
+	if err != nil {
+		return nil, err
+	}
+	msgs = append(msgs, batchMsg{key: journalKey, data: j})
+	if err := s.publishBatch(msgs); err != nil {
+		return nil, err
+	}
+	if err := s.applyJournal(gone); err != nil {
+		return []string{fmt.Sprintf("the change is committed, but its deletions are not all done (the next command finishes them): %v", err)}, nil
+	}
+	return nil, nil
+}
+
+// rollForward finishes the deletions of a commit cut short (Lock, with
+// the lock held).
+func (s *Store) rollForward() error {
+	data, there, _, err := s.direct(journalKey)
+	if err != nil {
+		return s.fail("journal", err)
+	}
+	if !there {
+		return nil
+	}
+	var gone []string
+	if err := json.Unmarshal(data, &gone); err != nil {
+		return fmt.Errorf("%s: %v", s.Where("journal"), err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.applyJournal(gone)
+}
+
+// applyJournal deletes gone in batches, then the journal, with s.mu held.
+func (s *Store) applyJournal(gone []string) error {
+	for len(gone) > 0 {
+		n := min(len(gone), maxBatch-2)
+		msgs := make([]batchMsg, 0, n+1)
+		for _, k := range gone[:n] {
+			msgs = append(msgs, batchMsg{key: k, del: true})
+		}
+		gone = gone[n:]
+		if len(gone) == 0 {
+			msgs = append(msgs, batchMsg{key: journalKey, del: true})
+		}
+		if err := s.publishBatch(msgs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// publishOne commits one record by one publish: an atomic batch costs the
+// server a staging store of its own (on file storage, tens of
+// milliseconds), which a step, the hot path, cannot pay. Its fence is the
+// lease: a holder whose lock may have run out commits nothing. With s.mu
+// held.
+func (s *Store) publishOne(b batchMsg) error {
+	if time.Now().After(s.leased) {
+		return fmt.Errorf("%s: the lock ran out before the commit (another command may have it now): nothing was written", s.Where(""))
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	if _, err := s.js.Publish(ctx, "$KV."+s.bucket+"."+b.key, b.data); err != nil {
+		return s.fail("", err)
+	}
+	return nil
+}
+
+// pubAck is JetStream's answer to a batch's commit.
+type pubAck struct {
+	Seq   uint64 `json:"seq"`
+	Count int    `json:"count"`
+	Error *struct {
+		Code        int    `json:"code"`
+		ErrCode     int    `json:"err_code"`
+		Description string `json:"description"`
+	} `json:"error"`
+}
+
+// JetStream's error codes met here.
+const (
+	errAtomicDisabled = 10174 // atomic publish is disabled on the stream
+	errWrongLastSeq   = 10071 // an expected last sequence was not
+)
+
+// publishBatch publishes msgs and the lock's renewal as one atomic batch
+// (ADR-50): each message carries the batch's id and its place in it, the
+// last one the commit; the server stores all of them or none. With s.mu
+// held.
+func (s *Store) publishBatch(msgs []batchMsg) error {
+	err := s.tryBatch(msgs)
+	var ae *batchError
+	if errors.As(err, &ae) && ae.code == errAtomicDisabled {
+		ctx, cancel := s.ctx()
+		err = s.allowAtomic(ctx)
+		cancel()
+		if err == nil {
+			err = s.tryBatch(msgs)
+		}
+	}
+	return err
+}
+
+type batchError struct {
+	code int
+	msg  string
+}
+
+func (e *batchError) Error() string { return e.msg }
+
+func (s *Store) tryBatch(msgs []batchMsg) error {
+	id := nuid.Next()
+	prefix := "$KV." + s.bucket + "."
+	for i, b := range msgs {
+		m := nats.NewMsg(prefix + b.key)
+		m.Data = b.data
+		if b.del {
+			m.Header.Set("KV-Operation", "DEL")
+		}
+		m.Header.Set("Nats-Batch-Id", id)
+		m.Header.Set("Nats-Batch-Sequence", strconv.Itoa(i+1))
+		if err := s.nc.PublishMsg(m); err != nil {
+			return s.fail("", err)
+		}
+	}
+	last := s.lockMsg()
+	last.Header.Set("Nats-Batch-Id", id)
+	last.Header.Set("Nats-Batch-Sequence", strconv.Itoa(len(msgs)+1))
+	last.Header.Set("Nats-Batch-Commit", "1")
+	sent := time.Now()
+	reply, err := s.nc.RequestMsg(last, s.timeout)
+	if err != nil {
+		return s.fail("", err)
+	}
+	var ack pubAck
+	if err := json.Unmarshal(reply.Data, &ack); err != nil {
+		return fmt.Errorf("%s: the commit's answer: %v", s.Where(""), err)
+	}
+	if ack.Error != nil {
+		msg := ack.Error.Description
+		if ack.Error.ErrCode == errWrongLastSeq {
+			msg = "the lock ran out before the commit (another command has it now): nothing was written"
+		}
+		return &batchError{code: ack.Error.ErrCode, msg: fmt.Sprintf("%s: commit: %s", s.Where(""), msg)}
+	}
+	s.lockRev = ack.Seq
+	s.leased = sent.Add(lockTTL - leaseMargin)
+	return nil
+}
+
+// Watch watches the keys through one KV watch: the server pushes each
+// change.
+func (s *Store) Watch(ctx context.Context, keys ...string) (<-chan struct{}, error) {
+	if s.kv() == nil {
+		// A watch makes nothing: the caller's timer looks instead.
+		return nil, fmt.Errorf("%s: %w", s.Where(""), store.ErrNotFound)
+	}
+	filters := make([]string, 0, len(keys))
+	for _, k := range keys {
+		if k == "" || strings.HasSuffix(k, "/") {
+			filters = append(filters, folderFilter(k))
+		} else {
+			filters = append(filters, encodeKey(k))
+		}
+	}
+	w, err := s.kv().WatchFiltered(ctx, filters, jetstream.UpdatesOnly(), jetstream.MetaOnly())
+	if err != nil {
+		return nil, s.fail("", err)
+	}
+	ch := make(chan struct{}, 1)
+	go func() {
+		defer func() { _ = w.Stop() }()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case e, ok := <-w.Updates():
+				if !ok {
+					return
+				}
+				if e == nil {
+					continue
+				}
+				select {
+				case ch <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	return ch, nil
+}
+
+// Health is what conch doctor says of the backend.
+type Health struct {
+	RTT      time.Duration // one round trip to the server
+	Summary  string        // the bucket, as conch needs it
+	Problems []string      // what is not as conch needs it
+}
+
+// Health reaches the server, measures a round trip and checks the home's
+// stream: file storage, atomic batches, markers for the lock's time.
+func (s *Store) Health() (Health, error) {
+	var h Health
+	rtt, err := s.nc.RTT()
+	if err != nil {
+		return h, s.fail("", err)
+	}
+	h.RTT = rtt
+	if s.kv() == nil {
+		h.Summary = "the home is not made yet (the first command that writes makes it)"
+		return h, nil
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	st, err := s.js.Stream(ctx, "KV_"+s.bucket)
+	if err != nil {
+		return h, s.fail("", err)
+	}
+	info := st.CachedInfo()
+	cfg := info.Config
+	if cfg.Storage != jetstream.FileStorage {
+		h.Problems = append(h.Problems, "its stream keeps records in memory, not in files: a server restart loses them")
+	}
+	if !cfg.AllowAtomicPublish {
+		h.Problems = append(h.Problems, "atomic batches are off on its stream (the next commit turns them on)")
+	}
+	if !cfg.AllowMsgTTL || cfg.SubjectDeleteMarkerTTL == 0 {
+		h.Problems = append(h.Problems, "its stream has no time to live for keys: a killed command's lock would never come free")
+	}
+	keys, err := s.keys(recordPrefix + ">")
+	if err != nil {
+		return h, s.fail("", err)
+	}
+	h.Summary = fmt.Sprintf("%d records, %d bytes in stream %s (file storage, %d replica(s))", len(keys), info.State.Bytes, cfg.Name, max(cfg.Replicas, 1))
+	return h, nil
+}
