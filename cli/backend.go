@@ -254,3 +254,16 @@ func migrate(src store.Store, dst BackendStore) (int, error) {
 	}
 	return len(keys), nil
 }
+
+// reach are the backend variables of this command's environment, which
+// every command conch starts for this home is given too (a wake_cmd, gc):
+// without them it would open the local files, another home.
+func (a *app) reach() []string {
+	var vars []string
+	for _, k := range []string{"CONCH_BACKEND_URL", "CONCH_BACKEND_HOME"} {
+		if v := a.env.Getenv(k); v != "" {
+			vars = append(vars, k+"="+v)
+		}
+	}
+	return vars
+}

@@ -364,7 +364,7 @@ func (a *app) openHome() (*state.Home, error) {
 	if err != nil {
 		return nil, err
 	}
-	return state.Open(state.Options{Dir: dir, Now: now, Wall: a.env.Now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS, Words: render.Notice, Backend: a.backend})
+	return state.Open(state.Options{Dir: dir, Now: now, Wall: a.env.Now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS, Words: render.Notice, Backend: a.backend, Reach: a.reach()})
 }
 
 // clock is the command's clock: the time CONCH_NOW names, when set.

@@ -29,9 +29,6 @@ func init() {
 		"it puts a failing file system under conch":                     "log_besteffort",
 		"it holds the home's file lock (conch.lock) from a shell":       "hook_claude_current",
 		"a CONCH_HOME with no home in it is still on the shared server": "status_access",
-		// For the lead (notes/nats.md): a rule of state, not of the
-		// store.
-		"a wake or stop command gets CONCH_HOME, not the backend the waker used (state/wake.go runCmd)": "threat_wake_env",
 	} {
 		for _, s := range strings.Fields(scripts) {
 			onFilesOnly[s] = why

@@ -102,6 +102,7 @@ func (tx *View) startGC() {
 		return
 	}
 	env := append(os.Environ(), "CONCH_HOME="+tx.h.Dir, "CONCH_CHAT=")
+	env = append(env, tx.h.reach...)
 	if now := tx.h.Getenv("CONCH_NOW"); now != "" {
 		env = append(env, "CONCH_NOW="+now)
 	}

@@ -64,6 +64,10 @@ type Options struct {
 	Backend  func(Config) (store.Store, error)
 	FS       store.FS
 	LockWait time.Duration // 0: the store's default
+	// Reach are the variables every command conch starts is given, beside
+	// CONCH_HOME, to reach this same home (a backend named in the
+	// environment: CONCH_BACKEND_URL, CONCH_BACKEND_HOME).
+	Reach []string
 	// Exe is the conch binary, for the detached work a command starts
 	// (wake commands are run by the shell; gc by conch itself).
 	Exe string
@@ -84,11 +88,12 @@ type Home struct {
 	LockWait time.Duration
 	Exe      string
 	Words    func(PersonNotice) string
+	reach    []string
 }
 
 // Open reads the home's config. It creates nothing.
 func Open(o Options) (*Home, error) {
-	h := &Home{Dir: o.Dir, store: o.Store, Now: o.Now, Wall: o.Wall, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe, Words: o.Words}
+	h := &Home{Dir: o.Dir, store: o.Store, Now: o.Now, Wall: o.Wall, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe, Words: o.Words, reach: o.Reach}
 	// The config is read where the records are when a store is given (a
 	// test's), else from the local files: it names the backend.
 	local := h.store

@@ -68,6 +68,7 @@ func (tx *Tx) runCmd(c *Chat, command string, vars ...string) {
 		env = []string{minimalPath}
 	}
 	env = append(env, "CONCH_HOME="+tx.h.Dir, "CONCH_CHAT="+c.ID)
+	env = append(env, tx.h.reach...)
 	env = append(env, vars...)
 	argv, dir := []string{"/bin/sh", "-c", command}, c.Folder
 	if dir == "" {
