@@ -130,3 +130,36 @@ func TestAcrossComputers(t *testing.T) {
 		t.Fatalf("the laptop's wait: %+v", v)
 	}
 }
+
+// A wake_cmd or stop_cmd is the chat's own computer's to run: from another
+// computer, a --start-reply message stays due (as for a chat with none)
+// and nothing is started here.
+func TestNoWakeFromAnotherComputer(t *testing.T) {
+	laptop, server := twoComputers(t)
+	update(t, server, func(tx *state.Tx) error {
+		c, err := tx.CreateChat(state.Actor{}, state.NewChat{Title: "Deploy", Folder: "/src/app"})
+		if err != nil {
+			return err
+		}
+		wake := "touch /nonexistent/woken"
+		_, err = tx.SetChat(state.Actor{}, c.ID, state.ChatChange{WakeCmd: &wake})
+		return err
+	})
+	update(t, laptop, func(tx *state.Tx) error {
+		if _, err := tx.CreateChat(state.Actor{}, state.NewChat{Title: "Fix", Folder: "/src/app"}); err != nil {
+			return err
+		}
+		_, err := tx.SendMessage(state.Actor{ID: "c_2"}, state.SendIn{To: "c_1", Text: "deploy it", StartReply: true})
+		return err
+	})
+	update(t, server, func(tx *state.Tx) error {
+		c, err := tx.Chat("c_1")
+		if err != nil {
+			return err
+		}
+		if c.Wake != nil {
+			t.Errorf("the laptop woke the server's chat: %+v", c.Wake)
+		}
+		return nil
+	})
+}

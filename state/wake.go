@@ -16,9 +16,12 @@ const (
 // wake records a wake on c (so that its next reply is the wake's: it joins
 // chain, and a message's wake runs unwatched) and, once the transaction is
 // written, runs its wake_cmd detached with CONCH_CHAT, CONCH_WAKE and
-// CONCH_MESSAGE set. It says whether there was a wake_cmd to run.
+// CONCH_MESSAGE set. It says whether there was a wake_cmd to run. A chat
+// on another computer has none here: its command, its folder and its
+// harness are on that computer, so what would wake it waits, due, for its
+// next reply, as for a chat with no wake_cmd.
 func (tx *Tx) wake(c *Chat, reason, message, chain string) bool {
-	if c.WakeCmd == "" {
+	if c.WakeCmd == "" || elsewhere(c.Computer, tx.h.Computer) {
 		return false
 	}
 	c.Wake = &Wake{Reason: reason, Message: message, Chain: chain, At: tx.Now()}
@@ -27,9 +30,11 @@ func (tx *Tx) wake(c *Chat, reason, message, chain string) bool {
 	return true
 }
 
-// runStopCmd runs a chat's stop_cmd detached, once the change is written.
+// runStopCmd runs a chat's stop_cmd detached, once the change is written;
+// never for a chat on another computer (its hooks hear the stop at its
+// next tool call).
 func (tx *Tx) runStopCmd(c *Chat, by, reason string) {
-	if c.StopCmd == "" {
+	if c.StopCmd == "" || elsewhere(c.Computer, tx.h.Computer) {
 		return
 	}
 	tx.runCmd(c, c.StopCmd, "CONCH_STOPPED_BY="+by, "CONCH_STOP_REASON="+reason)
