@@ -35,14 +35,7 @@ each event. ` + pluginLong + render.OpenCodeAfter + pluginExits,
 	Where: "OpenCode folder",
 	Runs:  "the plugin runs",
 	Dir: func(e Env, project bool) string {
-		if project {
-			return filepath.Join(e.Cwd, ".opencode", "plugins")
-		}
-		dir := e.Getenv("XDG_CONFIG_HOME")
-		if dir == "" || !filepath.IsAbs(dir) {
-			dir = filepath.Join(e.Home, ".config")
-		}
-		return filepath.Join(dir, "opencode", "plugins")
+		return pluginDir(e, project, ".opencode/plugins", "XDG_CONFIG_HOME", ".config", "opencode/plugins")
 	},
 	Do: func(r *Run) ([]*Result, error) {
 		return r.plugin("conch.js", openCodePlugin, []string{"session.created", "chat.message", "tool.execute.before",
@@ -64,14 +57,7 @@ each event. ` + pluginLong + render.PiAfter + pluginExits,
 	Where: "Pi folder",
 	Runs:  "the plugin runs",
 	Dir: func(e Env, project bool) string {
-		if project {
-			return filepath.Join(e.Cwd, ".pi", "extensions")
-		}
-		dir := e.Getenv("PI_CODING_AGENT_DIR")
-		if dir == "" || !filepath.IsAbs(dir) {
-			dir = filepath.Join(e.Home, ".pi", "agent")
-		}
-		return filepath.Join(dir, "extensions")
+		return pluginDir(e, project, ".pi/extensions", "PI_CODING_AGENT_DIR", ".pi/agent", "extensions")
 	},
 	Do: func(r *Run) ([]*Result, error) {
 		return r.plugin("conch.ts", piExtension, []string{"session_start", "before_agent_start", "tool_call",
@@ -91,6 +77,20 @@ out, and nothing else. `
 Exit codes: 0 done, 1 the file cannot be read or written, or is not
 conch's (nothing changed), 2 usage.`
 )
+
+// pluginDir is where a harness loads plugins from: in the current folder
+// with --project; else under the folder the variable names (when it is
+// absolute), or the person's home's fallback, then sub.
+func pluginDir(e Env, project bool, inProject, variable, fallback, sub string) string {
+	if project {
+		return filepath.Join(e.Cwd, filepath.FromSlash(inProject))
+	}
+	dir := e.Getenv(variable)
+	if dir == "" || !filepath.IsAbs(dir) {
+		dir = filepath.Join(e.Home, filepath.FromSlash(fallback))
+	}
+	return filepath.Join(dir, filepath.FromSlash(sub))
+}
 
 // plugin writes (or takes out) the plugin file conch owns in r.Dir.
 func (r *Run) plugin(file, template string, events []string) ([]*Result, error) {
