@@ -30,8 +30,8 @@ another chat (one that is no longer yours loses it to the chat adopting).`,
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
 			harness, file := args[0], a.absPath(args[1])
-			if !slices.Contains(state.Harnesses, harness) {
-				return usage("harness %q: want one of %s", harness, strings.Join(state.Harnesses, ", "))
+			if !slices.Contains(state.Readable, harness) {
+				return usage("harness %q: want one of %s", harness, strings.Join(state.Readable, ", "))
 			}
 			var ad *state.Adoption
 			err := a.update(func(tx *state.Tx) (err error) {

@@ -34,7 +34,7 @@ func (a *app) newHookGroup() *cobra.Command {
 	// A hook must never break the session it serves: its own preparation
 	// turns every failure into a warning, where the root's would exit 2.
 	hook.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return nil }
-	hook.AddCommand(a.newHookClaude(), a.newHookCodex())
+	hook.AddCommand(a.newHookClaude(), a.newHookCodex(), a.newHookGemini(), a.newHookQwen())
 	return hook
 }
 
@@ -66,6 +66,16 @@ type hook struct {
 	answered bool
 	// warnings are said together, on one line, when the run ends.
 	warnings []string
+	// encode, when set, turns an answer into the harness's own JSON
+	// (Gemini CLI's); else the answer is said as it is.
+	encode func(*answer) any
+	// rewrite is the tool's arguments as the harness is to run them
+	// (Gemini CLI's shell command with CONCH_CHAT set), nil for as they are.
+	rewrite map[string]json.RawMessage
+	// continued says that a prompt is the harness going on with what a
+	// hook handed it (a message delivered at the turn's end), not the
+	// person's.
+	continued bool
 }
 
 // warn keeps a warning for the run's one warning line.
@@ -206,6 +216,19 @@ func (p payload) obj(key string) payload {
 	return o
 }
 
+// set puts a string field in, as an adapter reads an event in Claude
+// Code's terms.
+func (p payload) set(key, value string) {
+	b, _ := json.Marshal(value)
+	p[key] = b
+}
+
+// setRaw puts a field of any JSON value in.
+func (p payload) setRaw(key string, v any) {
+	b, _ := json.Marshal(v)
+	p[key] = b
+}
+
 func (p payload) has(key string) bool {
 	raw, ok := p[key]
 	return ok && string(raw) != "null"
@@ -221,6 +244,22 @@ type answer struct {
 	HookSpecificOutput *specific `json:"hookSpecificOutput,omitempty"`
 	// SystemMessage is shown to the person, not the model.
 	SystemMessage string `json:"systemMessage,omitempty"`
+}
+
+// stopEnds says whether the harness ends its turn when this event's hook
+// answers {"continue": false} (Claude Code and Gemini CLI at any event,
+// Qwen Code at UserPromptSubmit, which keeps the model request from being
+// sent), so that a stop is heard where it is said. Codex refuses it before
+// a tool, and Qwen Code's tool hooks only fail the one tool call: the turn
+// goes on, and the stop is said again.
+func (h *hook) stopEnds() bool {
+	switch h.harness {
+	case state.HarnessClaude, state.HarnessGemini:
+		return true
+	case state.HarnessQwen:
+		return h.event == "UserPromptSubmit"
+	}
+	return false
 }
 
 // showsSystemMessage says whether the harness shows a hook's
@@ -258,10 +297,14 @@ func (h *hook) say(ans *answer) error {
 		return nil
 	}
 	h.answered = true
+	var out any = ans
+	if h.encode != nil {
+		out = h.encode(ans)
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(ans); err != nil {
+	if err := enc.Encode(out); err != nil {
 		return err
 	}
 	_, err := h.a.env.Out.Write(buf.Bytes())
@@ -299,16 +342,17 @@ func (h *hook) abs(p string) string {
 
 // harnessMode is conch's mode for a harness's permission mode: plan is
 // plan; modes where nothing asks the person first (bypassPermissions,
-// Claude Code's auto) are auto; the rest, where some tool calls still wait
-// for the person (default, acceptEdits, dontAsk, which denies rather than
+// Claude Code's and Qwen Code's auto, Gemini CLI's and Qwen Code's yolo)
+// are auto; the rest, where some tool calls still wait for the person
+// (default, acceptEdits, auto_edit, dontAsk, which denies rather than
 // asks), are ask. An unknown mode changes nothing.
 func harnessMode(pm string) string {
 	switch pm {
 	case "plan":
 		return state.ModePlan
-	case "default", "acceptEdits", "dontAsk":
+	case "default", "acceptEdits", "auto_edit", "dontAsk":
 		return state.ModeAsk
-	case "bypassPermissions", "auto":
+	case "bypassPermissions", "auto", "yolo":
 		return state.ModeAuto
 	}
 	return ""
@@ -349,7 +393,7 @@ func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop f
 			return err
 		}
 		if n.StopNow {
-			if err := h.say(stop(render.StopLine(*n.Stop))); err != nil || h.harness != state.HarnessClaude {
+			if err := h.say(stop(render.StopLine(*n.Stop))); err != nil || !h.stopEnds() {
 				return err
 			}
 			return tx.HeardStop(actor)
@@ -428,6 +472,14 @@ func introduce(c *state.Chat, envFile bool) string {
 		how = "conch commands run from this session's shell act as it (CONCH_CHAT=" + c.ID + " is set there; where it is not, add --chat " + c.ID + ")"
 	}
 	return "conch: this session is chat " + c.ID + " among the person's chats; " + how + "."
+}
+
+// introduceRewritten is what a Gemini CLI session hears first: its shell
+// names no session, so conch puts CONCH_CHAT in each shell command of the
+// model's that runs conch (Gemini CLI lets a BeforeTool hook rewrite a
+// tool's arguments).
+func introduceRewritten(c *state.Chat) string {
+	return "conch: this session is chat " + c.ID + " among the person's chats; conch commands run from this session's shell act as it (conch sets CONCH_CHAT=" + c.ID + " in each shell command that runs conch; elsewhere, add --chat " + c.ID + ")."
 }
 
 // introduceLinked is what a session hears first when its harness names the

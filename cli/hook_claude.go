@@ -110,7 +110,7 @@ func (h *hook) sessionStart() error {
 	}
 	exported := h.exportChat(c)
 	return h.withNotes(c, func(notes string) *answer {
-		return h.context(joinText(introduce(c, exported), render.Prompt, notes))
+		return h.context(joinText(h.introduction(c, exported), render.Prompt, notes))
 	}, stopAnswer)
 }
 
@@ -142,10 +142,15 @@ func (h *hook) exportChat(c *state.Chat) bool {
 }
 
 func (h *hook) envFiles() []string {
-	if h.harness == state.HarnessCodex {
+	switch h.harness {
+	case state.HarnessCodex:
 		return []string{"CODEX_ENV_FILE", "CLAUDE_ENV_FILE"}
+	case state.HarnessClaude:
+		return []string{"CLAUDE_ENV_FILE"}
 	}
-	return []string{"CLAUDE_ENV_FILE"}
+	// Gemini CLI and Qwen Code source no file into their shells: a
+	// CLAUDE_ENV_FILE there is a Claude Code session's that started them.
+	return nil
 }
 
 // UserPromptSubmit: the person's own message starts a reply (the chat's
@@ -156,7 +161,7 @@ func (h *hook) userPrompt() error {
 		made bool
 	)
 	prompt := h.p.str("prompt")
-	person := !harnessPrompt(prompt)
+	person := !harnessPrompt(prompt) && !h.continued
 	in := h.sessionIn(true)
 	in.Agent = ""
 	err := h.update(func(tx *state.Tx) (err error) {
@@ -227,7 +232,20 @@ func (h *hook) introduceLate(c *state.Chat) string {
 	if h.harness == state.HarnessClaude {
 		return introduceLinked(c, "CLAUDE_CODE_SESSION_ID")
 	}
-	return introduce(c, false)
+	return h.introduction(c, false)
+}
+
+// introduction is what a session hears first of its chat: how its conch
+// commands act as it, the harness's way (exported, whether conch wrote
+// CONCH_CHAT to the harness's env file).
+func (h *hook) introduction(c *state.Chat, exported bool) string {
+	switch h.harness {
+	case state.HarnessQwen:
+		return introduceLinked(c, "QWEN_CODE_SESSION_ID")
+	case state.HarnessGemini:
+		return introduceRewritten(c)
+	}
+	return introduce(c, exported)
 }
 
 // harnessPrompt says whether a prompt is one the harness made itself, not
@@ -302,7 +320,7 @@ func (h *hook) preTool() error {
 // Codex refuses continue:false before a tool: the denial alone.
 func (h *hook) stopBeforeTool(n state.StopNotice) *answer {
 	deny := &specific{HookEventName: h.event, PermissionDecision: "deny", PermissionDecisionReason: render.StopLine(n)}
-	if h.harness == state.HarnessCodex {
+	if !h.stopEnds() {
 		return &answer{HookSpecificOutput: deny}
 	}
 	ans := stopAnswer(render.StopWho(n))
@@ -317,7 +335,7 @@ func (h *hook) sayStop(c *state.Chat, ans *answer) error {
 	if err := h.say(ans); err != nil {
 		return err
 	}
-	if c == nil || h.harness != state.HarnessClaude {
+	if c == nil || !h.stopEnds() {
 		return nil // Codex's turn goes on past a denial: its next reply hears it
 	}
 	return h.update(func(tx *state.Tx) error { return tx.HeardStop(state.Actor{ID: c.ID}) })
@@ -396,15 +414,34 @@ func (h *hook) postTool() error {
 // the search made.
 func outsideSource(tool string, input payload) string {
 	switch tool {
-	case "WebFetch":
-		return render.Clean(input.str("url"))
-	case "WebSearch":
+	case "WebFetch", "web_fetch":
+		if u := input.str("url"); u != "" {
+			return render.Clean(u)
+		}
+		// Gemini CLI's web_fetch takes a prompt that holds its URLs.
+		if urls := promptURLs(input.str("prompt")); urls != "" {
+			return render.Clean(urls)
+		}
+		return "web fetch"
+	case "WebSearch", "google_web_search", "web_search":
 		if q := render.Clean(input.str("query")); q != "" {
 			return "web search: " + q
 		}
 		return "web search"
 	}
 	return ""
+}
+
+// promptURLs are the http and https URLs a prompt names, space-separated.
+func promptURLs(prompt string) string {
+	var urls []string
+	for _, w := range strings.Fields(prompt) {
+		w = strings.TrimRight(strings.TrimLeft(w, "(<[\"'"), ")>],.;:!?\"'")
+		if strings.HasPrefix(w, "http://") || strings.HasPrefix(w, "https://") {
+			urls = appendNew(urls, w)
+		}
+	}
+	return strings.Join(urls, " ")
 }
 
 // Notification (a permission prompt, the idle prompt, an MCP server asking
@@ -607,20 +644,22 @@ func (h *hook) toolStep(tool string, input payload) (family string, files []stri
 		}
 		return nil
 	}
+	// Claude Code's tools, Codex's, and those of Gemini CLI and Qwen Code
+	// (write_file, replace or edit, read_file, run_shell_command, …).
 	switch tool {
-	case "Edit", "Write", "MultiEdit":
+	case "Edit", "Write", "MultiEdit", "write_file", "replace", "edit":
 		return "edit", file("file_path")
-	case "NotebookEdit":
+	case "NotebookEdit", "notebook_edit":
 		return "edit", file("notebook_path")
-	case "Read":
+	case "Read", "read_file":
 		return "read", file("file_path")
 	case "NotebookRead":
 		return "read", file("notebook_path")
-	case "Grep", "Glob", "LS":
+	case "Grep", "Glob", "LS", "grep_search", "search_file_content", "glob", "list_directory", "read_many_files":
 		return "read", nil
-	case "WebFetch", "WebSearch":
+	case "WebFetch", "WebSearch", "web_fetch", "google_web_search", "web_search":
 		return "browse", nil
-	case "Bash", "BashOutput", "KillShell", "KillBash", "shell", "exec_command", "local_shell":
+	case "Bash", "BashOutput", "KillShell", "KillBash", "shell", "exec_command", "local_shell", "run_shell_command":
 		command := input.str("command")
 		if commits(command) {
 			return "edit", nil

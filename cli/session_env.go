@@ -14,10 +14,13 @@ import (
 // session_id). Claude Code 2.1.328 puts CLAUDE_CODE_SESSION_ID (its
 // hooks' session_id) in every Bash command's environment, beside the
 // CONCH_CHAT of its env file, which a SessionStart that missed the lock
-// never wrote. A harness that names its session another way adds a line.
+// never wrote. Qwen Code 0.24 puts QWEN_CODE_SESSION_ID (its hooks'
+// session_id) in its shell's environment; Gemini CLI 0.61 names no
+// session there. A harness that names its session another way adds a line.
 var sessionEnvs = [...]struct{ env, harness string }{
 	{"CODEX_THREAD_ID", state.HarnessCodex},
 	{"CLAUDE_CODE_SESSION_ID", state.HarnessClaude},
+	{"QWEN_CODE_SESSION_ID", state.HarnessQwen},
 }
 
 // sessionChat is the chat the harness session this command runs in is
@@ -39,7 +42,11 @@ func (a *app) sessionChatBut(harness string) string {
 			continue
 		}
 		if id := a.env.Getenv(s.env); id != "" {
-			if c := state.LinkedChat(a.homeDir(), s.harness, id); c != "" {
+			agent := ""
+			if s.harness == state.HarnessQwen {
+				agent = a.env.Getenv("QWEN_CODE_AGENT_ID") // a subagent's command acts as its chat
+			}
+			if c := state.LinkedAgentChat(a.homeDir(), s.harness, id, agent); c != "" {
 				return c
 			}
 		}

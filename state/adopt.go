@@ -57,8 +57,8 @@ func (tx *Tx) Adopt(a Actor, harness, file string) (*Adoption, error) {
 	if a.Person() {
 		return nil, usagef("adopt links a chat: give --chat ID")
 	}
-	if !slices.Contains(Harnesses, harness) {
-		return nil, usagef("harness %q: want one of %s", harness, strings.Join(Harnesses, ", "))
+	if !slices.Contains(Readable, harness) {
+		return nil, usagef("harness %q: want one of %s", harness, strings.Join(Readable, ", "))
 	}
 	if err := validText("file", file); err != nil {
 		return nil, err

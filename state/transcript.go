@@ -17,14 +17,20 @@ import (
 	"strings"
 )
 
-// Harnesses whose sessions conch can read.
+// The harnesses conch links sessions of, through their hooks.
 const (
 	HarnessClaude = "claude"
 	HarnessCodex  = "codex"
+	HarnessGemini = "gemini" // Gemini CLI
+	HarnessQwen   = "qwen"   // Qwen Code
 )
 
 // Harnesses lists them, for checking a word typed.
-var Harnesses = []string{HarnessClaude, HarnessCodex}
+var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessQwen}
+
+// Readable are the harnesses whose session files conch reads (a
+// transcript's last words, conch adopt).
+var Readable = []string{HarnessClaude, HarnessCodex}
 
 // tailBytes is how much of a session file's end LastAssistantText reads:
 // the last turn is near the end, and a transcript can run to megabytes.
