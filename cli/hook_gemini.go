@@ -92,6 +92,9 @@ func (h *hook) handleGemini() error {
 		// Gemini CLI names no approval mode in its events: its command
 		// line and settings do.
 		h.p.set("permission_mode", geminiMode(h.geminiArgs(), h.folder(), h.a.userHome()))
+		if native == "BeforeAgent" {
+			h.p.set("prompt", bareGeminiPrompt(h.p.str("prompt")))
+		}
 		if native == "BeforeAgent" && strings.Contains(h.p.str("prompt"), "<chat-message>") {
 			// AfterAgent's block hands its reason back as a new prompt,
 			// which fires BeforeAgent again: the message's reply goes on.
@@ -101,6 +104,9 @@ func (h *hook) handleGemini() error {
 		text := h.p.str("prompt_response")
 		if text == "[no response text]" {
 			text = "" // Gemini CLI's word for a turn that said nothing
+		}
+		if h.p.flag("stop_hook_active") {
+			text = h.sinceLastReply(text)
 		}
 		h.p.set("last_assistant_message", text)
 	case "Notification":
@@ -126,19 +132,52 @@ func (h *hook) handleGemini() error {
 	return err
 }
 
+// bareGeminiPrompt is the person's prompt without the context hooks put
+// before it: in gemini -p, SessionStart's additionalContext comes first,
+// in <hook_context>…</hook_context>.
+func bareGeminiPrompt(prompt string) string {
+	for strings.HasPrefix(prompt, "<hook_context>") {
+		end := strings.Index(prompt, "</hook_context>")
+		if end < 0 {
+			break
+		}
+		prompt = strings.TrimLeft(prompt[end+len("</hook_context>"):], " \n")
+	}
+	return prompt
+}
+
 // messageReplyGoingOn says whether the session's chat is in a reply a
 // message started at the turn's end (conch handed the message back to
-// the harness), still running.
+// the harness), still running and not yet past its first step.
 func (h *hook) messageReplyGoingOn() bool {
 	look := h.sessionIn(false)
 	look.Mode, look.Transcript = "", ""
 	going := false
 	_ = h.a.view(func(tx *state.Tx) error {
 		c, _, err := tx.HarnessChat(look)
-		going = err == nil && c != nil && c.Reply != nil && c.Reply.Alive() && c.Wake != nil && c.Wake.Reason == state.WakeMessage
+		going = err == nil && c != nil && c.Reply != nil && c.Reply.Alive() && !c.Reply.Person && c.Reply.Steps == 0
 		return nil
 	})
 	return going
+}
+
+// sinceLastReply is what a turn that went on with a message said in the
+// message's reply: Gemini CLI's prompt_response holds the whole turn's
+// words, the earlier reply's (which ended with them) first.
+func (h *hook) sinceLastReply(text string) string {
+	look := h.sessionIn(false)
+	look.Mode, look.Transcript = "", ""
+	_ = h.a.view(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(look)
+		if err != nil || c == nil || c.LastReply == nil || c.LastReply.Text == "" {
+			return nil
+		}
+		if i := strings.LastIndex(text, c.LastReply.Text); i >= 0 {
+			text = strings.TrimSpace(text[i+len(c.LastReply.Text):])
+		}
+		return nil
+	})
+	return text
 }
 
 // geminiTool reads a tool event's input: the CONCH_CHAT conch put in a
