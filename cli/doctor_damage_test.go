@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/store"
 )
 
 // inHome runs one conch command in this process over home, as the person at
@@ -188,7 +188,7 @@ func TestDoctorEveryDamage(t *testing.T) {
 			t.Fatalf("the home has no %s to damage: %v", want, files)
 		}
 	}
-	big := []byte(`{"id": "` + strings.Repeat("x", state.MaxRecord) + `"}`)
+	big := []byte(`{"id": "` + strings.Repeat("x", store.MaxRecord) + `"}`)
 	type damage struct {
 		name string
 		do   func(p string, rel string) error

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/store"
 )
 
 // failingFS is the real file system with the writes whose names fail
 // picks failing, as a full disk fails them.
 type failingFS struct {
-	state.OSFS
+	store.OSFS
 	fail func(name string) bool
 }
 
@@ -43,7 +43,7 @@ func TestHookMarksBeforeItAnswers(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := filepath.Join(t.TempDir(), "home")
-			run := func(fsys state.FS, input string, args ...string) (string, string) {
+			run := func(fsys store.FS, input string, args ...string) (string, string) {
 				t.Helper()
 				env, out, errs := hookEnv(t, home, input)
 				env.FS = fsys
@@ -94,7 +94,7 @@ func TestNotesFailedMarksShowAgain(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := filepath.Join(t.TempDir(), "home")
-			run := func(fsys state.FS, want int, args ...string) (string, string) {
+			run := func(fsys store.FS, want int, args ...string) (string, string) {
 				t.Helper()
 				env, out, errs := hookEnv(t, home, "")
 				env.FS = fsys

@@ -13,6 +13,7 @@ import (
 
 	"github.com/conch-sh/conch/cli"
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/store"
 )
 
 // The hot commands with 50 chats and 50,000 events in the home (SPEC §10):
@@ -29,7 +30,7 @@ const (
 var benchNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
 // syncless skips the syncs while the benchmark home is built.
-type syncless struct{ state.OSFS }
+type syncless struct{ store.OSFS }
 
 func (f syncless) WriteFile(name string, data []byte, durable bool) error {
 	return f.OSFS.WriteFile(name, data, false)

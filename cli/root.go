@@ -20,6 +20,7 @@ import (
 
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/store"
 )
 
 // Exit codes (SPEC §2).
@@ -46,7 +47,7 @@ type Env struct {
 	Cwd      string
 	PPID     int
 	Exe      string
-	FS       state.FS // nil: the real file system (tests put a failing one)
+	FS       store.FS // nil: the real file system (tests put a failing one)
 }
 
 // System is the Env of the running process.

@@ -1,16 +1,15 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
@@ -160,27 +159,23 @@ func (a *app) topLive(in, out *os.File) error {
 	defer signal.Stop(sigs)
 	keys := make(chan string, 16)
 	go readKeys(in, keys)
-	w, watchErr := fsnotify.NewWatcher()
-	var events <-chan fsnotify.Event
-	if watchErr == nil {
-		defer w.Close()
-		events = w.Events
-	}
-	watched := map[string]bool{}
-	watch := func(dirs ...string) {
-		if w == nil || watchErr != nil {
+	// The records the view shows, through the store's change feed; a
+	// chat's log too while its detail is open.
+	var changed <-chan struct{}
+	stopWatch, watching := func() {}, "-"
+	defer func() { stopWatch() }()
+	watchFor := func(detail string) {
+		if detail == watching {
 			return
 		}
-		for _, d := range dirs {
-			if !watched[d] && w.Add(d) == nil {
-				watched[d] = true
-			}
+		stopWatch()
+		ctx, cancel := context.WithCancel(context.Background())
+		keys := []string{"index.json", "chats/", "tasks/", "messages/", "requests/", "waits/", "log/"}
+		if detail != "" {
+			keys = append(keys, "log/"+detail+"/")
 		}
-	}
-	home := a.home.Dir
-	homeDirs := []string{home}
-	for _, sub := range []string{"chats", "tasks", "messages", "requests", "waits", "log"} {
-		homeDirs = append(homeDirs, filepath.Join(home, sub))
+		changed, _ = a.home.Store().Watch(ctx, keys...)
+		stopWatch, watching = cancel, detail
 	}
 
 	m := newTopModel()
@@ -190,7 +185,6 @@ func (a *app) topLive(in, out *os.File) error {
 	var looked time.Time
 	refresh := func() {
 		looked = time.Now()
-		watch(homeDirs...)
 		now := a.now()
 		v, err := a.personView(settled)
 		if err != nil {
@@ -200,13 +194,13 @@ func (a *app) topLive(in, out *os.File) error {
 		}
 		detail = nil
 		if m.detail != "" {
-			watch(filepath.Join(home, "log", m.detail))
 			if d, err := a.chatDetail(m.detail); err == nil {
 				detail = d
 			} else {
 				m.detail, m.said = "", "conch: "+err.Error()
 			}
 		}
+		watchFor(m.detail)
 	}
 	draw := func() {
 		cols, rows, err := term.GetSize(int(out.Fd()))
@@ -250,14 +244,7 @@ func (a *app) topLive(in, out *os.File) error {
 			}
 			refresh()
 			draw()
-		case ev, ok := <-events:
-			if !ok {
-				events = nil
-				continue
-			}
-			if strings.HasPrefix(filepath.Base(ev.Name), ".") || filepath.Ext(ev.Name) == ".lock" {
-				continue // a temporary file, not yet the record; a lock
-			}
+		case <-changed:
 			if settle == nil {
 				// At most ten looks a second however busy the chats are,
 				// each within 120 ms of the change that asked for it.

@@ -142,9 +142,12 @@ func chatParts(c state.OtherChat, now time.Time, home string, person bool) []str
 	if changing {
 		parts = append(parts, Changing(c.Files, c.LastFile))
 	}
-	if c.SameFolder {
+	switch {
+	case c.Computer != "":
+		parts = append(parts, "on "+Clean(c.Computer))
+	case c.SameFolder:
 		parts = append(parts, "same folder")
-	} else {
+	default:
 		parts = append(parts, Clean(Folder(c.Folder, home)))
 	}
 	if !changing {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // Every write command writes a chat's record, and encoding/json spends
@@ -25,9 +27,9 @@ func marshalRecord(v any) ([]byte, error) {
 	} else {
 		data, err = json.MarshalIndent(v, "", " ")
 	}
-	if err == nil && len(data) >= MaxRecord {
+	if err == nil && len(data) >= store.MaxRecord {
 		// Written, it could not be read back.
-		return nil, fmt.Errorf("a record of %d bytes: %w", len(data), ErrTooLarge)
+		return nil, fmt.Errorf("a record of %d bytes: %w", len(data), store.ErrTooLarge)
 	}
 	return data, err
 }

@@ -116,7 +116,22 @@ func (tx *Tx) inherit(c, from *Chat) {
 func (c *Chat) Working() bool { return c.Reply != nil && c.Reply.Alive() }
 
 // Alive says whether the reply's harness process is still there.
-func (r *Reply) Alive() bool { return alive(r.PID, r.PIDStart) }
+//
+// A reply on another computer is as its record says: its pid means nothing
+// here, and its own computer's commands notice when it goes (SPEC §12).
+func (r *Reply) Alive() bool { return r.remote || alive(r.PID, r.PIDStart) }
+
+// readOn marks what the record holds that runs on another computer than
+// here, as it is read.
+func (c *Chat) readOn(here string) {
+	if r := c.Reply; r != nil {
+		r.remote = elsewhere(r.Computer, here)
+	}
+}
+
+// elsewhere says whether computer is another than here ("" is an older
+// record's: here).
+func elsewhere(computer, here string) bool { return computer != "" && computer != here }
 
 func alive(pid int, start uint64) bool {
 	got, ok := procStart(pid)
@@ -176,7 +191,7 @@ func (tx *Tx) Chat(id string) (*Chat, error) {
 	}
 	if c.ID != id || c.IsTask() != strings.HasPrefix(id, "t_") {
 		// A record under another's name would be written back under its own.
-		return nil, &CorruptError{Path: tx.h.path(rel), Err: fmt.Errorf("it holds %s %q", kindOf(c), c.ID)}
+		return nil, &CorruptError{Path: tx.h.where(rel), Err: fmt.Errorf("it holds %s %q", kindOf(c), c.ID)}
 	}
 	if _, seen := tx.loaded[id]; tx.write && !seen && !tx.dirty[rel] {
 		// As read from the file, which the index sums up; a record this

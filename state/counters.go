@@ -3,9 +3,10 @@ package state
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 	"syscall"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // idKinds are the kinds of id conch allocates, and the folder that holds a
@@ -63,16 +64,17 @@ func noteIDs(seen Counters, s string) {
 func (tx *Tx) usedIDs() (Counters, error) {
 	seen := Counters{}
 	for _, dir := range []string{"chats", "tasks", "messages", "requests", "chains", "log", "watch", "waits", "adopted"} {
-		entries, err := tx.h.FS.ReadDir(tx.h.path(dir))
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
+		names, err := tx.h.store.List(dir)
+		if errors.Is(err, store.ErrNotDir) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", tx.h.path(dir), err)
+			return nil, fmt.Errorf("read %s: %w", tx.h.where(dir), err)
 		}
-		for _, e := range entries {
-			name := e.Name()
-			if strings.HasPrefix(name, ".") {
+		for _, name := range names {
+			if strings.HasSuffix(name, "/") {
+				// a log's folder; a folder where a record belongs is doctor's
+				noteIDs(seen, strings.TrimSuffix(strings.TrimSuffix(name, "/"), ".json"))
 				continue
 			}
 			id := strings.TrimSuffix(name, ".json")
@@ -111,15 +113,15 @@ func (tx *Tx) usedIDs() (Counters, error) {
 	// A session's link names its chats, the deleted ones too.
 	for _, harness := range Harnesses {
 		dir := "sessions/" + harness
-		entries, err := tx.h.FS.ReadDir(tx.h.path(dir))
+		names, err := tx.h.store.List(dir)
 		if err != nil {
 			continue // none, or what doctor finds
 		}
-		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".json") {
+		for _, name := range names {
+			if !strings.HasSuffix(name, ".json") {
 				continue
 			}
-			l, err := readRecord[SessionLink](tx, dir+"/"+e.Name())
+			l, err := readRecord[SessionLink](tx, dir+"/"+name)
 			if err := unlessCorrupt(err); err != nil {
 				return nil, err
 			}
@@ -187,12 +189,12 @@ func (tx *Tx) taken(prefix, id string) (bool, error) {
 	}
 	// A read, not a stat: an absent file costs the same, and the test
 	// file systems answer it as the disk does.
-	p := tx.h.path(rel)
-	_, err := tx.h.FS.ReadFile(p)
+	p := tx.h.where(rel)
+	_, err := tx.h.store.Get(rel)
 	switch {
-	case err == nil || errors.Is(err, ErrTooLarge):
+	case err == nil || errors.Is(err, store.ErrTooLarge):
 		return true, nil
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, store.ErrNotFound):
 		return false, nil
 	}
 	return false, readError(p, err)

@@ -93,7 +93,7 @@ func (tx *Tx) cursors(watcher string) (*Cursors, error) {
 	if cs != nil {
 		for id, c := range cs.Targets {
 			if c == nil {
-				return nil, &CorruptError{Path: tx.h.path(cursorsRel(watcher)), Err: fmt.Errorf("its cursor on %q is null", id)}
+				return nil, &CorruptError{Path: tx.h.where(cursorsRel(watcher)), Err: fmt.Errorf("its cursor on %q is null", id)}
 			}
 		}
 	}

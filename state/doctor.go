@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // Finding is one thing conch doctor found, and what --repair did about it.
@@ -55,7 +57,11 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 	if err != nil {
 		return nil, fmt.Errorf("home %s: %w", h.Dir, err)
 	}
-	d := &doctor{h: h, root: root}
+	files, ok := h.store.(*store.Files)
+	if !ok {
+		return nil, fmt.Errorf("conch doctor checks a home on files; this one is in %s", h.where(""))
+	}
+	d := &doctor{h: h, fs: files.FS, root: root}
 	found, err := d.check()
 	if err != nil || !repair {
 		return found, err
@@ -96,7 +102,8 @@ const (
 
 type doctor struct {
 	h    *Home
-	root string // the home's folder, symbolic links resolved
+	fs   store.FS // the files' own calls, beneath the store
+	root string   // the home's folder, symbolic links resolved
 }
 
 func (d *doctor) real(rel string) string { return filepath.Join(d.root, filepath.FromSlash(rel)) }
@@ -161,11 +168,11 @@ func (d *doctor) check() ([]Finding, error) {
 		}
 		base := e.Name()
 		switch {
-		case rel == commitMark:
+		case rel == store.OldMarkName:
 			if h.Now().Sub(info.ModTime()) > staleAfter {
 				d.add(&found, rel, fixCommit, "a commit was cut short (a writer stopped half way): the index may not sum up the records")
 			}
-		case rel == journalRel:
+		case rel == store.JournalName:
 			if h.Now().Sub(info.ModTime()) > staleAfter {
 				d.add(&found, rel, fixCommit, "%s", journalCut)
 			}
@@ -209,10 +216,10 @@ func (d *doctor) check() ([]Finding, error) {
 // quarantine) or only the reading failed (the disk, a mode: never a reason
 // to move a record aside).
 func (d *doctor) checkRecord(rel string, want shape) (problem string, bad bool) {
-	data, err := d.h.FS.ReadFile(d.real(rel))
+	data, err := d.fs.ReadFile(d.real(rel))
 	switch {
-	case errors.Is(err, ErrTooLarge):
-		return "record " + ErrTooLarge.Error(), true
+	case errors.Is(err, store.ErrTooLarge):
+		return "record " + store.ErrTooLarge.Error(), true
 	case err != nil:
 		return err.Error(), false
 	case !json.Valid(data):
@@ -274,7 +281,7 @@ func (d *doctor) countersBehind() ([]Finding, error) {
 	// commit point leaves its event), which the counters need not pass.
 	used := Counters{}
 	for _, k := range idKinds {
-		entries, err := d.h.FS.ReadDir(d.real(k.dir))
+		entries, err := d.fs.ReadDir(d.real(k.dir))
 		if err != nil {
 			continue // none, or found by the walk
 		}
@@ -320,17 +327,17 @@ func (d *doctor) fixUnlocked(f *Finding) {
 // where to.
 func (d *doctor) quarantine(rel string) (string, error) {
 	name := strings.ReplaceAll(rel, "/", "_") + "." + d.h.Now().UTC().Format("20060102T150405")
-	if err := d.h.FS.MkdirAll(d.real("quarantine")); err != nil {
+	if err := d.fs.MkdirAll(d.real("quarantine")); err != nil {
 		return "", err
 	}
 	// Never over what an earlier repair put there.
 	for i, base := 1, name; ; i++ {
-		if _, err := d.h.FS.Stat(d.real("quarantine/" + name)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := d.fs.Stat(d.real("quarantine/" + name)); errors.Is(err, fs.ErrNotExist) {
 			break
 		}
 		name = fmt.Sprintf("%s.%d", base, i)
 	}
-	if err := d.h.FS.Rename(d.real(rel), d.real("quarantine/"+name)); err != nil {
+	if err := d.fs.Rename(d.real(rel), d.real("quarantine/"+name)); err != nil {
 		return "", err
 	}
 	return d.shown("quarantine/" + name), nil
@@ -350,11 +357,11 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 			// Update finished it before this ran: no commit mark or
 			// journal is left once the lock is had.
 			f.Repaired = "finished: the index rebuilt from the records"
-			if f.rel == journalRel {
+			if f.rel == store.JournalName {
 				f.Repaired = "finished: its records written" // the Update rolled it forward
 			}
 		case fixTemp:
-			if err := h.FS.Remove(d.real(f.rel)); err == nil {
+			if err := d.fs.Remove(d.real(f.rel)); err == nil {
 				f.Repaired = "removed"
 			} else if errors.Is(err, fs.ErrNotExist) {
 				f.Repaired = gone
@@ -374,7 +381,7 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 			if f.rel == "counters.json" {
 				// What can still be read of it counts too: a chat deleted
 				// since is named by no record.
-				data, _ := h.FS.ReadFile(d.real(f.rel))
+				data, _ := d.fs.ReadFile(d.real(f.rel))
 				salvaged = salvageCounters(data)
 				rebuildCounters = true
 			}
@@ -416,7 +423,7 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 		return err
 	}
 	if n >= 0 {
-		found = append(found, Finding{Path: h.path("index.json"), Problem: "checked against the chat records", Repaired: fmt.Sprintf("rebuilt from %d records", n)})
+		found = append(found, Finding{Path: h.where("index.json"), Problem: "checked against the chat records", Repaired: fmt.Sprintf("rebuilt from %d records", n)})
 	}
 	if rebuildCounters {
 		c, err := load[Counters](tx, "counters.json")
@@ -434,7 +441,7 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 			(*c)[k] = max((*c)[k], v)
 		}
 		tx.put("counters.json", c, true)
-		found = append(found, Finding{Path: h.path("counters.json"), Problem: "checked against the ids in use", Repaired: "rebuilt from the records"})
+		found = append(found, Finding{Path: h.where("counters.json"), Problem: "checked against the ids in use", Repaired: "rebuilt from the records"})
 	}
 	return nil
 }
@@ -491,31 +498,31 @@ func (l logHole) finding() Finding {
 // listing, never the events, and never walks a range the head claims
 // without the files to show for it.
 func (h *Home) logHoles() ([]logHole, error) {
-	chats, err := h.FS.ReadDir(h.path("log"))
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotDir) {
+	chats, err := h.store.List("log")
+	if errors.Is(err, store.ErrNotDir) {
 		return nil, nil
 	} else if err != nil {
-		return nil, fmt.Errorf("read %s: %w", h.path("log"), err)
+		return nil, fmt.Errorf("read %s: %w", h.where("log"), err)
 	}
 	var holes []logHole
-	for _, d := range chats {
-		id := d.Name()
-		if !d.IsDir() || !ValidID(id) {
+	for _, name := range chats {
+		id, dir := strings.CutSuffix(name, "/")
+		if !dir || !ValidID(id) {
 			continue
 		}
-		headPath := h.path(headRel(id))
-		data, err := h.FS.ReadFile(headPath)
+		headPath := h.where(headRel(id))
+		data, err := h.store.Get(headRel(id))
 		var head Head
 		if err != nil || json.Unmarshal(data, &head) != nil || head.StateVersion <= head.Pruned {
 			continue // no head, or a torn one: found as a record that does not parse
 		}
-		files, err := h.FS.ReadDir(h.path("log/" + id))
+		files, err := h.store.List("log/" + id)
 		if err != nil {
 			continue // found by the walk, which cannot read it either
 		}
 		have := map[int64]bool{}
 		for _, f := range files {
-			name, ok := strings.CutSuffix(f.Name(), ".json")
+			name, ok := strings.CutSuffix(f, ".json")
 			if n, err := strconv.ParseInt(name, 10, 64); ok && err == nil && len(name) == 12 && n > head.Pruned && n <= head.StateVersion {
 				have[n] = true
 			}
@@ -541,13 +548,12 @@ func (tx *Tx) rebuildIndex() (int, error) {
 	var old *Index // the index as it was, read when needed
 	n := 0
 	for _, dir := range []string{"chats", "tasks"} {
-		entries, err := tx.h.FS.ReadDir(tx.h.path(dir))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		names, err := tx.h.store.List(dir)
+		if err != nil {
 			return 0, err
 		}
-		for _, e := range entries {
-			name := e.Name()
-			if !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") {
+		for _, name := range names {
+			if !strings.HasSuffix(name, ".json") {
 				continue
 			}
 			c, err := tx.Chat(strings.TrimSuffix(name, ".json"))

@@ -3,6 +3,8 @@ package state
 import (
 	"errors"
 	"fmt"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // The kinds of failure a command can have. The cli maps each to its exit
@@ -59,4 +61,13 @@ func needsChat(verb string) error {
 // notPress is the refusal of what only the person's press may do.
 func notPress(what string) error {
 	return refusedf("%s is the person's press: run it at a terminal, with no chat acting", what)
+}
+
+// readError is the error of a failed read of the record at p: one too
+// large is a record that cannot be read, for conch doctor to quarantine.
+func readError(p string, err error) error {
+	if errors.Is(err, store.ErrTooLarge) {
+		return &CorruptError{Path: p, Err: store.ErrTooLarge}
+	}
+	return fmt.Errorf("read %s: %w", p, err)
 }

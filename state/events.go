@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // The signal log (SPEC §7). Every chat and task has a durable log of typed
@@ -458,8 +459,8 @@ func (tx *Tx) Status(a Actor, id string, since *int64) (*Status, error) {
 		}
 		h = fresh
 	}
-	return nil, &CorruptError{Path: tx.h.path(eventRel(c.ID, missing)),
-		Err: fmt.Errorf("it is missing, though %s says the log holds up to %d", tx.h.path(headRel(c.ID)), h.StateVersion)}
+	return nil, &CorruptError{Path: tx.h.where(eventRel(c.ID, missing)),
+		Err: fmt.Errorf("it is missing, though %s says the log holds up to %d", tx.h.where(headRel(c.ID)), h.StateVersion)}
 }
 
 func chatState(c *Chat) ChatState {
@@ -476,9 +477,9 @@ func chatState(c *Chat) ChatState {
 // readEvent reads one event straight from its file (nil when it is not
 // there), bypassing the transaction's cache so a retry sees the disk.
 func (tx *Tx) readEvent(id string, seq int64) (*Event, error) {
-	p := tx.h.path(eventRel(id, seq))
-	data, err := tx.h.FS.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
+	p := tx.h.where(eventRel(id, seq))
+	data, err := tx.h.store.Get(eventRel(id, seq))
+	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {

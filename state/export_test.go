@@ -6,7 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"testing"
 	"time"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // BuildLog writes n events straight into chat id's log (no transaction, no
@@ -17,6 +20,25 @@ import (
 func BuildLog(h *Home, id string, n, files int, start time.Time, step time.Duration) error {
 	if files < 0 || files > n {
 		files = n
+	}
+	event := func(i int) []byte {
+		seq := int64(i + 1)
+		data, _ := json.Marshal(Event{Sequence: seq, Kind: KindCompacted, Actor: ActorSystem, At: start.Add(time.Duration(i) * step), Summary: "history compacted"})
+		return data
+	}
+	head, _ := json.Marshal(Head{StateVersion: int64(n), Touched: start})
+	if _, onFiles := h.store.(*store.Files); !onFiles {
+		unlock, err := h.store.Lock(0)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		ws := []store.Write{{Key: headRel(id), Data: head, Class: store.Durable}}
+		for i := 0; i < files; i++ {
+			ws = append(ws, store.Write{Key: eventRel(id, int64(i+1)), Data: event(i), Class: store.Event})
+		}
+		_, err = h.store.Commit(ws)
+		return err
 	}
 	dir := filepath.Join(h.Dir, "log", id)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -29,10 +51,7 @@ func BuildLog(h *Home, id string, n, files int, start time.Time, step time.Durat
 		go func(w int) {
 			defer wg.Done()
 			for i := w; i < files; i += 16 {
-				seq := int64(i + 1)
-				ev := Event{Sequence: seq, Kind: KindCompacted, Actor: ActorSystem, At: start.Add(time.Duration(i) * step), Summary: "history compacted"}
-				data, _ := json.Marshal(ev)
-				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%012d.json", seq)), data, 0o600); err != nil {
+				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%012d.json", i+1)), event(i), 0o600); err != nil {
 					errs <- err
 					return
 				}
@@ -44,6 +63,19 @@ func BuildLog(h *Home, id string, n, files int, start time.Time, step time.Durat
 	if err := <-errs; err != nil {
 		return err
 	}
-	data, _ := json.Marshal(Head{StateVersion: int64(n), Touched: start})
-	return os.WriteFile(filepath.Join(dir, "head.json"), data, 0o600)
+	return os.WriteFile(filepath.Join(dir, "head.json"), head, 0o600)
+}
+
+// putRaw writes data as the record at key, past the domain: a record torn
+// or made by hand.
+func putRaw(t testing.TB, h *Home, key string, data []byte) {
+	t.Helper()
+	unlock, err := h.store.Lock(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if _, err := h.store.Commit([]store.Write{{Key: key, Data: data, Class: store.Durable}}); err != nil {
+		t.Fatal(err)
+	}
 }

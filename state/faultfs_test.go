@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // faultFS is the real file system with one call made to fail: the Nth call
@@ -24,7 +26,7 @@ import (
 // writes a temporary file and renames it, leaves the old file whole when
 // the write or the rename fails.
 type faultFS struct {
-	FS
+	store.FS
 	failAt int  // 1-based; 0 fails nothing
 	sticky bool // every call from failAt on fails, not only that one
 	calls  int
@@ -109,7 +111,7 @@ func (f *faultFS) Stat(name string) (fs.FileInfo, error) {
 
 // quickFS is the real file system without the syncs: the walk proves the
 // storage layer's logic, not the disk's, and a sync per call makes it slow.
-type quickFS struct{ OSFS }
+type quickFS struct{ store.OSFS }
 
 func (q quickFS) WriteFile(name string, data []byte, durable bool) error {
 	return q.OSFS.WriteFile(name, data, false)
@@ -119,7 +121,7 @@ func (quickFS) SyncDir(name string) error { return nil }
 
 var faultNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
-func openAt(t testing.TB, dir string, fsys FS) *Home {
+func openAt(t testing.TB, dir string, fsys store.FS) *Home {
 	t.Helper()
 	if fsys == nil {
 		fsys = quickFS{}
@@ -463,10 +465,12 @@ func TestFaultEveryCall(t *testing.T) {
 // Update's second try is.
 func updateUnlogged(t testing.TB, h *Home, fn func(tx *Tx) error) error {
 	t.Helper()
-	if err := h.FS.MkdirAll(h.Dir); err != nil {
+	unlock, err := h.store.Lock(0)
+	if err != nil {
 		t.Fatal(err)
 	}
-	_, err := h.try(fn, errors.New("not recorded in this run"))
+	defer unlock()
+	_, err = h.try(fn, errors.New("not recorded in this run"))
 	return err
 }
 
@@ -540,7 +544,7 @@ func visible(t testing.TB, dir string) map[string]string {
 // the chat and task records there are.
 func checkIndex(t *testing.T, what, dir string) {
 	t.Helper()
-	for _, left := range []string{commitMark, journalRel} {
+	for _, left := range []string{store.OldMarkName, store.JournalName} {
 		if _, err := os.Stat(filepath.Join(dir, left)); err == nil {
 			t.Errorf("%s: the next command left %s", what, left)
 		}

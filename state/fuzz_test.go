@@ -36,7 +36,7 @@ func fuzzHome(t *testing.T, template, rel string, data []byte) (*Home, string) {
 	dir := filepath.Join(t.TempDir(), "home")
 	copyTree(t, template, dir)
 	h := openAt(t, dir, nil)
-	p := h.path(rel)
+	p := h.where(rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		t.Fatal(err)
 	}

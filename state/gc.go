@@ -3,10 +3,10 @@ package state
 import (
 	"container/heap"
 	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -122,8 +122,8 @@ func (h *Home) GC() (*GCResult, error) { return h.gc(DefaultLimits) }
 
 func (h *Home) gc(l Limits) (*GCResult, error) {
 	res := &GCResult{}
-	if _, err := h.FS.Stat(h.Dir); errors.Is(err, fs.ErrNotExist) {
-		return res, nil // no home: nothing to keep, and gc makes none
+	if there, err := h.store.Exists(); err != nil || !there {
+		return res, err // no home: nothing to keep, and gc makes none
 	}
 	update := func(fn func(tx *Tx) error) error {
 		var last *Tx
@@ -168,17 +168,14 @@ func (h *Home) gc(l Limits) (*GCResult, error) {
 
 // logIDs are the chats that have a log folder.
 func (tx *Tx) logIDs() ([]string, error) {
-	entries, err := tx.h.FS.ReadDir(tx.h.path("log"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	names, err := tx.h.store.List("log")
 	if err != nil {
 		return nil, err
 	}
 	var ids []string
-	for _, e := range entries {
-		if e.IsDir() && ValidID(e.Name()) {
-			ids = append(ids, e.Name())
+	for _, name := range names {
+		if id, dir := strings.CutSuffix(name, "/"); dir && ValidID(id) {
+			ids = append(ids, id)
 		}
 	}
 	return ids, nil
@@ -207,7 +204,7 @@ func (tx *Tx) sweepLogs() (orphans int, err error) {
 			return orphans, err
 		}
 		for seq := h.Pruned; seq > 0; seq-- {
-			if _, err := tx.h.FS.Stat(tx.h.path(eventRel(id, seq))); err != nil {
+			if _, err := tx.h.store.Get(eventRel(id, seq)); err != nil {
 				break
 			}
 			tx.remove(eventRel(id, seq))

@@ -1,37 +1,20 @@
 // Package state is conch's domain: the records under CONCH_HOME, the rules
 // that say who may change what, and the transactions that change them.
 //
-// Every write happens inside Home.Update, under the home's lock, and every
-// record is replaced whole (see FS.WriteFile), so readers take no lock. The
-// package never prints and never exits: it returns values and errors, and
-// everything that depends on the machine (files, locks, the clock, processes)
-// stays inside it.
+// Every write happens inside Home.Update, under the store's lock, and every
+// record is replaced whole, so readers take no lock. The package never
+// prints and never exits: it returns values and errors. It never touches
+// the file system: records are read and written through a store.Store
+// (package store), which holds everything that depends on one machine's
+// storage.
 //
-// # The commit protocol
+// # Commits
 //
-// A transaction's change is committed all or nothing (Tx.commit):
-//
-//  1. Events first. Each new event is a new file past its log's head,
-//     written (and synced) before anything else; no reader reads it until
-//     the head says it is there. If one cannot be written, nothing is
-//     committed.
-//  2. One record left to change: it is renamed into place (synced, file
-//     and folder, when durable). The rename is the commit point.
-//  3. Several: every new record and every removal goes into one journal,
-//     CONCH_HOME/commit.journal (journal.go), ended by a checksum, and,
-//     when any record is durable, the journal and the home's folder are
-//     synced. That is the commit point: a failed folder sync takes the
-//     journal back, and a journal that cannot be taken back stands as
-//     committed. Then the journal is applied (records in commitRank's
-//     order, removals after them, each folder synced once at the end),
-//     and removed.
-//
-// Whatever fails before the commit point changed nothing: Update returns
-// the error. Whatever fails after it is a warning: the change is
-// committed, Update returns nil, and the next Update, under the lock,
-// rolls the journal forward before anything else (a torn journal, cut
-// before its checksum, is dropped). Records are whole images, so applying
-// a journal twice is applying it once.
+// A transaction's change is handed to the store (package store) as one
+// commit, all or nothing, its records in commitRank's order; the store says
+// how (for files: events first, then one rename or a journal). Whatever
+// fails before the commit point changed nothing: Update returns the error.
+// Whatever fails after it is a warning, and the change stands.
 //
 // Recording is best-effort (SPEC §7): a transaction that recorded events
 // and could not be committed is run once more recording none (each a
@@ -39,20 +22,18 @@
 // head or a watcher's cursor past what was written. fn must therefore
 // change nothing but its transaction (Tx.After for what follows a commit).
 //
-// A reader without the lock sees each record old or new: during an apply,
+// A reader without the lock sees each record old or new: during a commit,
 // the ones before in commitRank's order new, the rest old, so a record
 // never names one that is not there yet.
 package state
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -60,7 +41,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/conch-sh/conch/lock"
+	"github.com/conch-sh/conch/state/store"
 )
 
 // Config is CONCH_HOME/config.toml.
@@ -94,8 +75,11 @@ type Options struct {
 	Wall     func() time.Time    // the wall clock, which CONCH_NOW does not move; nil: time.Now
 	Hostname string              // the computer's name when the config has none
 	Getenv   func(string) string // for [scrub] env
-	FS       FS                  // nil: the real file system
-	LockWait time.Duration       // 0: lock.DefaultWait
+	// Store holds the records; nil: files under Dir, on FS (nil: the
+	// real file system).
+	Store    store.Store
+	FS       store.FS
+	LockWait time.Duration // 0: the store's default
 	// Exe is the conch binary, for the detached work a command starts
 	// (wake commands are run by the shell; gc by conch itself).
 	Exe string
@@ -106,8 +90,8 @@ type Options struct {
 
 // Home is one CONCH_HOME.
 type Home struct {
-	Dir      string
-	FS       FS
+	Dir      string // the home's name (CONCH_HOME), for the commands it starts
+	store    store.Store
 	Config   Config
 	Computer string
 	Now      func() time.Time
@@ -120,9 +104,9 @@ type Home struct {
 
 // Open reads the home's config. It creates nothing.
 func Open(o Options) (*Home, error) {
-	h := &Home{Dir: o.Dir, FS: o.FS, Now: o.Now, Wall: o.Wall, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe, Words: o.Words}
-	if h.FS == nil {
-		h.FS = OSFS{}
+	h := &Home{Dir: o.Dir, store: o.Store, Now: o.Now, Wall: o.Wall, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe, Words: o.Words}
+	if h.store == nil {
+		h.store = store.NewFiles(o.Dir, o.FS, 0)
 	}
 	if h.Now == nil {
 		h.Now = time.Now
@@ -133,11 +117,8 @@ func Open(o Options) (*Home, error) {
 	if h.Getenv == nil {
 		h.Getenv = os.Getenv
 	}
-	if h.LockWait == 0 {
-		h.LockWait = lock.DefaultWait
-	}
-	path := filepath.Join(h.Dir, "config.toml")
-	data, err := h.FS.ReadFile(path)
+	path := h.where("config.toml")
+	data, err := h.store.Get("config.toml")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -178,7 +159,11 @@ func (h *Home) Workspace() string {
 	return filepath.Clean(w)
 }
 
-func (h *Home) path(rel string) string { return filepath.Join(h.Dir, filepath.FromSlash(rel)) }
+// where names the record at rel for a person reading an error.
+func (h *Home) where(rel string) string { return h.store.Where(rel) }
+
+// Store is the store the home's records are in.
+func (h *Home) Store() store.Store { return h.store }
 
 // Update runs fn under the home's lock and writes what it changed. If fn
 // fails, nothing is written.
@@ -189,11 +174,11 @@ func (h *Home) path(rel string) string { return filepath.Join(h.Dir, filepath.Fr
 // could not be committed runs once more, recording none. It must change
 // nothing but the transaction.
 func (h *Home) Update(fn func(tx *Tx) error) error {
-	_, err := h.FS.Stat(h.Dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("home %s: %w", h.Dir, err)
-	}
+	there, err := h.store.Exists()
 	if err != nil {
+		return err
+	}
+	if !there {
 		dry := newTx(h, true)
 		if err := fn(dry); err != nil {
 			return err
@@ -201,13 +186,8 @@ func (h *Home) Update(fn func(tx *Tx) error) error {
 		if dry.failed != nil {
 			return dry.failed
 		}
-		// Only a home that is not there yet is made: a step in one that is
-		// asks the disk nothing more.
-		if err := h.FS.MkdirAll(h.Dir); err != nil {
-			return fmt.Errorf("home %s: %w", h.Dir, err)
-		}
 	}
-	unlock, err := lock.Exclusive(context.Background(), h.path("conch.lock"), h.LockWait)
+	unlock, err := h.store.Lock(h.LockWait)
 	if err != nil {
 		return err
 	}
@@ -329,16 +309,13 @@ func load[T any](tx *Tx, rel string) (*T, error) {
 // writer's temporary file (.ID.json123) and whatever is not conch's are
 // passed over.
 func (tx *Tx) recordIDs(dir string, valid func(id string) bool) ([]string, error) {
-	entries, err := tx.h.FS.ReadDir(tx.h.path(dir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	names, err := tx.h.store.List(dir)
 	if err != nil {
 		return nil, err
 	}
 	var ids []string
-	for _, e := range entries {
-		if id, ok := strings.CutSuffix(e.Name(), ".json"); ok && valid(id) {
+	for _, name := range names {
+		if id, ok := strings.CutSuffix(name, ".json"); ok && valid(id) {
 			ids = append(ids, id)
 		}
 	}
@@ -348,9 +325,9 @@ func (tx *Tx) recordIDs(dir string, valid func(id string) bool) ([]string, error
 // readRecord reads the record at rel from the disk into a new T, past the
 // transaction's cache; nil if there is none.
 func readRecord[T any](tx *Tx, rel string) (*T, error) {
-	p := tx.h.path(rel)
-	data, err := tx.h.FS.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
+	p := tx.h.where(rel)
+	data, err := tx.h.store.Get(rel)
+	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
@@ -367,13 +344,16 @@ func readRecord[T any](tx *Tx, rel string) (*T, error) {
 		// Unmarshal takes null for "leave it as it is": a record is never null.
 		return nil, &CorruptError{Path: p, Err: errors.New("it holds null, not a record")}
 	}
+	if r, ok := any(v).(interface{ readOn(here string) }); ok {
+		r.readOn(tx.h.Computer)
+	}
 	return v, nil
 }
 
 // misnamed is the error for a record that holds another's id: written
 // back, it would land on the other's file.
 func (tx *Tx) misnamed(rel, got string) error {
-	return &CorruptError{Path: tx.h.path(rel), Err: fmt.Errorf("it holds %q, not the record its name says", got)}
+	return &CorruptError{Path: tx.h.where(rel), Err: fmt.Errorf("it holds %q, not the record its name says", got)}
 }
 
 // put marks the record at rel to be written. durable records (messages,
@@ -418,23 +398,19 @@ func commitRank(rel string) int {
 	return 3
 }
 
-// commitMark is what conch before the journal wrote before a commit of
-// several records: a home one of those left, cut short, has its index
-// rebuilt from the records.
-const commitMark = "commit.pending"
-
-// finishCutCommit finishes what a commit cut short left: it rolls the
-// journal forward, if there is one, and mends a home an older conch left
-// with its commit mark.
+// finishCutCommit mends a home an older conch left with its commit cut
+// short (the store rolled its own journal forward when it took the lock):
+// its index is rebuilt from the records.
 func (h *Home) finishCutCommit() error {
-	if err := h.rollForward(); err != nil {
-		return err
-	}
-	mark := h.path(commitMark)
-	if _, err := h.FS.Stat(mark); errors.Is(err, fs.ErrNotExist) {
+	old, ok := h.store.(interface {
+		OldMark() (bool, error)
+		ClearOldMark() error
+	})
+	if !ok {
 		return nil
-	} else if err != nil {
-		return fmt.Errorf("stat %s: %w", mark, err)
+	}
+	if cut, err := old.OldMark(); err != nil || !cut {
+		return err
 	}
 	tx := newTx(h, true)
 	if _, err := tx.rebuildIndex(); err != nil {
@@ -443,10 +419,7 @@ func (h *Home) finishCutCommit() error {
 	if err := tx.commit(); err != nil {
 		return err
 	}
-	if err := h.FS.Remove(mark); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove %s: %w", mark, err)
-	}
-	return nil
+	return old.ClearOldMark()
 }
 
 // commit writes the transaction's change, all or nothing. An error means
@@ -475,99 +448,27 @@ func (tx *Tx) commit() error {
 		gone = append(gone, p)
 	}
 	sort.Strings(gone)
-	j := &journal{entries: make([]journalEntry, 0, len(paths)+len(gone))}
-	events := &journal{}
+	ws := make([]store.Write, 0, len(paths)+len(gone))
 	for _, rel := range paths {
 		data, err := marshalRecord(tx.cache[rel])
 		if err != nil {
 			return err
 		}
-		durable := tx.dirty[rel]
-		into := j
-		if isEventRel(rel) {
-			into = events
+		class := store.Live
+		switch {
+		case isEventRel(rel):
+			class = store.Event
+		case tx.dirty[rel]:
+			class = store.Durable
 		}
-		into.entries = append(into.entries, journalEntry{rel: rel, data: append(data, '\n'), durable: durable})
-		into.durable = into.durable || durable
-	}
-	if err := tx.writeEvents(events); err != nil {
-		return err
+		ws = append(ws, store.Write{Key: rel, Data: append(data, '\n'), Class: class})
 	}
 	for _, rel := range gone {
-		// A removal is as durable as the change it is part of: a record
-		// that came back after a power cut would be a change undone.
-		j.entries = append(j.entries, journalEntry{rel: rel, remove: true})
-		j.durable = true
+		ws = append(ws, store.Write{Key: rel, Delete: true})
 	}
-	var err error
-	switch len(j.entries) {
-	case 0:
-		return nil
-	case 1:
-		err = tx.commitOne(j)
-	default:
-		err = tx.commitJournal(j)
-	}
-	if err != nil {
-		tx.h.dropEvents(events.entries)
-	}
+	warnings, err := tx.h.store.Commit(ws)
+	tx.warnings = append(tx.warnings, warnings...)
 	return err
-}
-
-// dropEvents removes the events a commit that failed before its commit
-// point wrote, so that the failed command leaves nothing behind. Where it
-// cannot (or the writer is killed first) they stay, past their log's head,
-// where no reader reads them.
-func (h *Home) dropEvents(events []journalEntry) {
-	for _, e := range events {
-		_ = h.FS.Remove(h.path(e.rel))
-	}
-}
-
-// writeEvents writes the transaction's new events before its commit
-// point. Each is a new file past its log's head, which no reader reads
-// until the head, written at the commit, says it is there; one a commit
-// cut short left is written over by the next event of its log. An event
-// that cannot be written fails the commit before its commit point, and
-// Update tries it once more without its events.
-func (tx *Tx) writeEvents(events *journal) error {
-	if len(events.entries) == 0 {
-		return nil
-	}
-	h, dirs := tx.h, map[string]bool{}
-	for i, e := range events.entries {
-		p := h.path(e.rel)
-		if err := h.FS.WriteFile(p, e.data, e.durable); err != nil {
-			h.dropEvents(events.entries[:i])
-			return fmt.Errorf("write %s: %w", p, err)
-		}
-		dirs[path.Dir(e.rel)] = true
-	}
-	if !events.durable {
-		return nil
-	}
-	if err := h.syncDirs(dirs); err != nil {
-		h.dropEvents(events.entries)
-		return err
-	}
-	return nil
-}
-
-// commitOne commits a change of one record with no journal: its rename
-// (or removal) is the commit point.
-func (tx *Tx) commitOne(j *journal) error {
-	e, h := j.entries[0], tx.h
-	if err := h.applyEntry(e); err != nil {
-		return err
-	}
-	if !j.durable {
-		return nil // live state: one rename, no sync
-	}
-	dir := filepath.Dir(h.path(e.rel))
-	if err := h.FS.SyncDir(dir); err != nil {
-		tx.warn("the change is written, but it may not survive a power cut: sync %s: %v", dir, err)
-	}
-	return nil
 }
 
 // nextID allocates the next id with the prefix (c, t, m, r, ch). The
@@ -582,7 +483,7 @@ func (tx *Tx) nextID(prefix string) (string, error) {
 	for {
 		if n := (*c)[prefix]; n < 0 || n >= 1e9 {
 			// Ids are c_1 … c_999999999: a counter outside that was not written by conch.
-			return "", &CorruptError{Path: tx.h.path("counters.json"), Err: fmt.Errorf("counter %q is %d", prefix, n)}
+			return "", &CorruptError{Path: tx.h.where("counters.json"), Err: fmt.Errorf("counter %q is %d", prefix, n)}
 		}
 		(*c)[prefix]++
 		id := fmt.Sprintf("%s_%d", prefix, (*c)[prefix])

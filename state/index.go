@@ -3,8 +3,9 @@ package state
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"time"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // Index is CONCH_HOME/index.json: a summary of every chat, written when a
@@ -38,6 +39,8 @@ type Summary struct {
 	ReplyComputer string    `json:"reply_computer,omitempty"`
 	ReplyPID      int       `json:"reply_pid,omitempty"`
 	ReplyPIDStart uint64    `json:"reply_pid_start,omitempty"`
+
+	remote bool // the reply runs on another computer (set as it is read)
 }
 
 func summarize(c *Chat) *Summary {
@@ -53,7 +56,7 @@ func summarize(c *Chat) *Summary {
 	}
 	if r := c.Reply; r != nil {
 		s.ReplyStarted, s.ReplyPlace, s.ReplyComputer = r.Started, r.Place, r.Computer
-		s.ReplyPID, s.ReplyPIDStart = r.PID, r.PIDStart
+		s.ReplyPID, s.ReplyPIDStart, s.remote = r.PID, r.PIDStart, r.remote
 	}
 	return s
 }
@@ -75,7 +78,7 @@ func (s *Summary) Trusted() bool { return !s.Person && originRank(s.Origin) > 0 
 // that pid?), which a list of a thousand chats can afford; a pid taken over
 // by a stranger is caught where a chat's record is read (Reply.Alive).
 func (s *Summary) Working() bool {
-	return !s.ReplyStarted.IsZero() && procExists(s.ReplyPID)
+	return !s.ReplyStarted.IsZero() && (s.remote || procExists(s.ReplyPID))
 }
 
 // State is the chat's state as the chat list has it.
@@ -84,7 +87,7 @@ func (s *Summary) State() string { return s.stateWith(procExists) }
 // stateWith is State, asking exists whether the reply's process is there.
 func (s *Summary) stateWith(exists func(pid int) bool) string {
 	if !s.ReplyStarted.IsZero() {
-		if exists(s.ReplyPID) {
+		if s.remote || exists(s.ReplyPID) {
 			return StatusWorking
 		}
 		return StatusStopped
@@ -109,8 +112,9 @@ func (tx *Tx) ReadIndex() (*Index, error) {
 	}
 	for id, s := range ix.Chats {
 		if s == nil || s.ID != id {
-			return nil, &CorruptError{Path: tx.h.path("index.json"), Err: fmt.Errorf("its entry %q is not that chat's summary", id)}
+			return nil, &CorruptError{Path: tx.h.where("index.json"), Err: fmt.Errorf("its entry %q is not that chat's summary", id)}
 		}
+		s.remote = elsewhere(s.ReplyComputer, tx.h.Computer)
 	}
 	tx.index = ix
 	return ix, nil
@@ -165,9 +169,9 @@ func (tx *Tx) updateIndex() error {
 // readIndexFile reads index.json straight into its fast form: through
 // load, encoding/json would first scan the whole file once more.
 func (tx *Tx) readIndexFile() (*Index, error) {
-	p := tx.h.path("index.json")
-	data, err := tx.h.FS.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
+	p := tx.h.where("index.json")
+	data, err := tx.h.store.Get("index.json")
+	if errors.Is(err, store.ErrNotFound) {
 		return &Index{}, nil
 	}
 	if err != nil {
@@ -191,9 +195,9 @@ func (tx *Tx) ScanIndex(fn func(s *Summary)) error {
 		}
 		return nil
 	}
-	p := tx.h.path("index.json")
-	data, err := tx.h.FS.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
+	p := tx.h.where("index.json")
+	data, err := tx.h.store.Get("index.json")
+	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
@@ -216,6 +220,7 @@ func (tx *Tx) ScanIndex(fn func(s *Summary)) error {
 			return &CorruptError{Path: p, Err: fmt.Errorf("index entry %d: %s is out of order or twice", i+1, s.ID)}
 		}
 		prev = s.ID
+		s.remote = elsewhere(s.ReplyComputer, tx.h.Computer)
 		fn(&s)
 	}
 	return nil

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 func sampleIndex(n int) *Index {
@@ -95,7 +97,7 @@ func BenchmarkReadIndex1000(b *testing.B) {
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		b.Fatal(err)
 	}
-	h := &Home{Dir: dir, FS: OSFS{}}
+	h := &Home{Dir: dir, store: store.NewFiles(dir, nil, 0)}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := newTx(h, false).ReadIndex(); err != nil {

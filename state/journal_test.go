@@ -6,75 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 	"time"
+
+	"github.com/conch-sh/conch/state/store"
 )
-
-func sampleJournal() *journal {
-	return &journal{durable: true, entries: []journalEntry{
-		{rel: "messages/m_1.json", data: []byte("{\n \"id\": \"m_1\"\n}\n"), durable: true},
-		{rel: "chats/c_1.json", data: []byte("{}\n")},
-		{rel: "index.json", data: []byte{}, durable: true},
-		{rel: "log/c_2", remove: true},
-	}}
-}
-
-// A journal reads back as it was written, and any journal cut short, or
-// with a byte changed, is torn: nothing was committed.
-func TestJournalTorn(t *testing.T) {
-	j := sampleJournal()
-	data := j.encode()
-	got, err := decodeJournal(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, j) {
-		t.Fatalf("read back %+v, want %+v", got, j)
-	}
-	for n := 0; n < len(data); n++ {
-		if _, err := decodeJournal(data[:n]); !errors.Is(err, errTorn) {
-			t.Fatalf("cut at byte %d of %d: %v, want torn", n, len(data), err)
-		}
-	}
-	for i := range data {
-		bad := bytes.Clone(data)
-		bad[i] ^= 0x20
-		if _, err := decodeJournal(bad); !errors.Is(err, errTorn) {
-			t.Fatalf("byte %d changed: %v, want torn", i, err)
-		}
-	}
-	for _, rel := range []string{"/etc/passwd", "../x", "a/../../x", "", ".", "a//b", "a/./b"} {
-		j := &journal{entries: []journalEntry{{rel: rel, data: []byte("x")}}}
-		if _, err := decodeJournal(j.encode()); !errors.Is(err, errTorn) {
-			t.Errorf("a journal naming %q: %v, want refused as torn", rel, err)
-		}
-	}
-}
-
-func FuzzJournal(f *testing.F) {
-	f.Add(sampleJournal().encode())
-	f.Add([]byte(journalHead + "end 0 00000000\n"))
-	f.Add([]byte(journalHead + "write 1 99999999999 x\n"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		j, err := decodeJournal(data)
-		if err != nil {
-			if !errors.Is(err, errTorn) {
-				t.Fatalf("an error that is not torn: %v", err)
-			}
-			return
-		}
-		again, err := decodeJournal(j.encode())
-		if err != nil || !reflect.DeepEqual(again, j) {
-			t.Fatalf("a journal read, written and read again changed: %+v, %+v, %v", j, again, err)
-		}
-		for _, e := range j.entries {
-			if !journalPath(e.rel) {
-				t.Fatalf("a journal naming %q was read", e.rel)
-			}
-		}
-	})
-}
 
 // crashFS is the file system of a writer killed at its Nth call: every
 // call from then on does nothing and fails.
@@ -132,7 +68,7 @@ func TestJournalCrashPoints(t *testing.T) {
 				if !equalSnap(now, before) && !equalSnap(now, after) {
 					t.Errorf("killed at call %d (%s): the home is neither as before nor as after:\n%s", n, cfs.failed[0], diffSnap(now, after))
 				}
-				if _, err := os.Stat(filepath.Join(dir, journalRel)); err == nil {
+				if _, err := os.Stat(filepath.Join(dir, store.JournalName)); err == nil {
 					t.Errorf("killed at call %d: the next command left the journal", n)
 				}
 			}
@@ -148,25 +84,25 @@ func TestJournalCrashPoints(t *testing.T) {
 // crashPoint says where in the commit a killed writer left the home.
 func crashPoint(t *testing.T, dir string, before map[string]string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, journalRel))
+	data, err := os.ReadFile(filepath.Join(dir, store.JournalName))
 	if err != nil {
 		return "before the journal"
 	}
-	j, err := decodeJournal(data)
+	entries, err := store.DecodeJournal(data)
 	if err != nil {
 		t.Fatalf("a killed writer left a torn journal: %v", err)
 	}
 	// Only the entries that change something count (a watch registered
 	// again writes its cursor as it was).
 	applied, changes := 0, 0
-	for _, e := range j.entries {
-		was, there := before[e.rel]
-		if e.remove && !there || !e.remove && there && was == string(e.data) {
+	for _, e := range entries {
+		was, there := before[e.Key]
+		if e.Delete && !there || !e.Delete && there && was == string(e.Data) {
 			continue
 		}
 		changes++
-		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(e.rel)))
-		if (e.remove && errors.Is(err, os.ErrNotExist)) || (!e.remove && err == nil && bytes.Equal(got, e.data)) {
+		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(e.Key)))
+		if (e.Delete && errors.Is(err, os.ErrNotExist)) || (!e.Delete && err == nil && bytes.Equal(got, e.Data)) {
 			applied++
 		}
 	}
@@ -188,13 +124,13 @@ func TestJournalLeftBehind(t *testing.T) {
 	faultBase(t, dir)
 	h := openAt(t, dir, nil)
 	goal := []byte("{\"left\": true}\n")
-	j := &journal{durable: true, entries: []journalEntry{
-		{rel: "notes-of-the-test.json", data: goal, durable: true},
-		{rel: "watch/c_2.json", remove: true},
-	}}
+	ws := []store.Write{
+		{Key: "notes-of-the-test.json", Data: goal, Class: store.Durable},
+		{Key: "watch/c_2.json", Delete: true},
+	}
 	write := func(data []byte) {
 		t.Helper()
-		p := filepath.Join(dir, journalRel)
+		p := filepath.Join(dir, store.JournalName)
 		if err := os.WriteFile(p, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +139,7 @@ func TestJournalLeftBehind(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(j.encode())
+	write(store.EncodeJournal(ws))
 	found, err := h.Doctor(false)
 	if err != nil || len(found) != 1 || found[0].Problem != journalCut {
 		t.Fatalf("doctor: %+v %v; want the journal named", found, err)
@@ -221,12 +157,12 @@ func TestJournalLeftBehind(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "watch", "c_2.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("after the repair the removal is not done: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, journalRel)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, store.JournalName)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatal("the journal is left")
 	}
 	// Torn: cut before its end line. Nothing of it is applied.
-	j.entries[0].data = []byte("{\"torn\": true}\n")
-	data := j.encode()
+	ws[0].Data = []byte("{\"torn\": true}\n")
+	data := store.EncodeJournal(ws)
 	write(data[:len(data)-5])
 	if err := h.Update(func(tx *Tx) error { return nil }); err != nil {
 		t.Fatal(err)
@@ -234,7 +170,7 @@ func TestJournalLeftBehind(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(dir, "notes-of-the-test.json")); !bytes.Equal(got, goal) {
 		t.Fatalf("a torn journal was applied: %q", got)
 	}
-	if _, err := os.Stat(filepath.Join(dir, journalRel)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, store.JournalName)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatal("the torn journal is left")
 	}
 }

@@ -25,6 +25,7 @@ type OtherChat struct {
 	LastActive   time.Time  `json:"last_active"`
 	SameFolder   bool       `json:"same_folder"`
 	Folder       string     `json:"folder"`
+	Computer     string     `json:"computer,omitempty"` // set when it is another computer than this one
 	Files        []string   `json:"files"`
 	LastFile     string     `json:"last_file,omitempty"`
 	Browser      bool       `json:"browser"`
@@ -113,12 +114,13 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 	worktrees := sync.OnceValue(tx.Worktrees)
 	// Chats run by one harness share its process: look each up once.
 	type proc struct {
-		pid   int
-		start uint64
+		pid    int
+		start  uint64
+		remote bool
 	}
 	seen := map[proc]bool{}
 	replyAlive := func(r *Reply) bool {
-		k := proc{r.PID, r.PIDStart}
+		k := proc{r.PID, r.PIDStart, r.remote}
 		is, ok := seen[k]
 		if !ok {
 			is = r.Alive()
@@ -157,7 +159,10 @@ func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 				o.LastActive = c.Active()
 			}
 		}
-		if me != nil {
+		if elsewhere(computer, tx.h.Computer) {
+			// Its folder is on that computer: never the same as one here.
+			o.Computer = computer
+		} else if me != nil {
 			if place == "" {
 				place = placeOf(s.Folder)
 			}

@@ -8,10 +8,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // fastFS skips the syncs, to build large homes quickly in tests.
-type fastFS struct{ OSFS }
+type fastFS struct{ store.OSFS }
 
 func (f fastFS) WriteFile(name string, data []byte, durable bool) error {
 	return f.OSFS.WriteFile(name, data, false)
@@ -21,7 +23,7 @@ func (fastFS) SyncDir(name string) error { return nil }
 
 // faultyFS fails every write whose path fail says so.
 type faultyFS struct {
-	OSFS
+	store.OSFS
 	fail func(name string) bool
 }
 
@@ -33,9 +35,13 @@ func (f faultyFS) WriteFile(name string, data []byte, durable bool) error {
 }
 
 // testHome is a home in a temporary folder whose clock is *now.
-func logHome(t testing.TB, fsys FS, now *time.Time) *Home {
+func logHome(t testing.TB, fsys store.FS, now *time.Time) *Home {
 	t.Helper()
-	h, err := Open(Options{Dir: filepath.Join(t.TempDir(), "home"), Now: func() time.Time { return *now }, Wall: func() time.Time { return *now }, Hostname: "test", FS: fsys})
+	o := Options{Dir: filepath.Join(t.TempDir(), "home"), Now: func() time.Time { return *now }, Wall: func() time.Time { return *now }, Hostname: "test", FS: fsys}
+	if fsys == nil {
+		o.Store = store.NewMem() // the domain alone, in memory
+	}
+	h, err := Open(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +145,7 @@ func TestRecordingIsBestEffort(t *testing.T) {
 	h := logHome(t, faultyFS{fail: func(name string) bool {
 		// The first try writes the journal with the event in it; the
 		// second, without, is the chat's record alone.
-		return failing && strings.HasSuffix(name, journalRel)
+		return failing && strings.HasSuffix(name, store.JournalName)
 	}}, &now)
 	ids := newChats(t, h, 2)
 	mustUpdate(t, h, func(tx *Tx) error { _, err := tx.Watch(Actor{ID: ids[1]}, ids[0]); return err })
@@ -154,7 +160,7 @@ func TestRecordingIsBestEffort(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a failed append failed the command: %v", err)
 	}
-	if w := tx.Warnings(); len(w) != 1 || !strings.Contains(w[0], "was not recorded") || !strings.Contains(w[0], journalRel) {
+	if w := tx.Warnings(); len(w) != 1 || !strings.Contains(w[0], "was not recorded") || !strings.Contains(w[0], store.JournalName) {
 		t.Fatalf("warnings %q, want one saying the event was not recorded, and why", w)
 	}
 	h.View(func(tx *Tx) error {

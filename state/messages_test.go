@@ -10,6 +10,7 @@ import (
 
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/store"
 )
 
 // A secret the fuzz target plants: the value of a variable [scrub] env
@@ -22,22 +23,26 @@ const (
 // testHome opens a fresh home in a temporary folder, with [scrub] env
 // naming FUZZ_SECRET (whose value is plantedEnv).
 func testHome(t testing.TB, dir string) *state.Home {
-	return openHome(t, dir, nil)
+	t.Helper()
+	return openHome(t, dir, store.NewFiles(dir, nil, 0))
 }
 
-// openHome is testHome over a file system (nil: the real one). The lock
-// file is always on disk, in dir.
-func openHome(t testing.TB, dir string, fsys state.FS) *state.Home {
+// memHome is testHome in memory (store.Mem), for the fuzz targets.
+func memHome(t testing.TB) *state.Home {
 	t.Helper()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	return openHome(t, "mem", store.NewMem())
+}
+
+// openHome is testHome over a store.
+func openHome(t testing.TB, dir string, s store.Store) *state.Home {
+	t.Helper()
+	unlock, err := s.Lock(0)
+	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := []byte("[scrub]\nenv = [\"FUZZ_SECRET\"]\n")
-	if fsys != nil {
-		if err := fsys.WriteFile(filepath.Join(dir, "config.toml"), cfg, false); err != nil {
-			t.Fatal(err)
-		}
-	} else if err := os.WriteFile(filepath.Join(dir, "config.toml"), cfg, 0o600); err != nil {
+	_, err = s.Commit([]store.Write{{Key: "config.toml", Data: []byte("[scrub]\nenv = [\"FUZZ_SECRET\"]\n")}})
+	unlock()
+	if err != nil {
 		t.Fatal(err)
 	}
 	getenv := func(k string) string {
@@ -47,7 +52,7 @@ func openHome(t testing.TB, dir string, fsys state.FS) *state.Home {
 		return ""
 	}
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	h, err := state.Open(state.Options{Dir: dir, Now: func() time.Time { return now }, Hostname: "test", Getenv: getenv, FS: fsys})
+	h, err := state.Open(state.Options{Dir: dir, Now: func() time.Time { return now }, Hostname: "test", Getenv: getenv, Store: s})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,8 +95,7 @@ func FuzzMessagePath(f *testing.F) {
 		if state.ValidMessageText(text) != nil {
 			return
 		}
-		fsys := newMemFS()
-		h := openHome(t, t.TempDir(), fsys)
+		h := memHome(t)
 		twoChats(t, h, "", "")
 		if err := h.Update(func(tx *state.Tx) error {
 			_, err := tx.SendMessage(state.Actor{ID: "c_1"}, state.SendIn{To: "c_2", Text: text})
@@ -131,8 +135,8 @@ func FuzzMessagePath(f *testing.F) {
 				t.Errorf("secret %q survived: %q", secret, block)
 			}
 		}
-		// And the record on disk keeps only what was sent.
-		data, err := fsys.ReadFile(filepath.Join(h.Dir, "messages", "m_1.json"))
+		// And the record stored keeps only what was sent.
+		data, err := h.Store().Get("messages/m_1.json")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -122,7 +122,7 @@ var ErrNoNotify = errors.New("no [notify] command")
 func (h *Home) NotifyTest(ctx context.Context) ([]string, error) {
 	argv := h.Config.Notify.Command
 	if len(argv) == 0 || argv[0] == "" {
-		return nil, &Error{Kind: ErrUsage, Msg: fmt.Sprintf("%s: set one in %s, as [notify] command = [\"notify-send\", \"conch\"]", ErrNoNotify, h.path("config.toml"))}
+		return nil, &Error{Kind: ErrUsage, Msg: fmt.Sprintf("%s: set one in %s, as [notify] command = [\"notify-send\", \"conch\"]", ErrNoNotify, h.where("config.toml"))}
 	}
 	n := PersonNotice{Kind: NoticeTest}
 	cmd := append(slices.Clone(argv), h.noticeWords(n))

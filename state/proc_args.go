@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // IsCodexDaemon says whether process pid is Codex's long-lived app-server
@@ -17,7 +19,7 @@ func IsCodexDaemon(pid int) bool {
 	if runtime.GOOS != "linux" || pid <= 0 {
 		return false
 	}
-	data, err := readFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 	if err != nil {
 		return false
 	}
@@ -69,7 +71,7 @@ func CodexClient(daemon int, folder, codexHome string) int {
 
 // envOf is one variable of a process's environment as it started.
 func envOf(pid int, name string) string {
-	data, err := readFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
 		return ""
 	}

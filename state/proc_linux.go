@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // procStart is the start time of process pid (clock ticks since boot), and
@@ -14,7 +16,7 @@ func procStart(pid int) (uint64, bool) {
 	if pid <= 0 {
 		return 0, false
 	}
-	data, err := readFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0, false
 	}
@@ -46,7 +48,7 @@ func procStart(pid int) (uint64, bool) {
 func HarnessPID(ppid int) int {
 	pid, below := ppid, ppid
 	for i := 0; i < 4; i++ {
-		data, err := readFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		if err != nil {
 			return pid
 		}

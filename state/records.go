@@ -142,6 +142,8 @@ type Reply struct {
 	Ended   time.Time `json:"ended,omitempty"`
 	Outcome string    `json:"outcome,omitempty"`
 	Text    string    `json:"text,omitempty"`
+
+	remote bool // it runs on another computer (set as it is read)
 }
 
 // Wake is a wake conch recorded before running a chat's wake_cmd.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // What conch keeps where: doctor's map of the home.
@@ -54,7 +56,7 @@ func shapeOf(rel string) shape {
 			return record("counters", "", func(tx *Tx, _ string) error { return readCounters(tx) })
 		case "keys.json":
 			return record("keys", "", func(tx *Tx, _ string) error { _, err := load[Keys](tx, "keys.json"); return err })
-		case "conch.lock", commitMark, journalRel, "config.toml":
+		case "conch.lock", store.OldMarkName, store.JournalName, "config.toml":
 			return shape{kind: shapeFile}
 		}
 		for _, f := range topFolders {

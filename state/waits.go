@@ -148,7 +148,7 @@ func (tx *Tx) waitsOf(waiter string) (*Waits, error) {
 	if ws != nil {
 		for id, w := range ws.Waits {
 			if w == nil || w.Target != id {
-				return nil, &CorruptError{Path: tx.h.path(rel), Err: fmt.Errorf("its wait on %q is not a wait on that chat", id)}
+				return nil, &CorruptError{Path: tx.h.where(rel), Err: fmt.Errorf("its wait on %q is not a wait on that chat", id)}
 			}
 		}
 	}

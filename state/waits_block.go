@@ -2,10 +2,7 @@ package state
 
 import (
 	"context"
-	"path/filepath"
 	"time"
-
-	"github.com/fsnotify/fsnotify"
 
 	"github.com/conch-sh/conch/state/scrub"
 )
@@ -17,22 +14,16 @@ const pollEvery = 250 * time.Millisecond
 
 // Await blocks until the actor's wait on target has ended, and returns it
 // (to be said, then marked told with WaitTold); or until ctx is done, with
-// ctx's error. It watches the folders that hold the waits and the target
-// (a rename replaces a file, so a watch on the file itself would go with
-// it), and looks again every pollEvery in case a change went unsaid. ready,
+// ctx's error. It watches the waiter's waits and the target's record
+// through the store's change feed, and looks again every pollEvery in case
+// a change went unsaid. ready,
 // if not nil, is called once the watch is in place.
 func (h *Home) Await(ctx context.Context, a Actor, target string, ready func()) (*WaitView, error) {
 	waiter := WaiterOf(a)
-	mine, theirs := waiter+".json", target+".json"
-	var events <-chan fsnotify.Event
-	var errs <-chan error
-	if w, err := fsnotify.NewWatcher(); err == nil {
-		defer w.Close()
-		// A folder that cannot be watched leaves the poll to notice.
-		_ = w.Add(h.path("waits"))
-		_ = w.Add(filepath.Dir(h.path(chatRel(target))))
-		events, errs = w.Events, w.Errors
-	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// A store that cannot watch leaves the poll to notice.
+	changed, _ := h.store.Watch(wctx, waitsRel(waiter), chatRel(target))
 	// What the wait will say has its secrets taken out: compile the rules
 	// for it while blocking, not after the wake.
 	go func() { _ = scrub.Check() }()
@@ -46,26 +37,11 @@ func (h *Home) Await(ctx context.Context, a Actor, target string, ready func()) 
 		if err != nil || v != nil {
 			return v, err
 		}
-	next:
-		for {
-			select {
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			case ev, ok := <-events:
-				if !ok {
-					events = nil
-					continue
-				}
-				if base := filepath.Base(ev.Name); base == mine || base == theirs {
-					break next
-				}
-			case _, ok := <-errs:
-				if !ok {
-					errs = nil
-				}
-			case <-tick.C:
-				break next
-			}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-changed:
+		case <-tick.C:
 		}
 	}
 }

@@ -163,9 +163,7 @@ func TestCorruptWaitsRecordFailsTheEnd(t *testing.T) {
 		_, err := tx.StartWait(Actor{ID: "c_1"}, WaitChat, "c_2", 0)
 		return err
 	})
-	if err := os.WriteFile(h.path(waitsRel("c_1")), []byte("{torn"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	putRaw(t, h, waitsRel("c_1"), []byte("{torn"))
 	err := h.Update(func(tx *Tx) error {
 		_, err := tx.EndReply(Actor{ID: "c_2"}, ReplyEnd{Text: "done"})
 		return err

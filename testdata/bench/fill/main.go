@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/store"
 )
 
 func main() {
@@ -39,7 +40,7 @@ const batch = 100
 
 // quickFS writes without syncing: a home filled for a benchmark need not
 // survive a power cut, and syncing each of 50,000 events takes minutes.
-type quickFS struct{ state.OSFS }
+type quickFS struct{ store.OSFS }
 
 func (q quickFS) WriteFile(name string, data []byte, durable bool) error {
 	return q.OSFS.WriteFile(name, data, false)

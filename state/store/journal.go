@@ -1,4 +1,4 @@
-package state
+package store
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 // new record and every removal of the transaction into one file,
 // CONCH_HOME/commit.journal, ended by a checksum, and (when any record is
 // durable) syncs it and the home's folder: that is the commit point. Then
-// it applies the journal (each record replaced whole, in commitRank's
+// it applies the journal (each record replaced whole, in the commit's
 // order, removals last; each folder it wrote in synced once at the end)
 // and removes it. A command that finds a journal when it takes the lock
 // applies it again before anything else: the records are whole images, so
@@ -25,7 +25,10 @@ import (
 // checksum was cut short before the commit point, and is dropped.
 
 // journalRel is the journal's file.
-const journalRel = "commit.journal"
+const journalRel = JournalName
+
+// JournalName is the commit journal's file, for conch doctor.
+const JournalName = "commit.journal"
 
 // journalHead opens a journal; each entry is then a line "write D N REL"
 // (D 1 for a durable record, N its length) followed by the N bytes of the
@@ -135,7 +138,7 @@ func journalPath(rel string) bool {
 // the first that fails, then syncs each folder it touched once. (A folder
 // a write makes is synced into its parent as it is made: see
 // OSFS.WriteFile.)
-func (h *Home) apply(j *journal) error {
+func (h *Files) apply(j *journal) error {
 	dirs := map[string]bool{}
 	for _, e := range j.entries {
 		if err := h.applyEntry(e); err != nil {
@@ -150,7 +153,7 @@ func (h *Home) apply(j *journal) error {
 }
 
 // applyEntry writes one record, or removes it (gone already is removed).
-func (h *Home) applyEntry(e journalEntry) error {
+func (h *Files) applyEntry(e journalEntry) error {
 	p := h.path(e.rel)
 	if e.remove {
 		if err := h.FS.RemoveAll(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -163,7 +166,7 @@ func (h *Home) applyEntry(e journalEntry) error {
 }
 
 // syncDirs syncs the folders (relative to the home), deepest first.
-func (h *Home) syncDirs(dirs map[string]bool) error {
+func (h *Files) syncDirs(dirs map[string]bool) error {
 	list := make([]string, 0, len(dirs))
 	for d := range dirs {
 		list = append(list, d)
@@ -195,7 +198,7 @@ func depth(d string) int {
 // the journal is applied again and removed. A torn journal (cut short
 // before its commit point) is removed unapplied. It runs under the lock,
 // before the command's own work; an error fails the command.
-func (h *Home) rollForward() error {
+func (h *Files) rollForward() error {
 	jp := h.path(journalRel)
 	data, err := h.FS.ReadFile(jp)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -228,8 +231,7 @@ func (h *Home) rollForward() error {
 // durable) to the commit point, then applied and removed. An error means
 // nothing was committed. What fails after the commit point is a warning on
 // tx: the change is committed, and the next command finishes writing it.
-func (tx *Tx) commitJournal(j *journal) error {
-	h := tx.h
+func (h *Files) commitJournal(j *journal, warn func(string, ...any)) error {
 	jp := h.path(journalRel)
 	if err := h.FS.WriteFile(jp, j.encode(), j.durable); err != nil {
 		return fmt.Errorf("write %s: %w", jp, err)
@@ -243,7 +245,7 @@ func (tx *Tx) commitJournal(j *journal) error {
 			if rerr == nil || errors.Is(rerr, fs.ErrNotExist) {
 				return fmt.Errorf("sync %s: %w", h.Dir, err)
 			}
-			tx.warn("the commit journal %s could not be synced (%v) nor taken back (%v): the change stands", jp, err, rerr)
+			warn("the commit journal %s could not be synced (%v) nor taken back (%v): the change stands", jp, err, rerr)
 		}
 	}
 	// Committed. A write that fails once is tried again at once: the
@@ -253,17 +255,49 @@ func (tx *Tx) commitJournal(j *journal) error {
 		err = h.apply(j)
 	}
 	if err != nil {
-		tx.warn("the change is committed, but %v: the next conch command finishes writing it", err)
+		warn("the change is committed, but %v: the next conch command finishes writing it", err)
 		return nil
 	}
 	if err := h.FS.Remove(jp); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		tx.warn("the change is written, but its journal %s could not be removed (%v): the next conch command removes it", jp, err)
+		warn("the change is written, but its journal %s could not be removed (%v): the next conch command removes it", jp, err)
 		return nil
 	}
 	if j.durable {
 		if err := h.FS.SyncDir(h.Dir); err != nil {
-			tx.warn("the change is written, but the removal of its journal could not be synced: sync %s: %v", h.Dir, err)
+			warn("the change is written, but the removal of its journal could not be synced: sync %s: %v", h.Dir, err)
 		}
 	}
 	return nil
+}
+
+// ErrTorn is a journal cut short or changed: nothing of it was committed.
+var ErrTorn = errTorn
+
+// EncodeJournal is the journal a commit of ws writes (records durable
+// unless Live), for conch doctor and the tests that leave one behind.
+func EncodeJournal(ws []Write) []byte {
+	j := &journal{}
+	for _, w := range ws {
+		e := journalEntry{rel: w.Key, data: w.Data, remove: w.Delete, durable: w.Delete || w.Class != Live}
+		j.entries = append(j.entries, e)
+		j.durable = j.durable || e.durable
+	}
+	return j.encode()
+}
+
+// DecodeJournal reads a journal back (ErrTorn when it is torn).
+func DecodeJournal(data []byte) ([]Write, error) {
+	j, err := decodeJournal(data)
+	if err != nil {
+		return nil, err
+	}
+	ws := make([]Write, 0, len(j.entries))
+	for _, e := range j.entries {
+		w := Write{Key: e.rel, Data: e.data, Delete: e.remove}
+		if e.durable && !e.remove {
+			w.Class = Durable
+		}
+		ws = append(ws, w)
+	}
+	return ws, nil
 }

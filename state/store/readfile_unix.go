@@ -1,17 +1,17 @@
 //go:build unix
 
-package state
+package store
 
 import (
 	"io/fs"
 	"syscall"
 )
 
-// readFile reads a whole file with plain system calls. os.ReadFile would
+// ReadFile reads a whole file with plain system calls. os.ReadFile would
 // also offer the file to the runtime's poller, which turns a regular file
 // away: five calls more for every record read, which a list of busy chats
 // pays a dozen times over.
-func readFile(name string) ([]byte, error) {
+func ReadFile(name string) ([]byte, error) {
 	var fd int
 	var err error
 	for {

@@ -1,4 +1,4 @@
-package state
+package store
 
 import (
 	"bytes"
@@ -20,21 +20,21 @@ func TestReadFileIsOSReadFile(t *testing.T) {
 		if err := os.WriteFile(p, want, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		got, err := readFile(p)
+		got, err := ReadFile(p)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("size %d: read %d bytes, %v", n, len(got), err)
 		}
 	}
 	if self, err := os.ReadFile("/proc/self/status"); err == nil {
-		got, err := readFile("/proc/self/status")
+		got, err := ReadFile("/proc/self/status")
 		if err != nil || !bytes.HasPrefix(got, []byte("Name:")) || len(got) < len(self)/2 {
 			t.Fatalf("/proc/self/status: %d bytes, %v", len(got), err)
 		}
 	}
-	if _, err := readFile(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := ReadFile(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("a missing file: %v, want not exist", err)
 	}
-	if _, err := readFile(dir); err == nil {
+	if _, err := ReadFile(dir); err == nil {
 		t.Fatal("a folder read as a file")
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package state
+package store
 
 import (
 	"io"
@@ -8,7 +8,7 @@ import (
 	"os"
 )
 
-func readFile(name string) ([]byte, error) {
+func ReadFile(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err

@@ -1,8 +1,7 @@
-package state
+package store
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,7 +9,7 @@ import (
 	"github.com/google/renameio/v2"
 )
 
-// FS is every file-system call the storage layer makes. The real one is
+// FS is every file-system call Files makes. The real one is
 // OSFS; tests put a faulty one in its place to fail the Nth call.
 type FS interface {
 	ReadFile(name string) ([]byte, error)
@@ -34,7 +33,7 @@ type FS interface {
 // OSFS is the real file system.
 type OSFS struct{}
 
-func (OSFS) ReadFile(name string) ([]byte, error)       { return readFile(name) }
+func (OSFS) ReadFile(name string) ([]byte, error)       { return ReadFile(name) }
 func (OSFS) Remove(name string) error                   { return os.Remove(name) }
 func (OSFS) RemoveAll(name string) error                { return os.RemoveAll(name) }
 func (OSFS) Rename(from, to string) error               { return os.Rename(from, to) }
@@ -107,23 +106,4 @@ func syncDir(dir string) error {
 		return err
 	}
 	return nil
-}
-
-// MaxRecord bounds what conch reads and writes as one file: a record, the
-// index, the config. No record conch writes comes near it (the index of a
-// thousand chats is about 400 KB), and a file larger than it, whatever put
-// it there, is an error that names the file, not a read that takes the
-// memory of every command that opens it.
-const MaxRecord = 4 << 20
-
-// ErrTooLarge is a file larger than MaxRecord.
-var ErrTooLarge = errors.New("larger than the largest record conch writes (4 MiB)")
-
-// readError is the error of a failed read of the record at p: one too
-// large is a record that cannot be read, for conch doctor to quarantine.
-func readError(p string, err error) error {
-	if errors.Is(err, ErrTooLarge) {
-		return &CorruptError{Path: p, Err: ErrTooLarge}
-	}
-	return fmt.Errorf("read %s: %w", p, err)
 }

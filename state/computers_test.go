@@ -1,0 +1,132 @@
+package state_test
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/store"
+)
+
+// twoComputers are two homes over one store, as a laptop and a build
+// server over one backend (SPEC §12): the rules across computers, asked of
+// the domain alone.
+func twoComputers(t *testing.T) (laptop, server *state.Home) {
+	t.Helper()
+	shared := store.NewMem()
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	open := func(name string) *state.Home {
+		h, err := state.Open(state.Options{Dir: "mem", Store: shared, Now: func() time.Time { return now }, Hostname: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	return open("laptop"), open("build-server")
+}
+
+func update(t *testing.T, h *state.Home, fn func(tx *state.Tx) error) {
+	t.Helper()
+	if err := h.Update(fn); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// goneHere is a pid that no process of this computer has.
+const goneHere = 1<<22 - 7
+
+func TestAcrossComputers(t *testing.T) {
+	laptop, server := twoComputers(t)
+	// One folder path on both computers: the same words, two places.
+	update(t, server, func(tx *state.Tx) error {
+		if _, err := tx.CreateChat(state.Actor{}, state.NewChat{Title: "Deploy", Folder: "/src/app"}); err != nil {
+			return err
+		}
+		_, err := tx.StartReply(state.Actor{ID: "c_1"}, state.ReplyStart{PID: goneHere})
+		return err
+	})
+	update(t, laptop, func(tx *state.Tx) error {
+		if _, err := tx.CreateChat(state.Actor{}, state.NewChat{Title: "Fix", Folder: "/src/app"}); err != nil {
+			return err
+		}
+		_, err := tx.StartReply(state.Actor{ID: "c_2"}, state.ReplyStart{PID: os.Getpid()})
+		return err
+	})
+
+	// The laptop lists the server's chat: working (its pid means nothing
+	// here), on build-server, never the same folder.
+	var list *state.ChatList
+	update(t, laptop, func(tx *state.Tx) (err error) { list, err = tx.ListChats(state.Actor{ID: "c_2"}, false); return err })
+	if len(list.Chats) != 1 {
+		t.Fatalf("the laptop lists %d chats, want the server's one", len(list.Chats))
+	}
+	if o := list.Chats[0]; o.ID != "c_1" || o.State != state.StatusWorking || o.Computer != "build-server" || o.SameFolder {
+		t.Fatalf("the server's chat, from the laptop: %+v", o)
+	}
+	// The server's own commands see that its process is gone.
+	update(t, server, func(tx *state.Tx) (err error) { list, err = tx.ListChats(state.Actor{}, false); return err })
+	for _, o := range list.Chats {
+		if o.ID == "c_1" && o.State == state.StatusWorking {
+			t.Fatalf("the server sees its own chat working, its process gone: %+v", o)
+		}
+		if o.ID == "c_2" && (o.State != state.StatusWorking || o.Computer != "laptop") {
+			t.Fatalf("the laptop's chat, from the server: %+v", o)
+		}
+	}
+
+	// A message sent on the laptop is read once on the server; ids are
+	// given once across both.
+	update(t, server, func(tx *state.Tx) error {
+		_, err := tx.StartReply(state.Actor{ID: "c_1"}, state.ReplyStart{PID: os.Getpid()})
+		return err
+	})
+	update(t, laptop, func(tx *state.Tx) error {
+		_, err := tx.SendMessage(state.Actor{ID: "c_2"}, state.SendIn{To: "c_1", Text: "the fix is in"})
+		return err
+	})
+	heard := func() int {
+		n := 0
+		update(t, server, func(tx *state.Tx) error {
+			notes, err := tx.Notes(state.Actor{ID: "c_1"})
+			if err != nil {
+				return err
+			}
+			n = len(notes.Messages)
+			return tx.MarkNotes(state.Actor{ID: "c_1"}, notes)
+		})
+		return n
+	}
+	if n := heard(); n != 1 {
+		t.Fatalf("the server heard %d messages, want 1", n)
+	}
+	if n := heard(); n != 0 {
+		t.Fatalf("the server heard the message again (%d)", n)
+	}
+
+	// A wait on the laptop ends when the server's chat ends its reply.
+	update(t, laptop, func(tx *state.Tx) error {
+		_, err := tx.StartWait(state.Actor{ID: "c_2"}, state.WaitChat, "c_1", 0)
+		return err
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ended := make(chan *state.WaitView, 1)
+	ready := make(chan struct{})
+	go func() {
+		v, err := laptop.Await(ctx, state.Actor{ID: "c_2"}, "c_1", func() { close(ready) })
+		if err != nil {
+			t.Error(err)
+		}
+		ended <- v
+	}()
+	<-ready
+	update(t, server, func(tx *state.Tx) error {
+		_, err := tx.EndReply(state.Actor{ID: "c_1"}, state.ReplyEnd{Text: "deployed"})
+		return err
+	})
+	if v := <-ended; v == nil || v.Ending == nil {
+		t.Fatalf("the laptop's wait: %+v", v)
+	}
+}

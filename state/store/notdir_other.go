@@ -1,0 +1,8 @@
+//go:build !unix
+
+package store
+
+import "errors"
+
+// ErrNotDir stands for ENOTDIR: a file where a folder belongs.
+var ErrNotDir = errors.New("not a directory")
