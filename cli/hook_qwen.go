@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -63,6 +64,14 @@ func (h *hook) qwenGoesOn() error {
 	var c *state.Chat
 	if err := h.a.view(func(tx *state.Tx) (err error) { c, _, err = tx.HarnessChat(look); return err }); err != nil {
 		return err
+	}
+	if c != nil && c.Reply == nil {
+		if n := c.StopPending(); n != nil {
+			// Another chat stopped the reply; its pending tool was denied
+			// and the reply ended, but Qwen Code goes on: the turn ends
+			// here, and the stop is heard.
+			return h.sayStop(c, stopAnswer(render.StopLine(*n)))
+		}
 	}
 	if c == nil || c.Reply == nil {
 		return h.handle() // no reply running (conch was set up mid-turn): the turn is one
