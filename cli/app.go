@@ -37,7 +37,7 @@ func updateWarning(home *state.Home, fn func(tx *state.Tx) error, warn func(stri
 }
 
 // view runs fn over the records as they are, with no lock.
-func (a *app) view(fn func(tx *state.Tx) error) error { return a.home.View(fn) }
+func (a *app) view(fn func(v *state.View) error) error { return a.home.View(fn) }
 
 // userHome is the person's home folder, for writing folders as ~/…
 func (a *app) userHome() string {
@@ -63,7 +63,7 @@ func (a *app) harnessPID(pid int) int {
 // showChat prints a chat a write made or changed, as the actor may see
 // it: its id, or with --json the record.
 func (a *app) showChat(c *state.Chat) error {
-	return a.view(func(tx *state.Tx) error {
+	return a.view(func(tx *state.View) error {
 		shown, err := tx.Show(a.actor(), c)
 		if err != nil {
 			return err

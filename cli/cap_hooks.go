@@ -378,7 +378,7 @@ func (h *hook) update(fn func(tx *state.Tx) error) error {
 func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop func(reason string) *answer) error {
 	actor := state.Actor{ID: c.ID}
 	var n *state.Notes
-	if err := h.a.view(func(tx *state.Tx) (err error) { n, err = tx.Notes(actor); return err }); err != nil {
+	if err := h.a.view(func(tx *state.View) (err error) { n, err = tx.Notes(actor); return err }); err != nil {
 		return err
 	}
 	switch {

@@ -26,7 +26,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 			if err != nil {
 				return err
 			}
-			return a.view(func(tx *state.Tx) error {
+			return a.view(func(tx *state.View) error {
 				c, err := tx.Named(a.actor(), id)
 				if err != nil {
 					return err

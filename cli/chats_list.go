@@ -27,7 +27,7 @@ Exit codes: 0 done, 3 not offered here.`,
 	}
 	cmd.Flags().BoolVar(&working, "working", false, "only the busy chats")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		return a.view(func(tx *state.Tx) error {
+		return a.view(func(tx *state.View) error {
 			l, err := tx.ListChats(a.actor(), working)
 			if err != nil {
 				return err

@@ -21,7 +21,7 @@ Exit codes: 0 done, 3 no such chat.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessRead),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			return a.view(func(tx *state.Tx) error {
+			return a.view(func(tx *state.View) error {
 				live, err := tx.Claims(a.actor())
 				if err != nil {
 					return err

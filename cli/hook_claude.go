@@ -364,8 +364,7 @@ func (h *hook) postTool() error {
 	// PreToolUse): look first without the lock, as conch notes does.
 	var c *state.Chat
 	look := h.sessionIn(false)
-	look.Mode, look.Transcript = "", "" // what they change is the locked path's to write
-	if err := h.a.view(func(tx *state.Tx) (err error) { c, _, err = tx.HarnessChat(look); return err }); err != nil {
+	if err := h.a.view(func(tx *state.View) (err error) { c, err = tx.FindHarnessChat(look); return err }); err != nil {
 		return err
 	}
 	shell := h.conchShell(tool)

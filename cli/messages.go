@@ -31,7 +31,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 			if len(args) == 1 {
 				id = args[0]
 			}
-			return a.view(func(tx *state.Tx) error {
+			return a.view(func(tx *state.View) error {
 				cards, err := tx.Cards(a.actor(), id)
 				if err != nil {
 					return err

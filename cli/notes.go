@@ -46,7 +46,7 @@ stopped: end it now.`,
 		}
 		// Most calls have nothing to say: look without the lock first.
 		var n *state.Notes
-		if err := a.view(func(tx *state.Tx) (err error) { n, err = tx.Notes(a.actor()); return err }); err != nil {
+		if err := a.view(func(tx *state.View) (err error) { n, err = tx.Notes(a.actor()); return err }); err != nil {
 			return err
 		}
 		if n.Empty() {

@@ -20,7 +20,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessRead),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			return a.view(func(tx *state.Tx) error {
+			return a.view(func(tx *state.View) error {
 				rs, err := tx.Requests(a.actor())
 				if err != nil {
 					return err

@@ -34,7 +34,7 @@ written.`,
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
 			var ads []*state.Adoption
-			if err := a.view(func(tx *state.Tx) (err error) { ads, err = tx.Adoptions(); return err }); err != nil {
+			if err := a.view(func(tx *state.View) (err error) { ads, err = tx.Adoptions(); return err }); err != nil {
 				return err
 			}
 			// The files are read without the lock; what they said is

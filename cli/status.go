@@ -37,7 +37,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 		if cmd.Flags().Changed("since") {
 			after = &since
 		}
-		return a.view(func(tx *state.Tx) error {
+		return a.view(func(tx *state.View) error {
 			st, err := tx.Status(a.actor(), args[0], after)
 			if err != nil {
 				return err

@@ -22,7 +22,7 @@ Exit codes: 0 done, 3 no such chat.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessRead),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			return a.view(func(tx *state.Tx) error {
+			return a.view(func(tx *state.View) error {
 				st, err := tx.Tasks(a.actor())
 				if err != nil {
 					return err

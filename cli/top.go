@@ -118,7 +118,7 @@ func (a *app) now() time.Time {
 }
 
 func (a *app) personView(settled state.Settled) (v *state.PersonView, err error) {
-	err = a.view(func(tx *state.Tx) error {
+	err = a.view(func(tx *state.View) error {
 		v, err = tx.PersonView(settled)
 		return err
 	})
@@ -126,7 +126,7 @@ func (a *app) personView(settled state.Settled) (v *state.PersonView, err error)
 }
 
 func (a *app) chatDetail(id string) (d *state.ChatDetail, err error) {
-	err = a.view(func(tx *state.Tx) error {
+	err = a.view(func(tx *state.View) error {
 		d, err = tx.ChatDetail(id)
 		return err
 	})

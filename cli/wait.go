@@ -123,7 +123,7 @@ func (a *app) waitFor(kind, id string, block bool, timeout time.Duration) error 
 	if errors.Is(err, context.DeadlineExceeded) {
 		// A wait that ended meanwhile is said; else it stays registered, as
 		// if detached.
-		err = a.view(func(tx *state.Tx) (err error) {
+		err = a.view(func(tx *state.View) (err error) {
 			ended, err = tx.WaitOf(a.actor(), id)
 			return err
 		})
@@ -169,7 +169,7 @@ Exit codes: 0 done, 3 no such chat.`,
 		RunE: run(func(cmd *cobra.Command, args []string) error {
 			// Look without the lock; take it only when a target needs settling.
 			var over bool
-			err := a.view(func(tx *state.Tx) (err error) {
+			err := a.view(func(tx *state.View) (err error) {
 				over, err = tx.WaitsOver(a.actor())
 				return err
 			})
@@ -184,7 +184,7 @@ Exit codes: 0 done, 3 no such chat.`,
 					return err
 				}
 			}
-			return a.view(func(tx *state.Tx) error {
+			return a.view(func(tx *state.View) error {
 				vs, err := tx.ListWaits(a.actor())
 				if err != nil {
 					return err

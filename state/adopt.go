@@ -136,7 +136,7 @@ func harnessName(h string) string {
 }
 
 // Adoptions are every chat's links, in the order of their chats' ids.
-func (tx *Tx) Adoptions() ([]*Adoption, error) {
+func (tx *View) Adoptions() ([]*Adoption, error) {
 	ids, err := tx.recordIDs("adopted", ValidID)
 	if err != nil {
 		return nil, err
@@ -324,7 +324,7 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 
 // echoes are the words that came into the session from conch itself (the
 // last messages it sent the chat, normalized).
-func (tx *Tx) echoes(c *Chat) ([]string, error) {
+func (tx *View) echoes(c *Chat) ([]string, error) {
 	var out []string
 	sent, err := tx.sentTo(c, echoWindow)
 	if err != nil {
@@ -340,7 +340,7 @@ func (tx *Tx) echoes(c *Chat) ([]string, error) {
 
 // sentTo are the last n messages conch sent to the chat (its cards are
 // every message to or from it, oldest first).
-func (tx *Tx) sentTo(c *Chat, n int) ([]*Message, error) {
+func (tx *View) sentTo(c *Chat, n int) ([]*Message, error) {
 	var out []*Message
 	for i := len(c.Cards) - 1; i >= 0 && len(out) < n; i-- {
 		m, err := tx.message(c.Cards[i])

@@ -106,14 +106,14 @@ func ValidTaintSource(s string) error {
 // scrubField takes secrets out of a field that another chat may read (a
 // title, a goal, a result, a taint source, a file name: rule 15 of issue
 // 12). Empty fields cost nothing; the rules are compiled on first use.
-func (tx *Tx) scrubField(s string) string {
+func (tx *View) scrubField(s string) string {
 	if s == "" {
 		return s
 	}
 	return tx.scrubber().Scrub(s)
 }
 
-func (tx *Tx) scrubFields(list []string) []string {
+func (tx *View) scrubFields(list []string) []string {
 	if len(list) == 0 {
 		return list
 	}

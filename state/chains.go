@@ -41,7 +41,7 @@ type Chain struct {
 
 func chainRel(id string) string { return "chains/" + id + ".json" }
 
-func (tx *Tx) chain(id string) (*Chain, error) {
+func (tx *View) chain(id string) (*Chain, error) {
 	ch, err := load[Chain](tx, chainRel(id))
 	if err != nil {
 		return nil, err

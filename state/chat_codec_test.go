@@ -61,7 +61,9 @@ func fillRandom(v reflect.Value, rnd *rand.Rand, full bool) {
 			return
 		}
 		for i := 0; i < v.NumField(); i++ {
-			fillRandom(v.Field(i), rnd, full)
+			if v.Type().Field(i).IsExported() { // the rest is never written
+				fillRandom(v.Field(i), rnd, full)
+			}
 		}
 	default:
 		panic("fillRandom: a field of kind " + v.Kind().String())

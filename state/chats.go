@@ -97,7 +97,7 @@ func originRank(o string) int {
 // inherit makes c, new, no more trusted than from, the chat it is made
 // from: from's taint (outside and person) copied in, and an origin no more
 // yours than from's.
-func (tx *Tx) inherit(c, from *Chat) {
+func (tx *View) inherit(c, from *Chat) {
 	if from == nil {
 		return
 	}
@@ -177,7 +177,7 @@ func (c *Chat) Active() time.Time {
 }
 
 // Chat reads a chat or task record. A missing one is ErrNoChat.
-func (tx *Tx) Chat(id string) (*Chat, error) {
+func (tx *View) Chat(id string) (*Chat, error) {
 	if !ValidID(id) {
 		return nil, noChat(id)
 	}
@@ -209,7 +209,7 @@ func kindOf(c *Chat) string {
 }
 
 // Acting is the chat the actor is, or nil for the person.
-func (tx *Tx) Acting(a Actor) (*Chat, error) {
+func (tx *View) Acting(a Actor) (*Chat, error) {
 	if a.Person() {
 		return nil, nil
 	}
@@ -219,7 +219,7 @@ func (tx *Tx) Acting(a Actor) (*Chat, error) {
 // Named is the chat id as the actor may see it: the person sees every chat;
 // a chat sees itself, the person's chats that are yours, and its own tasks
 // and children. Anything else is, to it, no chat at all.
-func (tx *Tx) Named(a Actor, id string) (*Chat, error) {
+func (tx *View) Named(a Actor, id string) (*Chat, error) {
 	c, err := tx.Chat(id)
 	if err != nil {
 		return nil, err
@@ -643,7 +643,7 @@ func (tx *Tx) spreadPerson(c *Chat, who string) error {
 }
 
 // addOutside carries outside taint from one chat into another.
-func (tx *Tx) carryTaint(from, to *Chat) bool {
+func (tx *View) carryTaint(from, to *Chat) bool {
 	added := false
 	for _, src := range from.Taint.Outside {
 		var more bool
@@ -687,7 +687,7 @@ type ChatShown struct {
 // may not see, and of another chat no reply text, no cards, inbox, chain or
 // wake, and no watcher, waiter or writer but itself; the file and tool
 // names of another chat's replies come with secrets out.
-func (tx *Tx) Show(a Actor, c *Chat) (*ChatShown, error) {
+func (tx *View) Show(a Actor, c *Chat) (*ChatShown, error) {
 	v, err := tx.StateVersion(c.ID)
 	if err != nil {
 		return nil, err
@@ -712,7 +712,7 @@ func (tx *Tx) Show(a Actor, c *Chat) (*ChatShown, error) {
 }
 
 // showTo narrows a copy of a chat's record to what chat me may see.
-func (tx *Tx) showTo(me *Chat, c *Chat) {
+func (tx *View) showTo(me *Chat, c *Chat) {
 	c.WakeCmd, c.StopCmd, c.CmdEnv = "", "", nil
 	seen := map[string]bool{me.ID: true, "person": true}
 	visible := func(id string) bool {

@@ -100,14 +100,14 @@ func (l *LiveClaim) ownClaim(me *Chat) bool {
 
 // readClaims reads the claims record; nil when there is none (the hot
 // path's one look at the disk for claims).
-func (tx *Tx) readClaims() (*ClaimsFile, error) {
+func (tx *View) readClaims() (*ClaimsFile, error) {
 	return load[ClaimsFile](tx, claimsRel)
 }
 
 // liveClaims are the claims still in force, each with its claimant: not
 // past its time, its chat still there, the person's own, neither stopped
 // nor archived, and its harness process still running.
-func (tx *Tx) liveClaims() ([]LiveClaim, error) {
+func (tx *View) liveClaims() ([]LiveClaim, error) {
 	f, err := tx.readClaims()
 	if err != nil || f == nil || len(f.Claims) == 0 {
 		return nil, err
@@ -288,7 +288,7 @@ func literalDir(p string) string {
 }
 
 // keptClaims are the live claims less those drop says go.
-func (tx *Tx) keptClaims(live []LiveClaim, drop func(*Claim) bool) []Claim {
+func (tx *View) keptClaims(live []LiveClaim, drop func(*Claim) bool) []Claim {
 	out := []Claim{}
 	for i := range live {
 		if !drop(&live[i].Claim) {
@@ -361,7 +361,7 @@ func (tx *Tx) Release(a Actor, patterns []string) ([]Claim, error) {
 // Claims are the live claims the actor may see: the person sees all; a
 // chat of the person's own sees those of the person's chats; any other
 // chat, none.
-func (tx *Tx) Claims(a Actor) ([]LiveClaim, error) {
+func (tx *View) Claims(a Actor) ([]LiveClaim, error) {
 	me, err := tx.Acting(a)
 	if err != nil {
 		return nil, err

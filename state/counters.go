@@ -61,7 +61,7 @@ func noteIDs(seen Counters, s string) {
 // chat's name, and the ids the chat and message records name (a chat
 // deleted since, a chain with no file). It is what counters.json would
 // say, for a home that lost it: ids must never restart.
-func (tx *Tx) usedIDs() (Counters, error) {
+func (tx *View) usedIDs() (Counters, error) {
 	seen := Counters{}
 	for _, dir := range []string{"chats", "tasks", "messages", "requests", "chains", "log", "watch", "waits", "adopted"} {
 		names, err := tx.h.store.List(dir)
@@ -154,7 +154,7 @@ func unlessCorrupt(err error) error {
 // counters reads counters.json. A home without one, or with one behind the
 // records (restored from a backup, written by hand), gets them rebuilt
 // from the records, never restarted.
-func (tx *Tx) counters() (*Counters, error) {
+func (tx *View) counters() (*Counters, error) {
 	c, err := load[Counters](tx, "counters.json")
 	if err != nil {
 		return nil, err
@@ -176,7 +176,7 @@ func (tx *Tx) counters() (*Counters, error) {
 
 // taken says whether id's record is there already (this transaction's, or
 // on the disk).
-func (tx *Tx) taken(prefix, id string) (bool, error) {
+func (tx *View) taken(prefix, id string) (bool, error) {
 	rel := idFile(prefix, id)
 	if rel == "" {
 		return false, nil

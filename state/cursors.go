@@ -82,7 +82,7 @@ type Cursors struct {
 func cursorsRel(watcher string) string { return "watch/" + watcher + ".json" }
 
 // cursors reads a watcher's cursors (empty when it has none).
-func (tx *Tx) cursors(watcher string) (*Cursors, error) {
+func (tx *View) cursors(watcher string) (*Cursors, error) {
 	cs, err := load[Cursors](tx, cursorsRel(watcher))
 	if err != nil {
 		return nil, err

@@ -235,7 +235,7 @@ func (d *doctor) checkRecord(rel string, want shape) (problem string, bad bool) 
 	}
 	behind := *d.h
 	behind.Dir = d.root
-	tx := newTx(&behind, false)
+	tx := newView(&behind)
 	if err := want.read(tx, want.name); err != nil {
 		var ce *CorruptError
 		if !errors.As(err, &ce) {
@@ -271,7 +271,7 @@ func jsonKind(v any) string {
 
 // countersBehind compares counters.json with the ids the records use.
 func (d *doctor) countersBehind() ([]Finding, error) {
-	tx := newTx(d.h, false)
+	tx := newView(d.h)
 	c, err := load[Counters](tx, "counters.json")
 	if err != nil || c == nil {
 		return nil, nil // torn: found as a record; none: rebuilt by the next command

@@ -116,7 +116,7 @@ func isEventRel(rel string) bool {
 }
 
 // head reads a chat's log head (a zero head if it has no log yet).
-func (tx *Tx) head(id string) (*Head, error) {
+func (tx *View) head(id string) (*Head, error) {
 	h, err := load[Head](tx, headRel(id))
 	if err != nil {
 		return nil, err
@@ -128,7 +128,7 @@ func (tx *Tx) head(id string) (*Head, error) {
 }
 
 // StateVersion is the largest sequence in the chat's log.
-func (tx *Tx) StateVersion(id string) (int64, error) {
+func (tx *View) StateVersion(id string) (int64, error) {
 	h, err := tx.head(id)
 	if err != nil {
 		return 0, err
@@ -315,7 +315,7 @@ type Notice struct {
 
 // pendingNotices are the watcher's pending notices, one per watched chat,
 // in the order of the chats' ids. It reads only the watcher's cursor file.
-func (tx *Tx) pendingNotices(me *Chat) ([]Notice, error) {
+func (tx *View) pendingNotices(me *Chat) ([]Notice, error) {
 	ns := []Notice{}
 	cs, err := tx.cursors(me.ID)
 	if err != nil {
@@ -398,7 +398,7 @@ const MaxStatusEvents = 200
 // Status is a chat's state version and, with since, the events after it,
 // ascending, at most MaxStatusEvents. It moves no cursor. history_gap comes
 // from the chat's pruned watermark, never from sequence arithmetic.
-func (tx *Tx) Status(a Actor, id string, since *int64) (*Status, error) {
+func (tx *View) Status(a Actor, id string, since *int64) (*Status, error) {
 	if since != nil && *since < 0 {
 		return nil, usagef("--since %d: want 0 or more", *since)
 	}
@@ -476,7 +476,7 @@ func chatState(c *Chat) ChatState {
 
 // readEvent reads one event straight from its file (nil when it is not
 // there), bypassing the transaction's cache so a retry sees the disk.
-func (tx *Tx) readEvent(id string, seq int64) (*Event, error) {
+func (tx *View) readEvent(id string, seq int64) (*Event, error) {
 	p := tx.h.where(eventRel(id, seq))
 	data, err := tx.h.store.Get(eventRel(id, seq))
 	if errors.Is(err, store.ErrNotFound) {
@@ -496,7 +496,7 @@ func (tx *Tx) readEvent(id string, seq int64) (*Event, error) {
 }
 
 // freshHead reads a chat's head from the disk, not the transaction's cache.
-func (tx *Tx) freshHead(id string) (*Head, error) {
+func (tx *View) freshHead(id string) (*Head, error) {
 	h, err := readRecord[Head](tx, headRel(id))
 	if h == nil && err == nil {
 		h = &Head{}

@@ -479,8 +479,8 @@ func updateUnlogged(t testing.TB, h *Home, fn func(tx *Tx) error) error {
 func checkCursors(t *testing.T, what, dir string) {
 	t.Helper()
 	h := openAt(t, dir, nil)
-	ids, _ := (&Tx{h: h}).recordIDs("watch", ValidID)
-	err := h.View(func(tx *Tx) error {
+	ids, _ := newView(h).recordIDs("watch", ValidID)
+	err := h.View(func(tx *View) error {
 		for _, w := range ids {
 			cs, err := tx.cursors(w)
 			if err != nil {
@@ -550,7 +550,7 @@ func checkIndex(t *testing.T, what, dir string) {
 		}
 	}
 	h := openAt(t, dir, nil)
-	err := h.View(func(tx *Tx) error {
+	err := h.View(func(tx *View) error {
 		ix, err := tx.ReadIndex()
 		if err != nil {
 			return err

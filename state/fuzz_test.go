@@ -84,7 +84,7 @@ func mustCorrupt[T any](t *testing.T, data []byte, err error, path string) {
 func readers(t *testing.T, h *Home, path string) {
 	t.Helper()
 	person := Actor{Terminal: true}
-	knownErr(t, "view", h.View(func(tx *Tx) error {
+	knownErr(t, "view", h.View(func(tx *View) error {
 		for _, id := range []string{"c_1", "c_2", "c_3", "t_1"} {
 			c, err := tx.Chat(id)
 			knownErr(t, "chat "+id, err, path)
@@ -201,7 +201,7 @@ func misnamed(t *testing.T, dir, fuzzed string) {
 // fuzzRecord is the body of each target: data in the record at rel, read
 // by read (which must say CorruptError when it does not decode as a T),
 // then the readers and writers.
-func fuzzRecord[T any](f *testing.F, rel string, read func(tx *Tx) error, seed string) {
+func fuzzRecord[T any](f *testing.F, rel string, read func(tx *View) error, seed string) {
 	fuzzRecordIn[T](f, rel, func(h *Home) error { return h.View(read) }, seed)
 }
 
@@ -224,27 +224,27 @@ func fuzzRecordIn[T any](f *testing.F, rel string, read func(h *Home) error, see
 }
 
 func FuzzChatRecord(f *testing.F) {
-	fuzzRecord[Chat](f, "chats/c_1.json", func(tx *Tx) error { _, err := tx.Chat("c_1"); return err },
+	fuzzRecord[Chat](f, "chats/c_1.json", func(tx *View) error { _, err := tx.Chat("c_1"); return err },
 		`{"id":"c_1","title":"x","reply":{"id":"c_1.1","files":["/a"]}}`)
 }
 
 func FuzzTaskRecord(f *testing.F) {
-	fuzzRecord[Chat](f, "tasks/t_1.json", func(tx *Tx) error { _, err := tx.Chat("t_1"); return err },
+	fuzzRecord[Chat](f, "tasks/t_1.json", func(tx *View) error { _, err := tx.Chat("t_1"); return err },
 		`{"id":"t_1","parent":"c_2","task":{"state":"running"}}`)
 }
 
 func FuzzIndex(f *testing.F) {
-	fuzzRecord[Index](f, "index.json", func(tx *Tx) error { _, err := tx.ReadIndex(); return err },
+	fuzzRecord[Index](f, "index.json", func(tx *View) error { _, err := tx.ReadIndex(); return err },
 		`{"version":1,"chats":["c_1|x|||idle||/w|x|1795953600000000000|||||0|0"]}`)
 }
 
 func FuzzHead(f *testing.F) {
-	fuzzRecord[Head](f, headRel("c_1"), func(tx *Tx) error { _, err := tx.StateVersion("c_1"); return err },
+	fuzzRecord[Head](f, headRel("c_1"), func(tx *View) error { _, err := tx.StateVersion("c_1"); return err },
 		`{"state_version":3,"pruned":1,"touched":"2026-11-29T12:00:00Z"}`)
 }
 
 func FuzzEvent(f *testing.F) {
-	fuzzRecord[Event](f, "log/c_1/000000000001.json", func(tx *Tx) error {
+	fuzzRecord[Event](f, "log/c_1/000000000001.json", func(tx *View) error {
 		since := int64(0)
 		_, err := tx.Status(Actor{}, "c_1", &since)
 		return err
@@ -252,29 +252,29 @@ func FuzzEvent(f *testing.F) {
 }
 
 func FuzzMessage(f *testing.F) {
-	fuzzRecord[Message](f, "messages/m_1.json", func(tx *Tx) error { _, err := tx.Message(Actor{}, "m_1"); return err },
+	fuzzRecord[Message](f, "messages/m_1.json", func(tx *View) error { _, err := tx.Message(Actor{}, "m_1"); return err },
 		`{"id":"m_1","from":"c_1","to":"c_2","text":"hello","chain":"ch_2","state":"waiting"}`)
 }
 
 func FuzzChain(f *testing.F) {
-	fuzzRecord[Chain](f, "chains/ch_1.json", func(tx *Tx) error { _, err := tx.chain("ch_1"); return err },
+	fuzzRecord[Chain](f, "chains/ch_1.json", func(tx *View) error { _, err := tx.chain("ch_1"); return err },
 		`{"id":"ch_1","messages":2,"started":0,"pairs":{"c_1>c_2":2}}`)
 }
 
 func FuzzRequest(f *testing.F) {
-	fuzzRecord[Request](f, "requests/r_1.json", func(tx *Tx) error { _, err := tx.Request(Actor{}, "r_1"); return err },
+	fuzzRecord[Request](f, "requests/r_1.json", func(tx *View) error { _, err := tx.Request(Actor{}, "r_1"); return err },
 		`{"id":"r_1","from":"c_3","target":"c_2","reason":"enough","state":"waiting"}`)
 }
 
 func FuzzCursors(f *testing.F) {
-	fuzzRecord[Cursors](f, "watch/c_2.json", func(tx *Tx) error {
+	fuzzRecord[Cursors](f, "watch/c_2.json", func(tx *View) error {
 		_, err := tx.cursors("c_2")
 		return err
 	}, `{"watcher":"c_2","targets":{"c_1":{"last_seen":1,"notified":2,"material":3}}}`)
 }
 
 func FuzzWaits(f *testing.F) {
-	fuzzRecord[Waits](f, "waits/c_1.json", func(tx *Tx) error { _, err := tx.ListWaits(Actor{ID: "c_1"}); return err },
+	fuzzRecord[Waits](f, "waits/c_1.json", func(tx *View) error { _, err := tx.ListWaits(Actor{ID: "c_1"}); return err },
 		`{"waiter":"c_1","waits":{"c_2":{"target":"c_2","kind":"chat","since":"2026-11-29T12:00:00Z"}}}`)
 }
 

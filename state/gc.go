@@ -75,7 +75,7 @@ func (tx *Tx) gcIfDue() {
 // 16). CONCH_NOW may pin the clock for reading and for tests; a chat that
 // sets it a year ahead must not prune the history, or expire the watches,
 // of every other chat.
-func (tx *Tx) retentionNow() time.Time {
+func (tx *View) retentionNow() time.Time {
 	now := tx.Now()
 	if wall := tx.h.Wall(); wall.Before(now) {
 		return wall
@@ -97,7 +97,7 @@ func (tx *Tx) stampGC() error {
 
 // startGC runs `conch gc` detached, in its own session, with the home and
 // the clock this command had.
-func (tx *Tx) startGC() {
+func (tx *View) startGC() {
 	if tx.h.Exe == "" {
 		return
 	}
@@ -167,7 +167,7 @@ func (h *Home) gc(l Limits) (*GCResult, error) {
 }
 
 // logIDs are the chats that have a log folder.
-func (tx *Tx) logIDs() ([]string, error) {
+func (tx *View) logIDs() ([]string, error) {
 	names, err := tx.h.store.List("log")
 	if err != nil {
 		return nil, err

@@ -74,7 +74,7 @@ type Verdict struct {
 // that read something from outside is only ever a note. It reads nothing
 // more than claims.json for an edit in a home with no claims, and nothing
 // at all for a command that moves no checkout.
-func (tx *Tx) Guard(a Actor, in GuardIn) (*Verdict, error) {
+func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
 	if a.Person() || (len(in.Files) == 0 && in.Command == "") {
 		return nil, nil
 	}
@@ -128,7 +128,7 @@ func (tx *Tx) Guard(a Actor, in GuardIn) (*Verdict, error) {
 
 // guardCheckout judges a command that may move the checkout another of
 // the person's chats works in.
-func (tx *Tx) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
+func (tx *View) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
 	move, ok := MovesCheckout(in.Command)
 	if !ok {
 		return nil, nil

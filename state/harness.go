@@ -159,24 +159,8 @@ type SessionIn struct {
 // a session whose chat was deleted inherits that one's tombstone. It
 // returns nil, false, nil when there is no chat and none was to be made.
 func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
-	if !slices.Contains(Harnesses, in.Harness) {
-		return nil, false, usagef("harness %q: want one of %s", in.Harness, strings.Join(Harnesses, ", "))
-	}
-	for _, s := range []string{in.Session, in.Agent, in.AgentType, in.Folder, in.Title, in.Transcript} {
-		if err := validText("session field", s); err != nil {
-			return nil, false, err
-		}
-	}
-	if in.Session == "" {
-		return nil, false, usagef("the event names no session")
-	}
-	if err := maxBytes("agent id", in.Agent, MaxKey); err != nil {
+	if err := in.valid(); err != nil {
 		return nil, false, err
-	}
-	if in.Mode != "" {
-		if err := oneOf("mode", in.Mode, Modes); err != nil {
-			return nil, false, err
-		}
 	}
 	rel := sessionRel(in.Harness, in.Session)
 	link, err := load[SessionLink](tx, rel)
@@ -266,6 +250,53 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 	return child, true, nil
 }
 
+// valid checks what a hook event says of its session.
+func (in SessionIn) valid() error {
+	if !slices.Contains(Harnesses, in.Harness) {
+		return usagef("harness %q: want one of %s", in.Harness, strings.Join(Harnesses, ", "))
+	}
+	for _, s := range []string{in.Session, in.Agent, in.AgentType, in.Folder, in.Title, in.Transcript} {
+		if err := validText("session field", s); err != nil {
+			return err
+		}
+	}
+	if in.Session == "" {
+		return usagef("the event names no session")
+	}
+	if err := maxBytes("agent id", in.Agent, MaxKey); err != nil {
+		return err
+	}
+	if in.Mode != "" {
+		return oneOf("mode", in.Mode, Modes)
+	}
+	return nil
+}
+
+// FindHarnessChat is the chat HarnessChat would answer for a session
+// linked already, read without the lock and changing nothing (a mode or a
+// title the event brings is the locked path's to write); nil when the
+// session, or its subagent, has no chat yet.
+func (tx *View) FindHarnessChat(in SessionIn) (*Chat, error) {
+	if err := in.valid(); err != nil {
+		return nil, err
+	}
+	link, err := load[SessionLink](tx, sessionRel(in.Harness, in.Session))
+	if err != nil || link == nil {
+		return nil, err
+	}
+	id := link.Chat
+	if in.Agent != "" {
+		if id = link.Agents[in.Agent]; id == "" {
+			return nil, nil
+		}
+	}
+	c, err := tx.Chat(id)
+	if errors.Is(err, ErrNoChat) {
+		return nil, nil
+	}
+	return c, err
+}
+
 // sessionChat is the chat a new session stands for: the chat the
 // harness's environment names when that one is idle (the session was
 // started for it), its child when that one is working (a session started
@@ -325,7 +356,7 @@ func (tx *Tx) newChat(title, folder, mode string, parent *Chat) (*Chat, error) {
 }
 
 // SessionLinkOf is the link of a harness session, or nil.
-func (tx *Tx) SessionLinkOf(harness, session string) (*SessionLink, error) {
+func (tx *View) SessionLinkOf(harness, session string) (*SessionLink, error) {
 	if !slices.Contains(Harnesses, harness) || session == "" {
 		return nil, nil
 	}
@@ -399,7 +430,7 @@ func (tx *Tx) HarnessCompacted(in SessionIn) error {
 }
 
 // TurnEnded says whether the end of a session's turn was reported already.
-func (tx *Tx) TurnEnded(harness, session, turn string) (bool, error) {
+func (tx *View) TurnEnded(harness, session, turn string) (bool, error) {
 	if turn == "" {
 		return false, nil
 	}
@@ -517,7 +548,7 @@ func (h *Home) ShellChat(harness, session, chat string) string {
 		return chat
 	}
 	out := chat
-	_ = h.View(func(tx *Tx) error {
+	_ = h.View(func(tx *View) error {
 		link, err := load[SessionLink](tx, sessionRel(harness, session))
 		if err != nil || link == nil || link.Chat != chat || len(link.Shells) == 0 {
 			return err

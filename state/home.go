@@ -1,8 +1,10 @@
 // Package state is conch's domain: the records under CONCH_HOME, the rules
 // that say who may change what, and the transactions that change them.
 //
-// Every write happens inside Home.Update, under the store's lock, and every
-// record is replaced whole, so readers take no lock. The package never
+// Every write happens inside Home.Update, under the store's lock, on a Tx;
+// Home.View reads without the lock, on a View, which has no method that
+// writes (a Tx is a View and the changes to write). Every record is
+// replaced whole, so readers take no lock. The package never
 // prints and never exits: it returns values and errors. It never touches
 // the file system: records are read and written through a store.Store
 // (package store), which holds everything that depends on one machine's
@@ -179,7 +181,7 @@ func (h *Home) Update(fn func(tx *Tx) error) error {
 		return err
 	}
 	if !there {
-		dry := newTx(h, true)
+		dry := newTx(h)
 		if err := fn(dry); err != nil {
 			return err
 		}
@@ -214,7 +216,7 @@ func (h *Home) Update(fn func(tx *Tx) error) error {
 // transaction records no event (each one it would have is a warning
 // carrying unlogged). It returns the transaction when fn ran through.
 func (h *Home) try(fn func(tx *Tx) error, unlogged error) (*Tx, error) {
-	tx := newTx(h, true)
+	tx := newTx(h)
 	tx.logs.off = unlogged
 	if err := fn(tx); err != nil {
 		return nil, err
@@ -226,13 +228,19 @@ func (h *Home) try(fn func(tx *Tx) error, unlogged error) (*Tx, error) {
 }
 
 // View runs fn over the records as they are, without a lock. It writes
-// nothing and creates nothing.
-func (h *Home) View(fn func(tx *Tx) error) error {
-	return fn(newTx(h, false))
+// nothing and creates nothing: a View has no method that writes, so the
+// compiler, not a panic, keeps a read-only command from writing.
+func (h *Home) View(fn func(v *View) error) error {
+	return fn(newView(h))
 }
 
-// Tx is a view of the records, and in Update the changes to write.
-type Tx struct {
+// Tx is a transaction of Home.Update: a View of the records, and the
+// changes to write. Every method that writes is a Tx method.
+type Tx struct{ *View }
+
+// View is a read of the records, lock-free (Home.View) or inside a
+// transaction (Tx.View), with what the transaction changed.
+type View struct {
 	h     *Home
 	write bool
 	cache map[string]any
@@ -252,37 +260,49 @@ type Tx struct {
 	failed error
 }
 
-func newTx(h *Home, write bool) *Tx {
-	return &Tx{h: h, write: write, cache: map[string]any{}, dirty: map[string]bool{}, gone: map[string]bool{}, loaded: map[string]*Summary{}}
+func newTx(h *Home) *Tx {
+	v := newView(h)
+	v.write = true
+	return &Tx{v}
 }
 
+func newView(h *Home) *View {
+	return &View{h: h, cache: map[string]any{}, dirty: map[string]bool{}, gone: map[string]bool{}, loaded: map[string]*Summary{}}
+}
+
+// reader is a View or a Tx: what reads records.
+type reader interface{ reads() *View }
+
+func (tx *View) reads() *View { return tx }
+
 // fail makes the transaction fail with err (the first such error wins).
-func (tx *Tx) fail(err error) {
+func (tx *View) fail(err error) {
 	if tx.failed == nil {
 		tx.failed = err
 	}
 }
 
 // Home is the home the transaction is over.
-func (tx *Tx) Home() *Home { return tx.h }
+func (tx *View) Home() *Home { return tx.h }
 
 // Now is the transaction's clock.
-func (tx *Tx) Now() time.Time { return tx.h.Now().UTC() }
+func (tx *View) Now() time.Time { return tx.h.Now().UTC() }
 
 // warn records something that went wrong without failing the command.
-func (tx *Tx) warn(format string, args ...any) {
+func (tx *View) warn(format string, args ...any) {
 	tx.warnings = append(tx.warnings, fmt.Sprintf(format, args...))
 }
 
 // Warnings are what went wrong in the transaction without failing it.
-func (tx *Tx) Warnings() []string { return tx.warnings }
+func (tx *View) Warnings() []string { return tx.warnings }
 
 // After runs f once the transaction's changes are written (wake commands,
 // stop commands: nothing that must happen if the change does not).
 func (tx *Tx) After(f func()) { tx.after = append(tx.after, f) }
 
 // load reads the record at rel into a new T, or returns nil if there is none.
-func load[T any](tx *Tx, rel string) (*T, error) {
+func load[T any](r reader, rel string) (*T, error) {
+	tx := r.reads()
 	if v, ok := tx.cache[rel]; ok {
 		if v == nil {
 			return nil, nil
@@ -308,7 +328,7 @@ func load[T any](tx *Tx, rel string) (*T, error) {
 // in the folder's order; none when the folder is not there. A killed
 // writer's temporary file (.ID.json123) and whatever is not conch's are
 // passed over.
-func (tx *Tx) recordIDs(dir string, valid func(id string) bool) ([]string, error) {
+func (tx *View) recordIDs(dir string, valid func(id string) bool) ([]string, error) {
 	names, err := tx.h.store.List(dir)
 	if err != nil {
 		return nil, err
@@ -324,7 +344,8 @@ func (tx *Tx) recordIDs(dir string, valid func(id string) bool) ([]string, error
 
 // readRecord reads the record at rel from the disk into a new T, past the
 // transaction's cache; nil if there is none.
-func readRecord[T any](tx *Tx, rel string) (*T, error) {
+func readRecord[T any](r reader, rel string) (*T, error) {
+	tx := r.reads()
 	p := tx.h.where(rel)
 	data, err := tx.h.store.Get(rel)
 	if errors.Is(err, store.ErrNotFound) {
@@ -352,7 +373,7 @@ func readRecord[T any](tx *Tx, rel string) (*T, error) {
 
 // misnamed is the error for a record that holds another's id: written
 // back, it would land on the other's file.
-func (tx *Tx) misnamed(rel, got string) error {
+func (tx *View) misnamed(rel, got string) error {
 	return &CorruptError{Path: tx.h.where(rel), Err: fmt.Errorf("it holds %q, not the record its name says", got)}
 }
 
@@ -360,9 +381,6 @@ func (tx *Tx) misnamed(rel, got string) error {
 // waits, cursors, events, heads, keys, counters) are synced before the
 // command answers; live state need not be.
 func (tx *Tx) put(rel string, v any, durable bool) {
-	if !tx.write {
-		panic("state: write in a read-only transaction")
-	}
 	tx.cache[rel] = v
 	delete(tx.gone, rel)
 	tx.dirty[rel] = tx.dirty[rel] || durable
@@ -370,9 +388,6 @@ func (tx *Tx) put(rel string, v any, durable bool) {
 
 // remove marks the record at rel to be removed.
 func (tx *Tx) remove(rel string) {
-	if !tx.write {
-		panic("state: write in a read-only transaction")
-	}
 	delete(tx.cache, rel)
 	delete(tx.dirty, rel)
 	tx.gone[rel] = true
@@ -412,7 +427,7 @@ func (h *Home) finishCutCommit() error {
 	if cut, err := old.OldMark(); err != nil || !cut {
 		return err
 	}
-	tx := newTx(h, true)
+	tx := newTx(h)
 	if _, err := tx.rebuildIndex(); err != nil {
 		return err
 	}
@@ -504,7 +519,7 @@ func (tx *Tx) nextID(prefix string) (string, error) {
 }
 
 // key returns what a keyed command answered before, if it did.
-func (tx *Tx) key(k string) (string, error) {
+func (tx *View) key(k string) (string, error) {
 	keys, err := load[Keys](tx, "keys.json")
 	if err != nil || keys == nil {
 		return "", err

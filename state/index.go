@@ -99,7 +99,7 @@ func (s *Summary) stateWith(exists func(pid int) bool) string {
 }
 
 // ReadIndex is the index as it is now.
-func (tx *Tx) ReadIndex() (*Index, error) {
+func (tx *View) ReadIndex() (*Index, error) {
 	if tx.index != nil {
 		return tx.index, nil
 	}
@@ -168,7 +168,7 @@ func (tx *Tx) updateIndex() error {
 
 // readIndexFile reads index.json straight into its fast form: through
 // load, encoding/json would first scan the whole file once more.
-func (tx *Tx) readIndexFile() (*Index, error) {
+func (tx *View) readIndexFile() (*Index, error) {
 	p := tx.h.where("index.json")
 	data, err := tx.h.store.Get("index.json")
 	if errors.Is(err, store.ErrNotFound) {
@@ -188,7 +188,7 @@ func (tx *Tx) readIndexFile() (*Index, error) {
 // them, without keeping them: fn is handed one summary that the next call
 // overwrites, so it copies what it keeps. Listing a thousand chats reads
 // them this way, without a thousand summaries on the heap.
-func (tx *Tx) ScanIndex(fn func(s *Summary)) error {
+func (tx *View) ScanIndex(fn func(s *Summary)) error {
 	if tx.index != nil {
 		for _, s := range tx.index.Chats {
 			fn(s)

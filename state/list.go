@@ -53,7 +53,7 @@ type ChatList struct {
 }
 
 // ListChats lists the person's other chats, as the actor may see them.
-func (tx *Tx) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
+func (tx *View) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 	me, err := tx.Acting(a)
 	if err != nil {
 		return nil, err
@@ -195,7 +195,7 @@ func newer(a, b time.Time, ida, idb string) bool {
 }
 
 // Worktrees is conch's own folder of task worktrees, resolved.
-func (tx *Tx) Worktrees() string {
+func (tx *View) Worktrees() string {
 	return placeOf(filepath.Join(tx.h.Dir, "worktrees"))
 }
 

@@ -93,7 +93,7 @@ func recordN(t testing.TB, h *Home, id string, n int) {
 func headOf(t testing.TB, h *Home, id string) Head {
 	t.Helper()
 	var hd *Head
-	if err := h.View(func(tx *Tx) (err error) { hd, err = tx.head(id); return err }); err != nil {
+	if err := h.View(func(tx *View) (err error) { hd, err = tx.head(id); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return *hd
@@ -163,7 +163,7 @@ func TestRecordingIsBestEffort(t *testing.T) {
 	if w := tx.Warnings(); len(w) != 1 || !strings.Contains(w[0], "was not recorded") || !strings.Contains(w[0], store.JournalName) {
 		t.Fatalf("warnings %q, want one saying the event was not recorded, and why", w)
 	}
-	h.View(func(tx *Tx) error {
+	h.View(func(tx *View) error {
 		c, err := tx.Chat(ids[0])
 		if err != nil || c.Goal != goal {
 			t.Fatalf("the goal was not written: %v %v", c, err)
@@ -216,7 +216,7 @@ func TestFailedHeadIsFinished(t *testing.T) {
 		t.Fatalf("head %d once the next command finished the commit, want 2", hd.StateVersion)
 	}
 	since := int64(1)
-	h.View(func(tx *Tx) error {
+	h.View(func(tx *View) error {
 		st, err := tx.Status(Actor{}, ids[0], &since)
 		if err != nil || len(st.Events) != 1 || st.Chat.Goal != goal {
 			t.Fatalf("status --since 1: %+v %v", st, err)
@@ -244,7 +244,7 @@ func TestRecordEventRefusesUnknownWords(t *testing.T) {
 	}
 	var st *Status
 	since := int64(0)
-	h.View(func(tx *Tx) (err error) { st, err = tx.Status(Actor{}, ids[0], &since); return err })
+	h.View(func(tx *View) (err error) { st, err = tx.Status(Actor{}, ids[0], &since); return err })
 	if len(st.Events) != 1 || st.Events[0].Summary != "adopted from claude" {
 		t.Fatalf("events %+v, want the one adopted event, its summary on one line", st.Events)
 	}
@@ -269,7 +269,7 @@ func TestStatusTruncatesAt200(t *testing.T) {
 	} {
 		var st *Status
 		since := tc.since
-		if err := h.View(func(tx *Tx) (err error) { st, err = tx.Status(Actor{}, ids[0], &since); return err }); err != nil {
+		if err := h.View(func(tx *View) (err error) { st, err = tx.Status(Actor{}, ids[0], &since); return err }); err != nil {
 			t.Fatal(err)
 		}
 		if len(st.Events) != tc.n || st.Truncated != tc.truncated || st.StateVersion != 250 || st.HistoryGap {
@@ -290,7 +290,7 @@ func TestStatusRacingPrune(t *testing.T) {
 	h := logHome(t, nil, &now)
 	ids := newChats(t, h, 1)
 	recordN(t, h, ids[0], 5)
-	err := h.View(func(tx *Tx) error {
+	err := h.View(func(tx *View) error {
 		if _, err := tx.head(ids[0]); err != nil { // the reader has the old head
 			return err
 		}
@@ -446,7 +446,7 @@ func TestSweepBelowWatermark(t *testing.T) {
 	})
 	since := int64(0)
 	var st *Status
-	h.View(func(tx *Tx) (err error) { st, err = tx.Status(Actor{}, ids[0], &since); return err })
+	h.View(func(tx *View) (err error) { st, err = tx.Status(Actor{}, ids[0], &since); return err })
 	if !st.HistoryGap || len(st.Events) != 2 || st.Events[0].Sequence != 3 {
 		t.Fatalf("status %+v, want a gap and events 3, 4", st)
 	}

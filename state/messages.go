@@ -97,7 +97,7 @@ func serial(id string) int {
 	return v
 }
 
-func (tx *Tx) message(id string) (*Message, error) {
+func (tx *View) message(id string) (*Message, error) {
 	if !ValidMessageID(id) {
 		return nil, nil
 	}
@@ -110,7 +110,7 @@ func (tx *Tx) message(id string) (*Message, error) {
 
 // Message reads one message, as the actor may see it: the person sees
 // every message, a chat only its own (sent or received).
-func (tx *Tx) Message(a Actor, id string) (*Message, error) {
+func (tx *View) Message(a Actor, id string) (*Message, error) {
 	m, err := tx.message(id)
 	if err != nil {
 		return nil, err
@@ -137,7 +137,7 @@ func receives(me, to *Chat) bool {
 
 // receiver is the chat id names, if me may message or stop it; anything
 // else is no chat at all.
-func (tx *Tx) receiver(a Actor, me *Chat, id string) (*Chat, error) {
+func (tx *View) receiver(a Actor, me *Chat, id string) (*Chat, error) {
 	if id == me.ID {
 		return nil, refusedf("chat %s cannot message or stop itself", id)
 	}
@@ -153,7 +153,7 @@ func (tx *Tx) receiver(a Actor, me *Chat, id string) (*Chat, error) {
 
 // together checks that the acting chat may message or stop others: a chat
 // that offers together (plan mode is checked after a key's replay).
-func (tx *Tx) together(a Actor, verb string) (*Chat, error) {
+func (tx *View) together(a Actor, verb string) (*Chat, error) {
 	if a.Person() {
 		return nil, needsChat(verb)
 	}
@@ -379,7 +379,7 @@ func (tx *Tx) keyedMessage(me *Chat, key string) (*Message, error) {
 
 // deliver puts a waiting message in its receiver's inbox, carrying the
 // sender's outside taint in the same write.
-func (tx *Tx) deliver(to *Chat, m *Message) {
+func (tx *View) deliver(to *Chat, m *Message) {
 	if len(m.Taint) > 0 {
 		tx.carryTaint(&Chat{ID: m.From, Taint: Taint{Outside: m.Taint}}, to)
 	}
@@ -422,7 +422,7 @@ func (tx *Tx) chargeStart(ch *Chain, m *Message, now time.Time) {
 // scrubber takes out the values of the variables [scrub] env names and
 // anything shaped like a key. Only this path (and a wait's reply) loads
 // the rules.
-func (tx *Tx) scrubber() *scrub.Scrubber { return scrub.New(tx.secretValues()) }
+func (tx *View) scrubber() *scrub.Scrubber { return scrub.New(tx.secretValues()) }
 
 // DueMessage is something the messages capability says in notes: a
 // message due to be read now, with its frame's facts (Kind "message"), how
@@ -470,7 +470,7 @@ func inboxNow(c *Chat) []string {
 // recheck says that some message can no longer be delivered as it is (the
 // chat stopped taking messages, or it is gone): the notes must take the
 // lock so markMessages records that.
-func (tx *Tx) dueMessages(me *Chat) (due []DueMessage, recheck bool, err error) {
+func (tx *View) dueMessages(me *Chat) (due []DueMessage, recheck bool, err error) {
 	due = []DueMessage{}
 	entries := inboxNow(me)
 	if len(entries) == 0 {
@@ -683,7 +683,7 @@ func (tx *Tx) messagesOnDelete(c *Chat) error {
 // MessageState is the state a card shows: the record's, except that a
 // message whose send was cut short (its receiver's record never named it)
 // is not delivered.
-func (tx *Tx) MessageState(m *Message) (state, why string, err error) {
+func (tx *View) MessageState(m *Message) (state, why string, err error) {
 	state, why = m.State, m.Why
 	if state != MsgWaiting && state != MsgHeld {
 		return state, why, nil
@@ -753,7 +753,7 @@ func (tx *Tx) DismissMessage(a Actor, id string) (*Message, error) {
 	return m, nil
 }
 
-func (tx *Tx) heldMessage(a Actor, id, what string) (*Message, error) {
+func (tx *View) heldMessage(a Actor, id, what string) (*Message, error) {
 	if !a.Press() {
 		return nil, notPress(what)
 	}
@@ -810,7 +810,7 @@ type Card struct {
 // Cards are the message and stop cards of chat id, as the actor may see
 // them (a chat: its own, or those of a chat it may read); with id "" and
 // no chat acting, every card in the home, each once.
-func (tx *Tx) Cards(a Actor, id string) ([]Card, error) {
+func (tx *View) Cards(a Actor, id string) ([]Card, error) {
 	cards := []Card{}
 	var ids []string
 	if id == "" && a.Person() {

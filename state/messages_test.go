@@ -245,7 +245,7 @@ func TestNotesReadsNoMessageWhenNothingIsDue(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(h.Dir, "messages", "m_1.json"), []byte("{torn"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err = h.View(func(tx *state.Tx) error {
+	err = h.View(func(tx *state.View) error {
 		n, err := tx.Notes(state.Actor{ID: "c_2"})
 		if err == nil && !n.Empty() {
 			t.Errorf("notes mid-reply said something: %+v", n)

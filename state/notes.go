@@ -46,7 +46,7 @@ type ReaderLine struct {
 
 // Notes gathers what the acting chat must hear now. It changes nothing:
 // MarkNotes records what was said.
-func (tx *Tx) Notes(a Actor) (*Notes, error) {
+func (tx *View) Notes(a Actor) (*Notes, error) {
 	if a.Person() {
 		return nil, needsChat("notes")
 	}
@@ -111,7 +111,7 @@ func (tx *Tx) MarkNotes(a Actor, n *Notes) error {
 // readerLines are the lines about the person's other chats working in the
 // same place as this chat's reply: each chat and each shared file once per
 // reply, four lines a reply at most.
-func (tx *Tx) readerLines(me *Chat) ([]ReaderLine, error) {
+func (tx *View) readerLines(me *Chat) ([]ReaderLine, error) {
 	lines := []ReaderLine{}
 	if !me.Trusted() {
 		// Someone else's words are in it, or it is an outside agent's or

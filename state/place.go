@@ -1,55 +1,11 @@
 package state
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
+
+	"github.com/conch-sh/conch/state/place"
 )
-
-// placeOf resolves a folder for comparing places: symbolic links followed,
-// and case folded where the file system there ignores case. It is worked
-// out once, when a reply starts, so the hot commands compare strings only.
-func placeOf(folder string) string {
-	p := filepath.Clean(folder)
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		p = r
-	}
-	if caseInsensitive(p) {
-		p = strings.ToLower(p)
-	}
-	return p
-}
-
-// caseInsensitive finds out whether the file system holding dir ignores
-// case, by looking the folder up again with one name's case swapped. It is
-// asked of the disk, not guessed from the operating system.
-func caseInsensitive(dir string) bool {
-	want, err := os.Stat(dir)
-	if err != nil {
-		return false
-	}
-	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
-		base := filepath.Base(d)
-		swapped := swapCase(base)
-		if swapped == base {
-			continue
-		}
-		other := filepath.Join(filepath.Dir(d), swapped) + strings.TrimPrefix(dir, d)
-		got, err := os.Stat(other)
-		return err == nil && os.SameFile(want, got)
-	}
-	return false
-}
-
-func swapCase(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsUpper(r) {
-			return unicode.ToLower(r)
-		}
-		return unicode.ToUpper(r)
-	}, s)
-}
 
 // samePlace says whether two replies work in the same place (SPEC §1): the
 // same computer and the same folder, or one inside the other; inside
@@ -87,3 +43,6 @@ func within(p, dir string) bool {
 	}
 	return strings.HasPrefix(p, dir+string(filepath.Separator))
 }
+
+// placeOf is the place of a folder of this computer.
+func placeOf(folder string) string { return place.Of(folder) }

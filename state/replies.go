@@ -74,7 +74,7 @@ func (tx *Tx) StartReply(a Actor, in ReplyStart) (*Chat, error) {
 	return c, nil
 }
 
-func (tx *Tx) newReply(c *Chat, folder string, pid int) *Reply {
+func (tx *View) newReply(c *Chat, folder string, pid int) *Reply {
 	if folder == "" {
 		folder = c.Folder
 	}

@@ -50,7 +50,7 @@ func requestRel(id string) string { return "requests/" + id + ".json" }
 // ValidRequestID says whether id has the shape of a request id.
 func ValidRequestID(id string) bool { return validSerial(id, "r_") }
 
-func (tx *Tx) request(id string) (*Request, error) {
+func (tx *View) request(id string) (*Request, error) {
 	if !ValidRequestID(id) {
 		return nil, nil
 	}
@@ -63,7 +63,7 @@ func (tx *Tx) request(id string) (*Request, error) {
 
 // Request reads one stop, as the actor may see it: the person every one,
 // a chat those it asked for or that were asked of it.
-func (tx *Tx) Request(a Actor, id string) (*Request, error) {
+func (tx *View) Request(a Actor, id string) (*Request, error) {
 	r, err := tx.request(id)
 	if err != nil {
 		return nil, err
@@ -75,7 +75,7 @@ func (tx *Tx) Request(a Actor, id string) (*Request, error) {
 }
 
 // allRequests reads every stop record, oldest first.
-func (tx *Tx) allRequests() ([]*Request, error) {
+func (tx *View) allRequests() ([]*Request, error) {
 	ids, err := tx.recordIDs("requests", ValidRequestID)
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func (tx *Tx) allRequests() ([]*Request, error) {
 
 // Requests are the stops that wait for the person (no chat acting), or
 // every stop the acting chat asked for.
-func (tx *Tx) Requests(a Actor) ([]*Request, error) {
+func (tx *View) Requests(a Actor) ([]*Request, error) {
 	out := []*Request{}
 	if a.Person() {
 		rs, err := tx.allRequests()
@@ -163,7 +163,7 @@ func (tx *Tx) DenyRequest(a Actor, id string) (*Request, error) {
 	return r, tx.tellAsker(r)
 }
 
-func (tx *Tx) waitingRequest(a Actor, id, what string) (*Request, error) {
+func (tx *View) waitingRequest(a Actor, id, what string) (*Request, error) {
 	if !a.Press() {
 		return nil, notPress(what)
 	}

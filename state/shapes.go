@@ -18,9 +18,9 @@ const (
 
 type shape struct {
 	kind int
-	what string                          // the kind of record, for the findings
-	name string                          // the id or key the record is under
-	read func(tx *Tx, name string) error // reads it as the commands do
+	what string                            // the kind of record, for the findings
+	name string                            // the id or key the record is under
+	read func(tx *View, name string) error // reads it as the commands do
 }
 
 func (s shape) noun() string {
@@ -36,7 +36,7 @@ func (s shape) noun() string {
 // topFolders are the folders at the top of a home.
 var topFolders = []string{"chats", "tasks", "messages", "requests", "chains", "watch", "waits", "log", "sessions", "adopted"}
 
-func record(what, name string, read func(tx *Tx, name string) error) shape {
+func record(what, name string, read func(tx *View, name string) error) shape {
 	return shape{kind: shapeRecord, what: what, name: name, read: read}
 }
 
@@ -51,11 +51,11 @@ func shapeOf(rel string) shape {
 		case ".":
 			return shape{kind: shapeFolder}
 		case "index.json":
-			return record("index", "", func(tx *Tx, _ string) error { _, err := tx.ReadIndex(); return err })
+			return record("index", "", func(tx *View, _ string) error { _, err := tx.ReadIndex(); return err })
 		case "counters.json":
-			return record("counters", "", func(tx *Tx, _ string) error { return readCounters(tx) })
+			return record("counters", "", func(tx *View, _ string) error { return readCounters(tx) })
 		case "keys.json":
-			return record("keys", "", func(tx *Tx, _ string) error { _, err := load[Keys](tx, "keys.json"); return err })
+			return record("keys", "", func(tx *View, _ string) error { _, err := load[Keys](tx, "keys.json"); return err })
 		case "conch.lock", store.OldMarkName, store.JournalName, "config.toml":
 			return shape{kind: shapeFile}
 		}
@@ -74,32 +74,32 @@ func shapeOf(rel string) shape {
 		}
 		switch {
 		case dir == "chats" && validSerial(id, "c_"), dir == "tasks" && validSerial(id, "t_"):
-			return record("chat", id, func(tx *Tx, id string) error { _, err := tx.Chat(id); return err })
+			return record("chat", id, func(tx *View, id string) error { _, err := tx.Chat(id); return err })
 		case dir == "messages" && ValidMessageID(id):
-			return record("message", id, func(tx *Tx, id string) error { _, err := tx.message(id); return err })
+			return record("message", id, func(tx *View, id string) error { _, err := tx.message(id); return err })
 		case dir == "requests" && validSerial(id, "r_"):
-			return record("request", id, func(tx *Tx, id string) error { _, err := tx.request(id); return err })
+			return record("request", id, func(tx *View, id string) error { _, err := tx.request(id); return err })
 		case dir == "chains" && validSerial(id, "ch_"):
-			return record("chain", id, func(tx *Tx, id string) error { _, err := tx.chain(id); return err })
+			return record("chain", id, func(tx *View, id string) error { _, err := tx.chain(id); return err })
 		case dir == "watch" && ValidID(id):
-			return record("watch", id, func(tx *Tx, id string) error { _, err := tx.cursors(id); return err })
+			return record("watch", id, func(tx *View, id string) error { _, err := tx.cursors(id); return err })
 		case dir == "waits" && (ValidID(id) || id == PersonWaiter):
-			return record("waits", id, func(tx *Tx, id string) error { _, err := tx.waitsOf(id); return err })
+			return record("waits", id, func(tx *View, id string) error { _, err := tx.waitsOf(id); return err })
 		case dir == "adopted" && ValidID(id):
 			return record("adoption", id, readAdoption)
 		case rel == gcRel:
-			return record("retention clock", "", func(tx *Tx, _ string) error { _, err := load[gcClock](tx, gcRel); return err })
+			return record("retention clock", "", func(tx *View, _ string) error { _, err := load[gcClock](tx, gcRel); return err })
 		}
 	case 3:
 		switch {
 		case parts[0] == "log" && ValidID(parts[1]) && last == "head.json":
-			return record("log head", parts[1], func(tx *Tx, id string) error { _, err := load[Head](tx, headRel(id)); return err })
+			return record("log head", parts[1], func(tx *View, id string) error { _, err := load[Head](tx, headRel(id)); return err })
 		case parts[0] == "log" && ValidID(parts[1]) && isJSON && len(id) == 12:
 			seq, err := strconv.ParseInt(id, 10, 64)
 			if err != nil || seq < 1 {
 				break
 			}
-			return record("event", parts[1], func(tx *Tx, chat string) error { _, err := tx.readEvent(chat, seq); return err })
+			return record("event", parts[1], func(tx *View, chat string) error { _, err := tx.readEvent(chat, seq); return err })
 		case parts[0] == "sessions" && plainKey(parts[1]) && isJSON:
 			return record("session link", rel, readSessionLink)
 		}
@@ -107,7 +107,7 @@ func shapeOf(rel string) shape {
 	return shape{}
 }
 
-func readCounters(tx *Tx) error {
+func readCounters(tx *View) error {
 	c, err := load[Counters](tx, "counters.json")
 	if err != nil || c == nil {
 		return err
@@ -120,7 +120,7 @@ func readCounters(tx *Tx) error {
 	return nil
 }
 
-func readAdoption(tx *Tx, id string) error {
+func readAdoption(tx *View, id string) error {
 	ad, err := load[Adoption](tx, adoptionRel(id))
 	if err == nil && ad != nil && ad.Chat != id {
 		return tx.misnamed(adoptionRel(id), ad.Chat)
@@ -128,7 +128,7 @@ func readAdoption(tx *Tx, id string) error {
 	return err
 }
 
-func readSessionLink(tx *Tx, rel string) error {
+func readSessionLink(tx *View, rel string) error {
 	l, err := load[SessionLink](tx, rel)
 	if err == nil && l != nil && sessionRel(l.Harness, l.Session) != rel {
 		return tx.misnamed(rel, l.Harness+" session "+l.Session)

@@ -138,7 +138,7 @@ type TaskStatus struct {
 
 // Tasks reads the capacity from the index and the actor's tasks from their
 // records.
-func (tx *Tx) Tasks(a Actor) (*TaskStatus, error) {
+func (tx *View) Tasks(a Actor) (*TaskStatus, error) {
 	me, err := tx.Acting(a)
 	if err != nil {
 		return nil, err

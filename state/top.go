@@ -39,7 +39,7 @@ type HeldMessage struct {
 type Settled map[string]bool
 
 // PersonView looks at the home as the person. settled may be nil.
-func (tx *Tx) PersonView(settled Settled) (*PersonView, error) {
+func (tx *View) PersonView(settled Settled) (*PersonView, error) {
 	l, err := tx.ListChats(Actor{}, false)
 	if err != nil {
 		return nil, err
@@ -83,7 +83,7 @@ func (tx *Tx) PersonView(settled Settled) (*PersonView, error) {
 
 // waitingRequests are the stops that wait for the person's OK, oldest
 // first, as conch requests has them; a request decided is settled.
-func (tx *Tx) waitingRequests(settled Settled) ([]*Request, error) {
+func (tx *View) waitingRequests(settled Settled) ([]*Request, error) {
 	ids, err := tx.recordIDs("requests", ValidRequestID)
 	if err != nil {
 		return nil, err
@@ -110,7 +110,7 @@ func (tx *Tx) waitingRequests(settled Settled) ([]*Request, error) {
 }
 
 // heldMessages are the messages held for the person, oldest first.
-func (tx *Tx) heldMessages(settled Settled) ([]HeldMessage, error) {
+func (tx *View) heldMessages(settled Settled) ([]HeldMessage, error) {
 	ids, err := tx.recordIDs("messages", ValidMessageID)
 	if err != nil {
 		return nil, err
@@ -167,7 +167,7 @@ type ChatDetail struct {
 const DetailEvents = 8
 
 // ChatDetail reads chat id whole, as the person sees it.
-func (tx *Tx) ChatDetail(id string) (*ChatDetail, error) {
+func (tx *View) ChatDetail(id string) (*ChatDetail, error) {
 	person := Actor{}
 	c, err := tx.Named(person, id)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 func personView(t *testing.T, h *state.Home, settled state.Settled) *state.PersonView {
 	t.Helper()
 	var v *state.PersonView
-	if err := h.View(func(tx *state.Tx) (err error) { v, err = tx.PersonView(settled); return err }); err != nil {
+	if err := h.View(func(tx *state.View) (err error) { v, err = tx.PersonView(settled); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return v

@@ -136,7 +136,7 @@ func WaiterOf(a Actor) string {
 
 // waitsOf reads a waiter's record, or a new empty one (kept in the
 // transaction, so every reader in it shares one).
-func (tx *Tx) waitsOf(waiter string) (*Waits, error) {
+func (tx *View) waitsOf(waiter string) (*Waits, error) {
 	rel := waitsRel(waiter)
 	ws, err := load[Waits](tx, rel)
 	if err != nil {
@@ -215,7 +215,7 @@ func visibleTo(waiter string, c *Chat) bool {
 
 // secretValues are the values of the [scrub] env variables, as this
 // process sees them.
-func (tx *Tx) secretValues() []string {
+func (tx *View) secretValues() []string {
 	var vals []string
 	for _, name := range tx.h.Config.Scrub.Env {
 		if v := tx.h.Getenv(name); v != "" {
@@ -251,7 +251,7 @@ func tail(s string, n int) string {
 // endingOf is how c ended, now that it has stopped working: the secret
 // values this process knows are taken out of its words before they are cut
 // (the rest when the wait is told: see takeOutValues).
-func (tx *Tx) endingOf(c *Chat) Ending {
+func (tx *View) endingOf(c *Chat) Ending {
 	e := Ending{At: tx.Now()}
 	text := ""
 	switch {
@@ -285,7 +285,7 @@ func (tx *Tx) endingOf(c *Chat) Ending {
 // tell is an ended wait as the waiter hears it now: secrets taken out again
 // (as this process knows them) before the cut, and only how it ended when
 // someone else's words came into the waiter.
-func (tx *Tx) tell(waiter *Chat, w *Wait) *EndedWait {
+func (tx *View) tell(waiter *Chat, w *Wait) *EndedWait {
 	e := w.Ended
 	ew := &EndedWait{Target: w.Target, Kind: w.Kind, Title: w.Title, How: e.How, Ended: e.At}
 	if e.How == EndedGone {
@@ -557,7 +557,7 @@ func procOf(pid int) *Proc {
 
 // waitLoop is the chain of waits that a wait of from on to would close, as
 // ids from from back to from (c_1, c_2, c_3, c_1), or nil.
-func (tx *Tx) waitLoop(from, to string) ([]string, error) {
+func (tx *View) waitLoop(from, to string) ([]string, error) {
 	seen := map[string]bool{}
 	var walk func(id string) ([]string, error)
 	walk = func(id string) ([]string, error) {
@@ -594,7 +594,7 @@ func (tx *Tx) waitLoop(from, to string) ([]string, error) {
 }
 
 // view is a wait as the wait commands print it.
-func (tx *Tx) view(me *Chat, waiter string, w *Wait) *WaitView {
+func (tx *View) view(me *Chat, waiter string, w *Wait) *WaitView {
 	v := &WaitView{
 		Waiter: waiter, Target: w.Target, Kind: w.Kind, Title: w.Title, State: WaitWaiting,
 		Since: w.Since, Chain: w.Chain, Blocking: w.blocked(),
@@ -624,7 +624,7 @@ func (tx *Tx) WaitTold(a Actor, target string, ended time.Time) error {
 // wait that gives up at its timeout asks it: one that ended meanwhile is
 // said; else it stays registered, as if detached (its blocker gone, the
 // chat is woken when it ends).
-func (tx *Tx) WaitOf(a Actor, target string) (*WaitView, error) {
+func (tx *View) WaitOf(a Actor, target string) (*WaitView, error) {
 	me, waiter, ws, err := tx.actorWaits(a)
 	if err != nil {
 		return nil, err
@@ -638,7 +638,7 @@ func (tx *Tx) WaitOf(a Actor, target string) (*WaitView, error) {
 
 // actorWaits is the acting chat (nil for the person), its name as a
 // waiter, and its waits record.
-func (tx *Tx) actorWaits(a Actor) (me *Chat, waiter string, ws *Waits, err error) {
+func (tx *View) actorWaits(a Actor) (me *Chat, waiter string, ws *Waits, err error) {
 	if me, err = tx.Acting(a); err != nil {
 		return nil, "", nil, err
 	}
@@ -684,7 +684,7 @@ func (tx *Tx) CancelWait(a Actor, target string) (*WaitView, error) {
 }
 
 // ListWaits is `conch wait list`: the actor's waits, by target.
-func (tx *Tx) ListWaits(a Actor) ([]*WaitView, error) {
+func (tx *View) ListWaits(a Actor) ([]*WaitView, error) {
 	me, waiter, ws, err := tx.actorWaits(a)
 	if err != nil {
 		return nil, err
@@ -728,7 +728,7 @@ func (tx *Tx) SettleWaits(a Actor) (bool, error) {
 
 // targetOver says whether a registered wait's target has stopped working
 // (or gone) without the wait having been ended: a read, changing nothing.
-func (tx *Tx) targetOver(waiter, id string) (bool, error) {
+func (tx *View) targetOver(waiter, id string) (bool, error) {
 	t, err := tx.Chat(id)
 	if errors.Is(err, ErrNoChat) {
 		return true, nil
@@ -766,7 +766,7 @@ func (tx *Tx) settleTarget(a Actor, waiter, id string) error {
 // read, registered ones whose target stopped working unannounced (ended
 // for real, with the taint carried, in the transaction that marks them
 // told).
-func (tx *Tx) endedWaits(me *Chat) ([]EndedWait, error) {
+func (tx *View) endedWaits(me *Chat) ([]EndedWait, error) {
 	ws, err := tx.waitsOf(me.ID)
 	if err != nil {
 		return nil, err
@@ -801,7 +801,7 @@ func (tx *Tx) endedWaits(me *Chat) ([]EndedWait, error) {
 // endingNow is how a target that stopped working unannounced would be said
 // to have ended (as settling it would write it), or nil if, once settled,
 // it still works (stopped, but set to carry on).
-func (tx *Tx) endingNow(waiter, id string) *Ending {
+func (tx *View) endingNow(waiter, id string) *Ending {
 	t, err := tx.Chat(id)
 	if err != nil || !visibleTo(waiter, t) {
 		return &Ending{At: tx.Now(), How: EndedGone}
@@ -851,7 +851,7 @@ func (tx *Tx) markWaits(me *Chat, told []EndedWait) error {
 
 // WaitsOver says whether any registered wait of the actor has a target that
 // stopped working unannounced (SettleWaits would change something): a read.
-func (tx *Tx) WaitsOver(a Actor) (bool, error) {
+func (tx *View) WaitsOver(a Actor) (bool, error) {
 	waiter := WaiterOf(a)
 	ws, err := tx.waitsOf(waiter)
 	if err != nil {

@@ -51,7 +51,7 @@ func (h *Home) Await(ctx context.Context, a Actor, target string, ready func()) 
 // settled under the lock and the wait looked at once more.
 func (h *Home) awaitCheck(a Actor, target string) (*WaitView, error) {
 	look := func() (v *WaitView, over bool, err error) {
-		err = h.View(func(tx *Tx) error {
+		err = h.View(func(tx *View) error {
 			me, waiter, ws, err := tx.actorWaits(a)
 			if err != nil {
 				return err

@@ -103,7 +103,7 @@ func TestWaitOnChatWithMessageOnItsWay(t *testing.T) {
 		return err
 	})
 	var ended []EndedWait
-	if err := h.View(func(tx *Tx) error {
+	if err := h.View(func(tx *View) error {
 		me, err := tx.Chat("c_1")
 		if err != nil {
 			return err
@@ -171,7 +171,7 @@ func TestCorruptWaitsRecordFailsTheEnd(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "waits/c_1.json") {
 		t.Fatalf("ending a wait in a torn record: %v", err)
 	}
-	if err := h.View(func(tx *Tx) error {
+	if err := h.View(func(tx *View) error {
 		c, err := tx.Chat("c_2")
 		if err != nil {
 			return err
@@ -237,7 +237,7 @@ func TestAwaitWokenByReplyEnd(t *testing.T) {
 	if err != nil || v == nil || v.Ending == nil || v.Ending.Text != "Fixed." {
 		t.Fatalf("Await = %+v, %v", v, err)
 	}
-	if err := h.View(func(tx *Tx) error {
+	if err := h.View(func(tx *View) error {
 		me, err := tx.Chat("c_1")
 		if err != nil {
 			return err
@@ -271,7 +271,7 @@ func TestAwaitNoticesAGoneProcess(t *testing.T) {
 	if err != nil || v == nil || v.Ending == nil || v.Ending.How != EndedStopped {
 		t.Fatalf("Await = %+v, %v", v, err)
 	}
-	if err := h.View(func(tx *Tx) error {
+	if err := h.View(func(tx *View) error {
 		c, err := tx.Chat("c_2")
 		if err == nil && (c.Reply != nil || c.LastReply == nil || c.LastReply.Outcome != OutcomeGone) {
 			t.Errorf("the gone reply was not recorded: reply %+v, last %+v", c.Reply, c.LastReply)

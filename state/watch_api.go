@@ -123,7 +123,7 @@ func (tx *Tx) Unwatch(a Actor, id string) (*Watch, error) {
 	return w, nil
 }
 
-func (tx *Tx) watcher(a Actor, verb string) (*Chat, error) {
+func (tx *View) watcher(a Actor, verb string) (*Chat, error) {
 	if a.Person() {
 		return nil, needsChat(verb)
 	}

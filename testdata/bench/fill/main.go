@@ -104,7 +104,7 @@ func fill(dir string, chats, events int) error {
 	// Events: goal changes, spread evenly over the chats, to make up the
 	// number asked for with those the chats' making recorded.
 	var ids []string
-	if err := h.View(func(tx *state.Tx) error {
+	if err := h.View(func(tx *state.View) error {
 		ix, err := tx.ReadIndex()
 		for id := range ix.Chats {
 			ids = append(ids, id)
@@ -164,7 +164,7 @@ func fill(dir string, chats, events int) error {
 // state versions (none is pruned in a home just filled).
 func countEvents(h *state.Home, ids []string) (int64, error) {
 	var total int64
-	err := h.View(func(tx *state.Tx) error {
+	err := h.View(func(tx *state.View) error {
 		for _, id := range ids {
 			v, err := tx.StateVersion(id)
 			if err != nil {
