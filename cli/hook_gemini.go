@@ -153,8 +153,8 @@ func (h *hook) messageReplyGoingOn() bool {
 	look := h.sessionIn(false)
 	look.Mode, look.Transcript = "", ""
 	going := false
-	_ = h.a.view(func(tx *state.Tx) error {
-		c, _, err := tx.HarnessChat(look)
+	_ = h.a.view(func(v *state.View) error {
+		c, err := v.FindHarnessChat(look)
 		going = err == nil && c != nil && c.Reply != nil && c.Reply.Alive() && !c.Reply.Person && c.Reply.Steps == 0
 		return nil
 	})
@@ -167,8 +167,8 @@ func (h *hook) messageReplyGoingOn() bool {
 func (h *hook) sinceLastReply(text string) string {
 	look := h.sessionIn(false)
 	look.Mode, look.Transcript = "", ""
-	_ = h.a.view(func(tx *state.Tx) error {
-		c, _, err := tx.HarnessChat(look)
+	_ = h.a.view(func(v *state.View) error {
+		c, err := v.FindHarnessChat(look)
 		if err != nil || c == nil || c.LastReply == nil || c.LastReply.Text == "" {
 			return nil
 		}

@@ -62,7 +62,7 @@ func (h *hook) qwenGoesOn() error {
 	look := h.sessionIn(false)
 	look.Mode, look.Transcript = "", ""
 	var c *state.Chat
-	if err := h.a.view(func(tx *state.Tx) (err error) { c, _, err = tx.HarnessChat(look); return err }); err != nil {
+	if err := h.a.view(func(v *state.View) (err error) { c, err = v.FindHarnessChat(look); return err }); err != nil {
 		return err
 	}
 	if c != nil && c.Reply == nil {
