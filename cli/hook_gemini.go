@@ -246,15 +246,32 @@ func (h *hook) geminiSubagent(native string) error {
 	}
 	report := ""
 	if resp := h.p.obj("tool_response"); resp != nil {
-		report = resp.str("llmContent")
-		if report == "" {
-			report = resp.str("returnDisplay")
-		}
+		report = toolText(resp["llmContent"])
 	}
 	h.p.set("last_assistant_message", report)
 	h.p.set("hook_event_name", "SubagentStop")
 	h.event = "SubagentStop"
 	return h.stop()
+}
+
+// toolText is the text of a tool's result as Gemini CLI gives it: a
+// string, or parts, each with its text.
+func toolText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	_ = json.Unmarshal(raw, &parts)
+	var texts []string
+	for _, p := range parts {
+		if p.Text != "" {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
 }
 
 // fnv64 is the 64-bit FNV-1a hash of s.

@@ -153,3 +153,35 @@ func TestHookGeminiStartReply(t *testing.T) {
 		t.Errorf("the message's reply ended with %q, want its own words", got)
 	}
 }
+
+// TestHookGeminiSubagent replays a subagent Gemini CLI ran (invoke_agent):
+// the call is a child chat of the session's, its reply begun at
+// BeforeTool; at AfterTool the child's reply ends with the subagent's
+// report and the child is archived. The subagent's own tool call is the
+// parent's step (nothing tells it apart).
+func TestHookGeminiSubagent(t *testing.T) {
+	r := newReplay(t, "gemini")
+	r.event("session_start.json", nil)
+	r.event("before_agent.json", nil)
+	r.event("before_tool_invoke_agent.json", nil)
+	child := r.chat("c_2")
+	if field(child, "parent") != "c_1" || field(child, "state") != "working" || field(child, "title") != "generalist subagent" {
+		t.Errorf("the subagent's chat: parent %v, state %v, title %v", field(child, "parent"), field(child, "state"), field(child, "title"))
+	}
+	r.event("before_tool_shell.json", nil)
+	if field(r.chat("c_1"), "reply", "family") != "run" {
+		t.Errorf("the subagent's shell is not its parent's step")
+	}
+	r.event("after_tool_shell.json", nil)
+	r.event("after_tool_invoke_agent.json", nil)
+	child = r.chat("c_2")
+	if got, _ := field(child, "last_reply", "text").(string); !strings.Contains(got, "Subagent 'generalist' finished.") {
+		t.Errorf("the subagent's reply ended with %q, want its report", got)
+	}
+	if field(child, "archived") != true {
+		t.Errorf("the subagent's chat is not archived: %v", field(child, "archived"))
+	}
+	if field(r.chat("c_1"), "state") != "working" {
+		t.Errorf("the parent's reply ended with its subagent's")
+	}
+}

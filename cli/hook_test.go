@@ -100,22 +100,22 @@ func TestHookPayloadsAreTheRecordedOnes(t *testing.T) {
 
 // FuzzHook: whatever a harness hands a hook (on standard input, or as
 // notify's argument), it exits 0, says at most one warning line, and
-// answers nothing or one JSON object of the keys both harnesses accept.
+// answers nothing or one JSON object of the keys every harness accepts.
 func FuzzHook(f *testing.F) {
-	for _, dir := range []string{"claude", "codex"} {
+	for which, dir := range []string{"claude", "codex", "codex", "gemini", "qwen"} {
 		files, _ := filepath.Glob(filepath.Join("../testdata/hooks", dir, "*.json"))
 		for _, p := range files {
 			data, err := os.ReadFile(p)
 			if err != nil {
 				f.Fatal(err)
 			}
-			f.Add(data, uint8(len(dir)))
+			f.Add(data, uint8(which))
 		}
 	}
 	home := filepath.Join(f.TempDir(), "home")
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
 		args := []string{"hook", "claude"}
-		switch which % 3 {
+		switch which % 5 {
 		case 1:
 			args = []string{"hook", "codex"}
 		case 2:
@@ -123,6 +123,10 @@ func FuzzHook(f *testing.F) {
 				return // an argument is never anything but text
 			}
 			args = []string{"hook", "codex", string(data)}
+		case 3:
+			args = []string{"hook", "gemini"}
+		case 4:
+			args = []string{"hook", "qwen"}
 		}
 		env, out, errs := hookEnv(t, home, string(data))
 		if code := Main(args, env); code != 0 {
