@@ -185,3 +185,67 @@ func TestHookGeminiSubagent(t *testing.T) {
 		t.Errorf("the parent's reply ended with its subagent's")
 	}
 }
+
+// TestHookGeminiTools replays Gemini CLI's write_file and web_fetch: the
+// write is an edit of its file; web_fetch (whose fetch Gemini CLI refused)
+// taints the chat as outside with the URL its prompt names; a write onto
+// a file another chat claimed is denied in Gemini CLI's terms
+// ({"decision": "deny", "reason"}); a model's conch command gets
+// CONCH_CHAT in the arguments Gemini CLI runs, with all the others kept,
+// and reads as the model wrote it afterwards.
+func TestHookGeminiTools(t *testing.T) {
+	r := newReplay(t, "gemini")
+	r.event("session_start.json", nil)
+	r.event("before_agent.json", nil)
+	r.event("before_tool_write.json", nil)
+	r.event("after_tool_write.json", nil)
+	if files, _ := field(r.chat("c_1"), "reply", "files").([]any); len(files) != 1 || files[0] != "/tmp/proj/notes.md" {
+		t.Errorf("the reply's files %v, want notes.md", files)
+	}
+	r.event("before_tool_web_fetch.json", nil)
+	r.event("after_tool_web_fetch.json", nil)
+	if shown := r.conch("chat", "show", "c_1"); !strings.Contains(shown, "http://127.0.0.1:9/page") {
+		t.Errorf("the web fetch did not taint the chat:\n%s", shown)
+	}
+
+	r.conch("chat", "new", "--title", "Docs", "--folder", "/tmp/proj")
+	r.conch("claim", "/tmp/proj/notes.md", "--chat", "c_2")
+	ans := r.event("before_tool_write.json", nil)
+	if field(ans, "decision") != "deny" || !strings.Contains(field(ans, "reason").(string), "notes.md") || field(ans, "hookSpecificOutput") != nil {
+		t.Errorf("a write onto a claimed file answered %v, want Gemini CLI's deny", ans)
+	}
+
+	ans = r.event("before_tool_shell.json", func(p map[string]any) {
+		p["tool_input"] = map[string]any{"command": "conch chats list", "description": "look", "dir_path": "sub"}
+	})
+	args, _ := field(ans, "hookSpecificOutput", "tool_input").(map[string]any)
+	if args["command"] != "export CONCH_CHAT=c_1; conch chats list" || args["description"] != "look" || args["dir_path"] != "sub" {
+		t.Errorf("the model's conch command is run as %v", ans)
+	}
+	if field(r.chat("c_1"), "reply", "family") != "talk" {
+		t.Errorf("the model's conch command is not a talk step")
+	}
+	ans = r.event("before_tool_shell.json", func(p map[string]any) {
+		p["tool_input"] = map[string]any{"command": "echo hi"}
+	})
+	if len(ans) != 0 {
+		t.Errorf("a command that runs no conch answered %v", ans)
+	}
+}
+
+// TestChatPrefix: the CONCH_CHAT conch puts before a shell command is
+// known again, and only it.
+func TestChatPrefix(t *testing.T) {
+	for command, want := range map[string]string{
+		"export CONCH_CHAT=c_1; conch chats list": "export CONCH_CHAT=c_1; ",
+		"export CONCH_CHAT=c_12; cd x; conch step": "export CONCH_CHAT=c_12; ",
+		"export CONCH_CHAT=$(evil); conch":         "",
+		"export CONCH_CHAT=c_1":                    "",
+		"conch chats list":                         "",
+		" export CONCH_CHAT=c_1; conch":            "",
+	} {
+		if got := chatPrefix(command); got != want {
+			t.Errorf("chatPrefix(%q) = %q, want %q", command, got, want)
+		}
+	}
+}
