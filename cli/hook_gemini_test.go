@@ -237,7 +237,7 @@ func TestHookGeminiTools(t *testing.T) {
 // known again, and only it.
 func TestChatPrefix(t *testing.T) {
 	for command, want := range map[string]string{
-		"export CONCH_CHAT=c_1; conch chats list": "export CONCH_CHAT=c_1; ",
+		"export CONCH_CHAT=c_1; conch chats list":  "export CONCH_CHAT=c_1; ",
 		"export CONCH_CHAT=c_12; cd x; conch step": "export CONCH_CHAT=c_12; ",
 		"export CONCH_CHAT=$(evil); conch":         "",
 		"export CONCH_CHAT=c_1":                    "",
