@@ -78,3 +78,60 @@ func TestHookQwenStop(t *testing.T) {
 		t.Errorf("the stop is said again at the next reply: %v", ans)
 	}
 }
+
+// TestHookQwenSubagent replays a subagent Qwen Code ran (its agent tool,
+// in the foreground): SubagentStart makes the child chat of the session's
+// and begins its reply; its tool calls (agent_id) are the child's steps; a
+// conch command in its shell (QWEN_CODE_SESSION_ID and QWEN_CODE_AGENT_ID)
+// acts as the child chat, one in the session's own as the session's; at
+// SubagentStop the child's reply ends with its words and it is archived.
+func TestHookQwenSubagent(t *testing.T) {
+	r := newReplay(t, "qwen")
+	r.event("session_start.json", nil)
+	r.event("user_prompt_submit.json", nil)
+	r.event("pre_tool_use_agent.json", nil)
+	r.event("subagent_start.json", nil)
+	child := r.chat("c_2")
+	if field(child, "parent") != "c_1" || field(child, "state") != "working" {
+		t.Errorf("the subagent's chat: parent %v, state %v", field(child, "parent"), field(child, "state"))
+	}
+	r.event("subagent_pre_tool_use_shell.json", nil)
+	if field(r.chat("c_2"), "reply", "family") != "run" {
+		t.Errorf("the subagent's shell is not its own step")
+	}
+	as := func(agent string) string {
+		t.Helper()
+		env, out, errs := hookEnv(t, r.home, "")
+		env.Getenv = func(k string) string {
+			switch k {
+			case "CONCH_HOME":
+				return r.home
+			case "QWEN_CODE_SESSION_ID":
+				return "SESSION-A"
+			case "QWEN_CODE_AGENT_ID":
+				return agent
+			}
+			return ""
+		}
+		if code := Main([]string{"chat", "show", "--json"}, env); code != 0 {
+			t.Fatalf("conch chat show: exit %d: %s", code, errs)
+		}
+		return out.String()
+	}
+	if out := as("general-purpose-m1"); !strings.Contains(out, `"id": "c_2"`) {
+		t.Errorf("a conch command in the subagent's shell does not act as its chat:\n%s", out)
+	}
+	if out := as(""); !strings.Contains(out, `"id": "c_1"`) {
+		t.Errorf("a conch command in the session's shell does not act as its chat:\n%s", out)
+	}
+	r.event("subagent_post_tool_use_shell.json", nil)
+	r.event("subagent_stop.json", nil)
+	child = r.chat("c_2")
+	if field(child, "last_reply", "text") != "Three files." || field(child, "archived") != true {
+		t.Errorf("the subagent's chat at its end: words %v, archived %v", field(child, "last_reply", "text"), field(child, "archived"))
+	}
+	r.event("post_tool_use_agent.json", nil)
+	if field(r.chat("c_1"), "state") != "working" {
+		t.Errorf("the session's reply ended with its subagent's")
+	}
+}
