@@ -296,3 +296,21 @@ func TestGeminiMode(t *testing.T) {
 		}
 	}
 }
+
+// TestHookGeminiCheckoutGuard: a shell command of Gemini CLI's that moves
+// the checkout another chat works in is asked about first (the guard's
+// default for a checkout), in Gemini CLI's words.
+func TestHookGeminiCheckoutGuard(t *testing.T) {
+	r := newReplay(t, "gemini")
+	r.event("session_start.json", nil)
+	r.event("before_agent.json", nil)
+	r.conch("chat", "new", "--title", "Docs", "--folder", "/tmp/proj")
+	r.conch("reply", "start", "--chat", "c_2")
+	r.conch("step", "edit", "--file", "/tmp/proj/README", "--chat", "c_2")
+	ans := r.event("before_tool_shell.json", func(p map[string]any) {
+		p["tool_input"] = map[string]any{"command": "git checkout main"}
+	})
+	if field(ans, "decision") != "ask" || !strings.Contains(field(ans, "reason").(string), "c_2") {
+		t.Errorf("moving the checkout answered %v, want Gemini CLI's ask", ans)
+	}
+}

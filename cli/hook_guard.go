@@ -22,7 +22,7 @@ func (h *hook) guard(tx *state.Tx, c *state.Chat, tool, family string, files []s
 // shellTool says whether a harness's tool runs a shell command line.
 func shellTool(tool string) bool {
 	switch tool {
-	case "Bash", "shell", "exec_command", "local_shell":
+	case "Bash", "shell", "exec_command", "local_shell", "run_shell_command":
 		return true
 	}
 	return false
