@@ -45,8 +45,14 @@ Exit codes: 0, always.`,
 // person's.
 func (h *hook) handleQwen() error {
 	h.event = h.p.str("hook_event_name")
-	if h.event == "UserPromptSubmit" && h.p.str("prompt") == "" && !h.p.has("submitted_prompt") {
-		return h.qwenGoesOn()
+	if h.event == "UserPromptSubmit" && !h.p.has("submitted_prompt") {
+		if h.p.str("prompt") == "" {
+			return h.qwenGoesOn()
+		}
+		// Stop's block hands its reason back as the next prompt (a send
+		// of Qwen Code's "Hook" kind, with no submitted_prompt): the
+		// message's reply goes on.
+		h.continued = h.messageReplyGoingOn()
 	}
 	return h.handle()
 }

@@ -135,3 +135,27 @@ func TestHookQwenSubagent(t *testing.T) {
 		t.Errorf("the session's reply ended with its subagent's")
 	}
 }
+
+// TestHookQwenStartReply: Stop's block with a --start-reply message;
+// Qwen Code sends the block's reason as the next prompt (no
+// submitted_prompt), which is the message's reply going on, not the
+// person's; the next Stop (stop_hook_active) ends it with its words.
+func TestHookQwenStartReply(t *testing.T) {
+	r := newReplay(t, "qwen")
+	r.event("session_start.json", nil)
+	r.event("user_prompt_submit.json", nil)
+	r.conch("chat", "new", "--title", "Docs", "--folder", "/tmp/elsewhere")
+	r.conch("chat", "message", "c_1", "--start-reply", "Please also update the README", "--chat", "c_2")
+	ans := r.event("stop.json", nil)
+	if field(ans, "decision") != "block" || !strings.Contains(field(ans, "reason").(string), "Please also update the README") {
+		t.Fatalf("Stop answered %v, want a block with the message", ans)
+	}
+	r.event("user_prompt_submit_continued.json", nil)
+	if got := field(r.chat("c_1"), "replies"); got != 2.0 {
+		t.Errorf("%v replies, want 2: the harness's prompt was taken for the person's", got)
+	}
+	r.event("stop_continued.json", nil)
+	if got := field(r.chat("c_1"), "last_reply", "text"); got != "README updated." {
+		t.Errorf("the message's reply ended with %v", got)
+	}
+}

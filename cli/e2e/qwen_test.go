@@ -111,3 +111,42 @@ func TestQwenStop(t *testing.T) {
 		t.Errorf("the reply ended %v, want stopped", got)
 	}
 }
+
+// TestQwenStartReply: a --start-reply message that waits for the chat is
+// delivered at its turn's end (Stop's block: Qwen Code goes on with it),
+// in a reply of the message's, which ends with its own words.
+func TestQwenStartReply(t *testing.T) {
+	hold := make(chan struct{})
+	var s *qwenSession
+	s = newQwen(t, func(r *chatRequest, n int) cturn {
+		switch n {
+		case 0:
+			return cturn{ccall("call_1", "run_shell_command", map[string]any{"command": "echo parsing", "description": "parse"})}
+		case 1:
+			<-hold
+			return cturn{csay("Parser done.")}
+		}
+		return cturn{csay("README updated.")}
+	})
+	s.install()
+	run := s.start("Work on the parser")
+	waitFor(t, "the model's second request", 90*time.Second, func() bool { return len(s.model.mainRequests()) == 2 })
+	s.conch("chat", "new", "--title", "Docs", "--mode", "auto")
+	s.conch("chat", "message", "c_1", "--start-reply", "Please also update the README", "--chat", "c_2")
+	close(hold)
+	doneRun(t, "qwen", run)
+	reqs := s.model.mainRequests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3 (the message's reply)", len(reqs))
+	}
+	if !strings.Contains(reqs[2].text(), "Please also update the README") {
+		t.Errorf("the message did not reach the model at the turn's end:\n%s", reqs[2].text())
+	}
+	c := s.chat("c_1")
+	if got := get(c, "last_reply", "text"); got != "README updated." {
+		t.Errorf("last words %v, want the message's reply's", got)
+	}
+	if got := get(c, "replies"); got != 2.0 {
+		t.Errorf("%v replies, want 2 (the person's, the message's)", got)
+	}
+}
