@@ -95,6 +95,9 @@ func (a *app) runHook(harness string, input []byte, handle func(h *hook) error) 
 		}
 		if err != nil {
 			h.warnings = append(h.warnings, err.Error())
+			if a.env.Failed != nil {
+				a.env.Failed(err)
+			}
 		}
 		if len(h.warnings) > 0 {
 			what := "hook " + harness

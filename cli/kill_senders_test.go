@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/conch-sh/conch/state"
 )
 
 // TestKillSendersNeitherTearNorRepeat holds conch to SPEC §9 with real
@@ -26,10 +28,6 @@ import (
 // its words twice, and every send that exited 0 (and so was delivered:
 // nothing here holds or refuses) was shown exactly once.
 //
-// MaxWaitingForTest is state.MaxWaiting: at most that many wait, so a few
-// notes drain them.
-const MaxWaitingForTest = 5
-
 // CONCH_KILL_SENDS sets how many sends to try (default 64, about half of
 // them killed).
 func TestKillSendersNeitherTearNorRepeat(t *testing.T) {
@@ -200,7 +198,7 @@ func TestKillSendersNeitherTearNorRepeat(t *testing.T) {
 	readerDone.Wait()
 	// Drain what is left (a bounded number of times: a notes that never
 	// marked would say the same for ever).
-	for i := 0; i < 2*MaxWaitingForTest && readNotes() > 0; i++ {
+	for i := 0; i < 2*state.MaxWaiting && readNotes() > 0; i++ { // at most MaxWaiting wait: a few notes drain them
 	}
 	readNotes()
 

@@ -74,6 +74,7 @@ var killWorkers int
 func runKilled(bin, home, chat string, args []string, after time.Duration, kill bool) (*obs, time.Duration) {
 	cmd := exec.Command(bin, args...)
 	cmd.Env = conchEnv(home, chat)
+	kinds := typedCmd(cmd, home)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	began := time.Now()
@@ -87,7 +88,9 @@ func runKilled(bin, home, chat string, args []string, after time.Duration, kill 
 		defer t.Stop()
 	}
 	err := cmd.Wait()
-	return observed(args, &out, &errb, err), time.Since(began)
+	o := observed(args, &out, &errb, err)
+	kinds(o)
+	return o, time.Since(began)
 }
 
 // killModel is what a worker may find of its chat at the end: the goals

@@ -48,6 +48,10 @@ type Env struct {
 	PPID     int
 	Exe      string
 	FS       store.FS // nil: the real file system (tests put a failing one)
+	// Failed, when set, is told the error a run ended with, a hook's
+	// (which the hook only warns of) included: a test judges errors by
+	// their type through it (errors.Is, errors.As), never by their words.
+	Failed func(err error)
 }
 
 // System is the Env of the running process.
@@ -113,6 +117,9 @@ func Main(args []string, env Env) int {
 	} else {
 		// cobra's own errors are all about the words typed: usage.
 		err = &state.Error{Kind: state.ErrUsage, Msg: err.Error()}
+	}
+	if env.Failed != nil {
+		env.Failed(err)
 	}
 	code := exitCode(err)
 	if code == ExitOK {

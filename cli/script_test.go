@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"conch":        func() { os.Exit(cli.Main(os.Args[1:], cli.System())) },
+		"conch":        func() { os.Exit(cli.Main(os.Args[1:], typedErrors(cli.System()))) },
 		"notify-count": notifyCount,
 	})
 }

@@ -15,10 +15,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/conch-sh/conch/cli"
+	"github.com/conch-sh/conch/lock"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -71,13 +74,67 @@ func conchBin(t *testing.T) string {
 }
 
 // obs is what one conch process did: its words, its exit code (-1 when it
-// was killed), what it printed.
+// was killed), what it printed, and the kinds of error it ended with.
 type obs struct {
 	worker int
 	args   []string
 	code   int
 	out    string
 	err    string
+	kinds  map[errorKind]bool
+}
+
+// errorKind is a kind of error the checker tells apart, by the error's
+// type (errors.Is, errors.As) in the conch process, never by its words.
+type errorKind string
+
+const (
+	kindLock     errorKind = "lock timeout"      // a *lock.TimeoutError
+	kindCorrupt  errorKind = "unreadable record" // a *state.CorruptError
+	kindBound    errorKind = "bound"             // state.ErrBound
+	kindWaitLoop errorKind = "wait loop"         // state.ErrWaitLoop
+)
+
+// kindsOf are the kinds err is.
+func kindsOf(err error) []errorKind {
+	var kinds []errorKind
+	var locked *lock.TimeoutError
+	var corrupt *state.CorruptError
+	if errors.As(err, &locked) {
+		kinds = append(kinds, kindLock)
+	}
+	if errors.As(err, &corrupt) {
+		kinds = append(kinds, kindCorrupt)
+	}
+	if errors.Is(err, state.ErrBound) {
+		kinds = append(kinds, kindBound)
+	}
+	if errors.Is(err, state.ErrWaitLoop) {
+		kinds = append(kinds, kindWaitLoop)
+	}
+	return kinds
+}
+
+// errorsFile names the file a conch the tests run writes the kinds of its
+// error to (typedErrors), one a line.
+const errorsFile = "CONCH_TEST_ERRORS"
+
+// typedErrors is env for the conch the tests run: when errorsFile is set,
+// the error a run ends with is written there as its kinds, so that the
+// checker can judge it by its type.
+func typedErrors(env cli.Env) cli.Env {
+	path := os.Getenv(errorsFile)
+	if path == "" {
+		return env
+	}
+	env.Failed = func(err error) {
+		var b strings.Builder
+		for _, k := range kindsOf(err) {
+			b.WriteString(string(k) + "\n")
+		}
+		_ = os.WriteFile(path, []byte(b.String()), 0o600)
+	}
+	return env
 }
 
 func (o *obs) String() string {
@@ -112,16 +169,40 @@ func runConch(bin, home, chat string, args ...string) *obs {
 func runConchIn(bin, home, chat, stdin string, args ...string) *obs {
 	cmd := exec.Command(bin, args...)
 	cmd.Env = conchEnv(home, chat)
+	kinds := typedCmd(cmd, home)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	return observed(args, &out, &errb, cmd.Run())
+	o := observed(args, &out, &errb, cmd.Run())
+	kinds(o)
+	return o
 }
+
+// typedCmd has cmd, a conch about to run on home, write the kinds of the
+// error it ends with to a file of its own beside home (typedErrors); the
+// function it returns reads them into o once cmd has ended.
+func typedCmd(cmd *exec.Cmd, home string) func(o *obs) {
+	path := filepath.Join(filepath.Dir(home), fmt.Sprintf("errors-%d", errorsSeq.Add(1)))
+	cmd.Env = append(cmd.Env, errorsFile+"="+path)
+	return func(o *obs) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return // none: it ended well, or was killed first
+		}
+		for k := range strings.Lines(string(data)) {
+			o.kinds[errorKind(strings.TrimSuffix(k, "\n"))] = true
+		}
+		_ = os.Remove(path)
+	}
+}
+
+// errorsSeq numbers the commands the tests run, for their errors files.
+var errorsSeq atomic.Int64
 
 // observed is what a finished command did: its output, and its exit code
 // (-1 killed by a signal, -2 not run or not waited for).
 func observed(args []string, out, errb *bytes.Buffer, err error) *obs {
-	o := &obs{args: args, out: out.String(), err: errb.String()}
+	o := &obs{args: args, out: out.String(), err: errb.String(), kinds: map[errorKind]bool{}}
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
@@ -498,7 +579,7 @@ func judgeHook(r *stressRun, m *model, o *obs) {
 
 // waitLoop: a wait that would go round in a loop is refused (exit 3).
 func waitLoop(o *obs) bool {
-	return o.code == 3 && strings.Contains(o.err, "in a loop")
+	return o.code == 3 && o.kinds[kindWaitLoop]
 }
 
 // judgeWait: a wait registered (or ended at once) for the target asked.
@@ -543,7 +624,7 @@ func waitsTold(t *testing.T, r *stressRun) {
 
 // boundReached: a message past a bound is refused (exit 3), the bound named.
 func boundReached(o *obs) bool {
-	return o.code == 3 && strings.Contains(o.err, "bound reached")
+	return o.code == 3 && o.kinds[kindBound]
 }
 
 // judgeSend: an acknowledged message has a fresh id and the receiver asked.
@@ -845,9 +926,9 @@ func common(r *stressRun, o *obs) bool { return judged(r, o, nil) }
 func judged(r *stressRun, o *obs, refused func(*obs) bool) bool {
 	r.f.add("commands", 1)
 	switch {
-	case strings.Contains(o.err, "not had in"):
+	case o.kinds[kindLock]:
 		r.f.bad("lock timeouts", "%s", o)
-	case strings.Contains(o.err, "cannot be read"):
+	case o.kinds[kindCorrupt]:
 		r.f.bad("unparsed records", "%s", o)
 	case o.code != 0 && refused != nil && refused(o):
 		r.f.add("refused by a bound", 1)
@@ -912,9 +993,10 @@ func TestStress(t *testing.T) {
 					if op.input != nil {
 						// A hook answers within its budget even when the
 						// home is busy: then it answers nothing, and says so.
-						if strings.Contains(o.err, "not had in") {
+						if o.kinds[kindLock] {
 							r.f.add("hooks that found the home busy and answered nothing", 1)
 							o.err = ""
+							delete(o.kinds, kindLock)
 						}
 					}
 					if judged(r, o, op.refused) {
@@ -937,4 +1019,31 @@ func TestStress(t *testing.T) {
 	f.add("processes at once", sc.procs)
 	f.add("seeds", sc.seeds)
 	f.report(t, "stress, all seeds")
+}
+
+// TestStressKnowsErrorsByType: the checker's kinds come from the error's
+// type in the conch process (typedErrors), whatever its words: a bound
+// reached and a wait in a loop are told apart from other refusals.
+func TestStressKnowsErrorsByType(t *testing.T) {
+	bin := conchBin(t)
+	home := newStressHome(t, 2)
+	pid := strconv.Itoa(os.Getpid())
+	if o := runConch(bin, home, "c_1", "reply", "start", "--person", "--pid", pid); o.code != 0 {
+		t.Fatal(o)
+	}
+	if o := runConch(bin, home, "c_1", "chat", "message", "c_2", "the same words"); o.code != 0 || len(o.kinds) != 0 {
+		t.Fatal(o)
+	}
+	o := runConch(bin, home, "c_1", "chat", "message", "c_2", "the same words")
+	if !boundReached(o) || waitLoop(o) {
+		t.Errorf("the same words again: kinds %v: %s", o.kinds, o)
+	}
+	o = runConch(bin, home, "c_1", "wait", "chat", "c_1")
+	if !waitLoop(o) || boundReached(o) {
+		t.Errorf("a wait on itself: kinds %v: %s", o.kinds, o)
+	}
+	o = runConch(bin, home, "c_1", "chat", "message", "c_9", "to nobody")
+	if o.code != 3 || len(o.kinds) != 0 {
+		t.Errorf("no such chat: kinds %v: %s", o.kinds, o)
+	}
 }

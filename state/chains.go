@@ -9,6 +9,7 @@ package state
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strings"
 	"time"
 )
@@ -96,32 +97,110 @@ func joinChain(c *Chat, chain string) {
 	c.Chain = chain
 }
 
-// checkBounds refuses a message past one of the bounds, naming it.
+// The bounds, each checked in one function below and counted in one: a
+// chain's counts by countMessage and countStart, a sender's recent words
+// by countRecent; what waits for a chat is its inbox itself. checkBounds
+// asks them all of a message about to be sent, in this order, and
+// StartReplyByMessage asks startsBound again of a message about to start
+// a reply.
+
+// checkBounds refuses a message from me to to past one of the bounds,
+// naming the first it reaches. starts: the message would start the
+// receiver's reply now.
 func checkBounds(me, to *Chat, ch *Chain, sum string, now time.Time, starts bool) error {
-	switch {
-	case ch.Messages >= ChainMessages:
-		return refusedf("message refused: bound reached: %d messages in one chain (a message of the person's starts a new one)", ChainMessages)
-	case starts && ch.Started >= ChainStarted:
-		return refusedf("message refused: bound reached: %d replies started by messages in one chain", ChainStarted)
-	case ch.Pairs[me.ID+">"+to.ID] >= ChainPair:
-		return refusedf("message refused: bound reached: %d messages from chat %s to chat %s in one chain", ChainPair, me.ID, to.ID)
-	case waitingFor(to) >= MaxWaiting:
-		return refusedf("message refused: bound reached: %d messages already wait for chat %s", MaxWaiting, to.ID)
+	if err := ch.messagesBound(); err != nil {
+		return err
 	}
+	if starts {
+		if err := ch.startsBound(); err != nil {
+			return err
+		}
+	}
+	if err := ch.pairBound(me.ID, to.ID); err != nil {
+		return err
+	}
+	if err := waitingBound(to); err != nil {
+		return err
+	}
+	return recentBounds(me, to.ID, sum, now)
+}
+
+// messagesBound: at most ChainMessages messages in one chain, all told.
+func (ch *Chain) messagesBound() error {
+	if ch.Messages >= ChainMessages {
+		return boundf(BoundChainMessages, ChainMessages, "message refused: bound reached: %d messages in one chain (a message of the person's starts a new one)", ChainMessages)
+	}
+	return nil
+}
+
+// startsBound: at most ChainStarted replies started by messages in one
+// chain.
+func (ch *Chain) startsBound() error {
+	if ch.Started >= ChainStarted {
+		return boundf(BoundChainStarted, ChainStarted, "message refused: bound reached: %d replies started by messages in one chain", ChainStarted)
+	}
+	return nil
+}
+
+// pairBound: at most ChainPair messages from one chat to another in one
+// chain.
+func (ch *Chain) pairBound(from, to string) error {
+	if ch.Pairs[pairKey(from, to)] >= ChainPair {
+		return boundf(BoundChainPair, ChainPair, "message refused: bound reached: %d messages from chat %s to chat %s in one chain", ChainPair, from, to)
+	}
+	return nil
+}
+
+// waitingBound: at most MaxWaiting messages waiting for a chat at once.
+func waitingBound(to *Chat) error {
+	if waitingFor(to) >= MaxWaiting {
+		return boundf(BoundWaiting, MaxWaiting, "message refused: bound reached: %d messages already wait for chat %s", MaxWaiting, to.ID)
+	}
+	return nil
+}
+
+// recentBounds: the same words from me to a chat once in RepeatWindow, and
+// at most WindowPair messages from me to it in any RepeatWindow.
+func recentBounds(me *Chat, to, sum string, now time.Time) error {
 	toIt := 0
 	for _, r := range recentSince(me.Recent, now) {
-		if r.To != to.ID {
+		if r.To != to {
 			continue
 		}
 		if r.Sum == sum {
-			return refusedf("message refused: bound reached: the same words to chat %s once in %d minutes", to.ID, int(RepeatWindow/time.Minute))
+			return boundf(BoundRepeat, 1, "message refused: bound reached: the same words to chat %s once in %d minutes", to, int(RepeatWindow/time.Minute))
 		}
 		toIt++
 	}
 	if toIt >= WindowPair {
-		return refusedf("message refused: bound reached: %d messages from chat %s to chat %s in %d minutes", WindowPair, me.ID, to.ID, int(RepeatWindow/time.Minute))
+		return boundf(BoundWindowPair, WindowPair, "message refused: bound reached: %d messages from chat %s to chat %s in %d minutes", WindowPair, me.ID, to, int(RepeatWindow/time.Minute))
 	}
 	return nil
+}
+
+func pairKey(from, to string) string { return from + ">" + to }
+
+// countMessage counts a message from one chat to another in its chain
+// (toward messagesBound and pairBound); n -1 takes back what a send that
+// did not finish counted.
+func (ch *Chain) countMessage(from, to string, n int) {
+	ch.Messages = max(ch.Messages+n, 0)
+	ch.Pairs[pairKey(from, to)] = max(ch.Pairs[pairKey(from, to)]+n, 0)
+}
+
+// countStart counts a reply a message started in its chain (toward
+// startsBound); n -1 takes one back.
+func (ch *Chain) countStart(n int) { ch.Started = max(ch.Started+n, 0) }
+
+// countRecent counts a message's words toward recentBounds (the window
+// runs on the wall clock, now); with sent false it forgets the words of a
+// send that did not finish, so that a retry is not taken for a repeat.
+func countRecent(me *Chat, to, sum string, now time.Time, sent bool) {
+	if !sent {
+		me.Recent = slices.DeleteFunc(me.Recent, func(r RecentSend) bool { return r.To == to && r.Sum == sum })
+		return
+	}
+	me.Recent = append(recentSince(me.Recent, now), RecentSend{To: to, Sum: sum, At: now})
 }
 
 // waitingFor counts the messages that wait for c: due, or held.

@@ -642,7 +642,8 @@ func (tx *Tx) spreadPerson(c *Chat, who string) error {
 	return nil
 }
 
-// addOutside carries outside taint from one chat into another.
+// carryTaint carries outside taint from one chat into another (and names
+// the chat it came through). It says whether anything was added.
 func (tx *View) carryTaint(from, to *Chat) bool {
 	added := false
 	for _, src := range from.Taint.Outside {

@@ -17,14 +17,33 @@ import (
 )
 
 // Finding is one thing conch doctor found, and what --repair did about it.
+// Repair goes by its Kind, never by the words of its Problem.
 type Finding struct {
-	Path     string `json:"path"`
-	Problem  string `json:"problem"`
-	Repaired string `json:"repaired,omitempty"`
+	Path     string      `json:"path"`
+	Problem  string      `json:"problem"`
+	Repaired string      `json:"repaired,omitempty"`
+	Kind     FindingKind `json:"-"`
 
-	kind int    // what repair does about it
-	rel  string // the path inside the home
+	rel string // the path inside the home
 }
+
+// FindingKind is what a finding is, and so what --repair does about it.
+type FindingKind int
+
+// The kinds of finding.
+const (
+	FindingOpen       FindingKind = iota // nothing repair can do: said, and left open
+	FindingFolderMode                    // a folder's mode: set to 0700, without the lock
+	FindingFileMode                      // a file's mode: set to 0600, without the lock
+	FindingMisplaced                     // it stands where something else belongs: moved aside, without the lock
+	FindingBadRecord                     // a record that cannot be used: quarantined, under the lock
+	FindingTemp                          // a temporary file left over: removed
+	FindingCutCommit                     // a commit cut short: finished by taking the lock
+	FindingJournal                       // a commit journal left behind: rolled forward by taking the lock
+	FindingCounters                      // counters behind the records: rebuilt
+	FindingLogHole                       // events missing from a log: its pruned watermark moved past them
+	FindingIndex                         // the index, rebuilt from the chat records (said by repair)
+)
 
 // gone is what repair says of a finding whose file is no longer there (a
 // writer, or the repair itself, removed it since it was found).
@@ -71,7 +90,7 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 	// fail the repair itself.
 	var done []Finding
 	for i := range found {
-		if f := &found[i]; f.kind == fixMode || f.kind == fixMove {
+		if f := &found[i]; f.Kind.unlocked() {
 			d.fixUnlocked(f)
 			done = append(done, *f)
 		}
@@ -81,7 +100,7 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 		if again, err = d.check(); err != nil {
 			return nil, err
 		}
-		again = slices.DeleteFunc(again, func(f Finding) bool { return f.kind == fixMode || f.kind == fixMove })
+		again = slices.DeleteFunc(again, func(f Finding) bool { return f.Kind.unlocked() })
 	}
 	err = h.Update(func(tx *Tx) error { return d.fixLocked(tx, &again) })
 	found = append(done, again...)
@@ -89,16 +108,11 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 	return found, err
 }
 
-// What repair does about a finding.
-const (
-	fixNone    = iota // nothing it can do (said, and left open)
-	fixMode           // set the mode
-	fixMove           // move aside, without the lock: it stands where something else belongs
-	fixRecord         // quarantine, under the lock
-	fixTemp           // remove a leftover temporary file
-	fixCommit         // a cut commit: finished by taking the lock
-	fixCounter        // counters behind the records: rebuilt
-)
+// unlocked says whether repair mends a finding of kind k before it takes
+// the lock.
+func (k FindingKind) unlocked() bool {
+	return k == FindingFolderMode || k == FindingFileMode || k == FindingMisplaced
+}
 
 type doctor struct {
 	h    *Home
@@ -111,8 +125,8 @@ func (d *doctor) shown(rel string) string {
 	return filepath.Join(d.h.Dir, filepath.FromSlash(rel))
 }
 
-func (d *doctor) add(found *[]Finding, rel string, kind int, format string, args ...any) {
-	*found = append(*found, Finding{Path: d.shown(rel), Problem: fmt.Sprintf(format, args...), kind: kind, rel: rel})
+func (d *doctor) add(found *[]Finding, rel string, kind FindingKind, format string, args ...any) {
+	*found = append(*found, Finding{Path: d.shown(rel), Problem: fmt.Sprintf(format, args...), Kind: kind, rel: rel})
 }
 
 // check walks the home once and says what is wrong.
@@ -123,7 +137,7 @@ func (d *doctor) check() ([]Finding, error) {
 		rel, _ := filepath.Rel(d.root, p)
 		rel = filepath.ToSlash(rel)
 		if err != nil {
-			d.add(&found, rel, fixNone, "%s", err.Error())
+			d.add(&found, rel, FindingOpen, "%s", err.Error())
 			return nil
 		}
 		if rel == "quarantine" || rel == "worktrees" {
@@ -138,54 +152,54 @@ func (d *doctor) check() ([]Finding, error) {
 		if e.Type()&fs.ModeSymlink != 0 {
 			// conch makes none; a link would send its writes elsewhere,
 			// and a chmod through it would change what it points to.
-			d.add(&found, rel, fixMove, "a symbolic link where conch keeps its own files")
+			d.add(&found, rel, FindingMisplaced, "a symbolic link where conch keeps its own files")
 			return nil
 		}
 		if e.IsDir() {
 			if want.kind != shapeFolder && want.kind != shapeUnknown {
-				d.add(&found, rel, fixMove, "a folder where %s belongs", article(want.noun()))
+				d.add(&found, rel, FindingMisplaced, "a folder where %s belongs", article(want.noun()))
 				return filepath.SkipDir
 			}
 			if m := info.Mode().Perm(); m&0o077 != 0 || m&0o700 != 0o700 {
-				d.add(&found, rel, fixMode, "folder mode %o, want 0700", m)
+				d.add(&found, rel, FindingFolderMode, "folder mode %o, want 0700", m)
 			} else if err := canUse(p, true); err != nil {
-				d.add(&found, rel, fixNone, "%v", err)
+				d.add(&found, rel, FindingOpen, "%v", err)
 			}
 			return nil
 		}
 		if want.kind == shapeFolder {
-			d.add(&found, rel, fixMove, "a file where a folder belongs")
+			d.add(&found, rel, FindingMisplaced, "a file where a folder belongs")
 			return nil
 		}
 		if !info.Mode().IsRegular() {
-			d.add(&found, rel, fixMove, "not a plain file (%s) where conch keeps its own files", info.Mode().Type())
+			d.add(&found, rel, FindingMisplaced, "not a plain file (%s) where conch keeps its own files", info.Mode().Type())
 			return nil
 		}
 		if m := info.Mode().Perm(); m&0o077 != 0 || m&0o600 != 0o600 {
-			d.add(&found, rel, fixMode, "file mode %o, want 0600", m)
+			d.add(&found, rel, FindingFileMode, "file mode %o, want 0600", m)
 		} else if err := canUse(p, false); err != nil {
-			d.add(&found, rel, fixNone, "%v", err)
+			d.add(&found, rel, FindingOpen, "%v", err)
 		}
 		base := e.Name()
 		switch {
 		case rel == store.OldMarkName:
 			if h.Now().Sub(info.ModTime()) > staleAfter {
-				d.add(&found, rel, fixCommit, "a commit was cut short (a writer stopped half way): the index may not sum up the records")
+				d.add(&found, rel, FindingCutCommit, "a commit was cut short (a writer stopped half way): the index may not sum up the records")
 			}
 		case rel == store.JournalName:
 			if h.Now().Sub(info.ModTime()) > staleAfter {
-				d.add(&found, rel, fixCommit, "%s", journalCut)
+				d.add(&found, rel, FindingJournal, "%s", journalCut)
 			}
 		case strings.HasSuffix(base, ".lock"):
 		case strings.HasPrefix(base, "."):
 			if h.Now().Sub(info.ModTime()) > staleAfter {
-				d.add(&found, rel, fixTemp, "temporary file left over by a writer that stopped")
+				d.add(&found, rel, FindingTemp, "temporary file left over by a writer that stopped")
 			}
 		case strings.HasSuffix(base, ".json"):
 			if problem, bad := d.checkRecord(rel, want); problem != "" {
-				kind := fixRecord
+				kind := FindingBadRecord
 				if !bad {
-					kind = fixNone // it could not be read: said, never quarantined
+					kind = FindingOpen // it could not be read: said, never quarantined
 				}
 				d.add(&found, rel, kind, "%s", problem)
 			}
@@ -294,7 +308,7 @@ func (d *doctor) countersBehind() ([]Finding, error) {
 	var found []Finding
 	for _, k := range idKinds {
 		if used[k.prefix] > (*c)[k.prefix] {
-			d.add(&found, "counters.json", fixCounter, "counter %q is %d, though %s_%d is in use", k.prefix, (*c)[k.prefix], k.prefix, used[k.prefix])
+			d.add(&found, "counters.json", FindingCounters, "counter %q is %d, though %s_%d is in use", k.prefix, (*c)[k.prefix], k.prefix, used[k.prefix])
 		}
 	}
 	return found, nil
@@ -304,9 +318,9 @@ func (d *doctor) countersBehind() ([]Finding, error) {
 // belongs.
 func (d *doctor) fixUnlocked(f *Finding) {
 	p := d.real(f.rel)
-	if f.kind == fixMode {
+	if f.Kind == FindingFolderMode || f.Kind == FindingFileMode {
 		mode := fs.FileMode(0o600)
-		if strings.HasPrefix(f.Problem, "folder") {
+		if f.Kind == FindingFolderMode {
 			mode = 0o700
 		}
 		if err := chmod(p, mode); err == nil {
@@ -352,24 +366,23 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 	rebuildCounters := false
 	for i := range found {
 		f := &found[i]
-		switch f.kind {
-		case fixCommit:
+		switch f.Kind {
+		case FindingCutCommit:
 			// Update finished it before this ran: no commit mark or
 			// journal is left once the lock is had.
 			f.Repaired = "finished: the index rebuilt from the records"
-			if f.rel == store.JournalName {
-				f.Repaired = "finished: its records written" // the Update rolled it forward
-			}
-		case fixTemp:
+		case FindingJournal:
+			f.Repaired = "finished: its records written" // the Update rolled it forward
+		case FindingTemp:
 			if err := d.fs.Remove(d.real(f.rel)); err == nil {
 				f.Repaired = "removed"
 			} else if errors.Is(err, fs.ErrNotExist) {
 				f.Repaired = gone
 			}
-		case fixCounter:
+		case FindingCounters:
 			rebuildCounters = true
 			f.Repaired = "rebuilt from the records"
-		case fixRecord:
+		case FindingBadRecord:
 			// Under the lock, once more: a writer may have replaced it
 			// since, and only a record read and found bad is moved.
 			if problem, bad := d.checkRecord(f.rel, shapeOf(f.rel)); !bad {
@@ -412,7 +425,7 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 		tx.put(headRel(hole.chat), head, true)
 		f := hole.finding()
 		f.Repaired = fmt.Sprintf("pruned watermark moved to %d: status reports a history gap before %d", head.Pruned, head.Pruned+1)
-		if i := slices.IndexFunc(found, func(x Finding) bool { return x.Path == f.Path && strings.Contains(x.Problem, "events missing") }); i >= 0 {
+		if i := slices.IndexFunc(found, func(x Finding) bool { return x.Path == f.Path && x.Kind == FindingLogHole }); i >= 0 {
 			found[i] = f
 		} else {
 			found = append(found, f)
@@ -423,7 +436,7 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 		return err
 	}
 	if n >= 0 {
-		found = append(found, Finding{Path: h.where("index.json"), Problem: "checked against the chat records", Repaired: fmt.Sprintf("rebuilt from %d records", n)})
+		found = append(found, Finding{Path: h.where("index.json"), Problem: "checked against the chat records", Repaired: fmt.Sprintf("rebuilt from %d records", n), Kind: FindingIndex})
 	}
 	if rebuildCounters {
 		c, err := load[Counters](tx, "counters.json")
@@ -441,7 +454,7 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 			(*c)[k] = max((*c)[k], v)
 		}
 		tx.put("counters.json", c, true)
-		found = append(found, Finding{Path: h.where("counters.json"), Problem: "checked against the ids in use", Repaired: "rebuilt from the records"})
+		found = append(found, Finding{Path: h.where("counters.json"), Problem: "checked against the ids in use", Repaired: "rebuilt from the records", Kind: FindingCounters})
 	}
 	return nil
 }
@@ -491,7 +504,7 @@ type logHole struct {
 }
 
 func (l logHole) finding() Finding {
-	return Finding{Path: l.head, Problem: fmt.Sprintf("%d events missing (%d to %d), though the head says the log holds up to %d", l.missing, l.first, l.last, l.tops)}
+	return Finding{Path: l.head, Problem: fmt.Sprintf("%d events missing (%d to %d), though the head says the log holds up to %d", l.missing, l.first, l.last, l.tops), Kind: FindingLogHole}
 }
 
 // logHoles looks at every chat's log beside its head. It reads the folder

@@ -447,8 +447,9 @@ func (tx *View) TurnEnded(harness, session, turn string) (bool, error) {
 // same session, so the harness can go on with the message instead of
 // stopping. That reply is the message's, as if conch had woken the chat:
 // it joins the message's chain, counts toward its bound of replies started
-// by messages, and runs unwatched. It says whether it did; a reply another
-// chat stopped, or a message past its chain's bound, goes on nowhere.
+// by messages, and runs unwatched (StartReplyByMessage, ByHarness). It
+// says whether it did; a reply another chat stopped, or a message past its
+// chain's bound, goes on nowhere.
 func (tx *Tx) ContinueWithMessage(a Actor, text string, pid int) (bool, error) {
 	c, err := tx.Chat(a.ID)
 	if err != nil {
@@ -457,38 +458,13 @@ func (tx *Tx) ContinueWithMessage(a Actor, text string, pid int) (bool, error) {
 	if c.Reply == nil || c.StopPending() != nil || c.Wake != nil {
 		return false, nil
 	}
-	var m *Message
-	var ch *Chain
-	for _, e := range slices.Concat(c.Inbox, c.InboxStart) {
-		x, err := tx.message(e) // nil for an entry that is not a message
-		if err != nil {
-			return false, err
-		}
-		if x == nil || !x.StartReply || x.State != MsgWaiting {
-			continue
-		}
-		if s, _ := takes(c, x); s != "" {
-			continue
-		}
-		if ch, err = tx.chain(x.Chain); err != nil {
-			return false, err
-		}
-		if ch.Started < ChainStarted {
-			m = x
-			break
-		}
-	}
-	if m == nil {
-		return false, nil
-	}
-	if err := validText("text", text); err != nil {
+	m, err := tx.StartReplyByMessage(c, nil, ByHarness)
+	if err != nil || m == nil {
 		return false, err
 	}
-	now := tx.Now()
-	tx.chargeStart(ch, m, now)
-	// Recorded before the reply ends, so that the end does not wake the
-	// chat's wake_cmd for the same message: the harness is still here.
-	c.Wake = &Wake{Reason: WakeMessage, Message: m.ID, Chain: m.Chain, At: now}
+	if err := validText("text", text); err != nil {
+		return false, err // nothing is written: the count and the wake go too
+	}
 	tx.endReply(a, c, OutcomeFinished, text)
 	if _, err := tx.StartReply(a, ReplyStart{PID: pid}); err != nil {
 		return false, err

@@ -1,32 +1,3 @@
-// Package state is conch's domain: the records under CONCH_HOME, the rules
-// that say who may change what, and the transactions that change them.
-//
-// Every write happens inside Home.Update, under the store's lock, on a Tx;
-// Home.View reads without the lock, on a View, which has no method that
-// writes (a Tx is a View and the changes to write). Every record is
-// replaced whole, so readers take no lock. The package never
-// prints and never exits: it returns values and errors. It never touches
-// the file system: records are read and written through a store.Store
-// (package store), which holds everything that depends on one machine's
-// storage.
-//
-// # Commits
-//
-// A transaction's change is handed to the store (package store) as one
-// commit, all or nothing, its records in commitRank's order; the store says
-// how (for files: events first, then one rename or a journal). Whatever
-// fails before the commit point changed nothing: Update returns the error.
-// Whatever fails after it is a warning, and the change stands.
-//
-// Recording is best-effort (SPEC §7): a transaction that recorded events
-// and could not be committed is run once more recording none (each a
-// warning), so a failed append never fails the command and never moves a
-// head or a watcher's cursor past what was written. fn must therefore
-// change nothing but its transaction (Tx.After for what follows a commit).
-//
-// A reader without the lock sees each record old or new: during a commit,
-// the ones before in commitRank's order new, the rest old, so a record
-// never names one that is not there yet.
 package state
 
 import (

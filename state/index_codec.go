@@ -14,7 +14,7 @@ import (
 // The index is read by every chats list and by notes at each step, so its
 // form is chosen for reading fast: still JSON (any JSON tool reads it, and
 // doctor checks it like every record), but each chat's summary is one
-// string of tab-separated fields, which conch splits by hand. Decoding
+// string of fields, which conch splits by hand. Decoding
 // a thousand chats this way costs a fraction of decoding a thousand
 // objects. Fields are separated by '|' (a character JSON writes as it is,
 // so a line needs no unquoting). indexVersion names the form; the fields

@@ -34,7 +34,7 @@ func (f faultyFS) WriteFile(name string, data []byte, durable bool) error {
 	return f.OSFS.WriteFile(name, data, durable)
 }
 
-// testHome is a home in a temporary folder whose clock is *now.
+// logHome is a home in a temporary folder whose clock is *now.
 func logHome(t testing.TB, fsys store.FS, now *time.Time) *Home {
 	t.Helper()
 	o := Options{Dir: filepath.Join(t.TempDir(), "home"), Now: func() time.Time { return *now }, Wall: func() time.Time { return *now }, Hostname: "test", FS: fsys}
@@ -72,7 +72,7 @@ func newChats(t testing.TB, h *Home, n int) []string {
 	return ids
 }
 
-// record appends n log-only events to chat id, in one transaction.
+// recordN appends n log-only events to chat id, in one transaction.
 func recordN(t testing.TB, h *Home, id string, n int) {
 	t.Helper()
 	mustUpdate(t, h, func(tx *Tx) error {

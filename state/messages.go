@@ -298,16 +298,17 @@ func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
 	}
 	// A message turned away counts too: a chat cannot write to one that
 	// refuses it without bound.
-	ch.Messages++
-	ch.Pairs[me.ID+">"+to.ID]++
+	ch.countMessage(me.ID, to.ID, 1)
 	ch.Updated = now
 	tx.put(chainRel(chainID), ch, true)
-	me.Recent = append(recentSince(me.Recent, wall), RecentSend{To: to.ID, Sum: sum, At: wall})
+	countRecent(me, to.ID, sum, wall, true)
 	switch state {
 	case MsgWaiting:
 		tx.deliver(to, m)
 		if in.StartReply {
-			m.Answer.StartReply = tx.startReplyFor(to, m, ch)
+			if m.Answer.StartReply, err = tx.startReplyFor(to, m); err != nil {
+				return nil, err
+			}
 		}
 	case MsgHeld:
 		to.Held = append(to.Held, id)
@@ -362,16 +363,12 @@ func (tx *Tx) keyedMessage(me *Chat, key string) (*Message, error) {
 		if err != nil {
 			return nil, err
 		}
-		ch.Messages = max(ch.Messages-1, 0)
-		ch.Pairs[m.From+">"+m.To] = max(ch.Pairs[m.From+">"+m.To]-1, 0)
+		ch.countMessage(m.From, m.To, -1)
 		if m.Woke {
-			ch.Started = max(ch.Started-1, 0)
+			ch.countStart(-1)
 		}
 		tx.put(chainRel(ch.ID), ch, true)
-		sum := wordsSum(m.Text)
-		me.Recent = slices.DeleteFunc(me.Recent, func(r RecentSend) bool {
-			return r.To == m.To && r.Sum == sum // the repeat bound keeps it one
-		})
+		countRecent(me, m.To, wordsSum(m.Text), time.Time{}, false) // the repeat bound keeps it one
 		tx.saveChat(me, true)
 	}
 	return nil, nil
@@ -392,31 +389,106 @@ func (tx *View) deliver(to *Chat, m *Message) {
 
 // startReplyFor starts the receiver's reply for a --start-reply message
 // that is now waiting for it, and says how.
-func (tx *Tx) startReplyFor(to *Chat, m *Message, ch *Chain) string {
+func (tx *Tx) startReplyFor(to *Chat, m *Message) (string, error) {
 	switch {
 	case to.WakeCmd == "":
-		return StartNextReply
+		return StartNextReply, nil
 	case to.Working():
-		return StartAfterReply
+		return StartAfterReply, nil
 	case to.Wake != nil:
 		// Another wake is on its way: the reply it starts reads this too.
-		return StartWoke
-	case ch.Started >= ChainStarted:
-		return StartNextReply
+		return StartWoke, nil
 	}
-	tx.chargeStart(ch, m, tx.Now())
-	tx.wake(to, WakeMessage, m.ID, m.Chain)
-	return StartWoke
+	started, err := tx.StartReplyByMessage(to, m, ByWakeCmd)
+	if err != nil {
+		return "", err
+	}
+	if started == nil {
+		// Past its chain's bound (a held message the person passed on;
+		// a send past it is refused before): it waits for the next reply.
+		return StartNextReply, nil
+	}
+	return StartWoke, nil
 }
 
-// chargeStart counts a reply that m starts against its chain's bound, and
-// marks m as the message that woke its chat.
-func (tx *Tx) chargeStart(ch *Chain, m *Message, now time.Time) {
-	ch.Started++
+// How the reply a message starts begins (StartReplyByMessage).
+type StartBy int
+
+const (
+	// ByWakeCmd: conch runs the chat's wake_cmd once the change is
+	// written (a chat without one cannot be started so).
+	ByWakeCmd StartBy = iota
+	// ByHarness: the harness that asks is there and goes on with the
+	// reply itself (Claude Code's Stop hook answers with the message).
+	ByHarness
+)
+
+// StartReplyByMessage is the one path by which a message starts a reply of
+// chat c (SPEC §5): for a --start-reply send (and a held one the person
+// passes on), for a reply that ended with one unread, and for a harness's
+// turn that ends with one waiting (Claude Code's Stop). It takes m, or,
+// with m nil, the first --start-reply message waiting unread for c that c
+// still takes and that its chain's bound lets start a reply. It checks
+// that bound (startsBound), counts the reply against it, and records the
+// wake, so that c's next reply is the message's: it joins the message's
+// chain and runs unwatched, whatever --person says. It returns the message
+// that starts the reply, or nil: none waits, or the bound is reached (the
+// message then waits for c's next reply like any other). Whether c may be
+// started now (idle, or its reply ending) is the caller's to say.
+//
+// Looking with m nil, a record it cannot read is passed over and its
+// error returned, with the message found after it if any: the end of a
+// reply goes on without it, a harness's turn fails with it (and then
+// nothing is written).
+func (tx *Tx) StartReplyByMessage(c *Chat, m *Message, by StartBy) (*Message, error) {
+	if by == ByWakeCmd && c.WakeCmd == "" {
+		return nil, nil
+	}
+	var first error
+	var ch *Chain
+	if m != nil {
+		var err error
+		if ch, err = tx.chain(m.Chain); err != nil {
+			return nil, err
+		}
+		if ch.startsBound() != nil {
+			return nil, nil
+		}
+	} else {
+		for _, e := range slices.Concat(c.Inbox, c.InboxStart) {
+			x, err := tx.message(e) // nil for an entry that is not a message
+			if err == nil && x != nil && x.StartReply && x.State == MsgWaiting {
+				if s, _ := takes(c, x); s == "" {
+					ch, err = tx.chain(x.Chain)
+					if err == nil && ch.startsBound() == nil {
+						m = x
+						break
+					}
+				}
+			}
+			if err != nil && first == nil {
+				first = err
+			}
+		}
+		if m == nil {
+			return nil, first
+		}
+	}
+	now := tx.Now()
+	ch.countStart(1)
 	ch.Updated = now
 	tx.put(chainRel(ch.ID), ch, true)
 	m.Woke = true
 	tx.put(messageRel(m.ID), m, true)
+	if by == ByWakeCmd {
+		tx.wake(c, WakeMessage, m.ID, m.Chain)
+	} else {
+		// Recorded before the reply ends, so that its end does not wake
+		// the chat's wake_cmd for the same message: the harness is here.
+		c.Wake = &Wake{Reason: WakeMessage, Message: m.ID, Chain: m.Chain, At: now}
+		tx.saveChat(c, true)
+	}
+	return m, first
 }
 
 // scrubber takes out the values of the variables [scrub] env names and
@@ -619,23 +691,9 @@ func (tx *Tx) messagesAfterReply(c *Chat) {
 	if o := c.LastReply.Outcome; o != OutcomeFinished && o != OutcomeFailed {
 		return
 	}
-	for _, e := range slices.Concat(c.Inbox, c.InboxStart) {
-		m, err := tx.message(e)
-		if err != nil || m == nil || !m.StartReply || m.State != MsgWaiting {
-			continue
-		}
-		if s, _ := takes(c, m); s != "" {
-			continue
-		}
-		ch, err := tx.chain(m.Chain)
-		if err != nil || ch.Started >= ChainStarted {
-			// Past the bound the message waits for the next reply anyway.
-			continue
-		}
-		tx.chargeStart(ch, m, tx.Now())
-		tx.wake(c, WakeMessage, m.ID, m.Chain)
-		return
-	}
+	// A record that cannot be read is passed over here: the reply's end
+	// does not fail for it (the message waits for the next reply anyway).
+	_, _ = tx.StartReplyByMessage(c, nil, ByWakeCmd)
 }
 
 // messagesOnDelete: a chat is being deleted. What waits for it is not
@@ -725,11 +783,9 @@ func (tx *Tx) PassMessage(a Actor, id string) (*Message, error) {
 		m.State, m.Passed = MsgWaiting, true
 		tx.deliver(to, m)
 		if m.StartReply {
-			ch, err := tx.chain(m.Chain)
-			if err != nil {
+			if _, err := tx.startReplyFor(to, m); err != nil {
 				return nil, err
 			}
-			tx.startReplyFor(to, m, ch)
 		}
 		tx.saveChat(to, true)
 	}

@@ -13,8 +13,8 @@ import (
 const MaxReaderLines = 4
 
 // Notes is what a chat must hear now (SPEC §4), in the order it is said.
-// Each capability adds one source: the reader (reader.go), messages
-// (messages.go), waits (waits.go) and notices (events.go).
+// Each capability adds one source: the reader (readerLines, below),
+// messages (messages.go), waits (waits.go) and notices (events.go).
 type Notes struct {
 	Stop     *StopNotice  `json:"stop"`     // its reply was stopped, or its last one
 	StopNow  bool         `json:"stop_now"` // the running reply was stopped: end it now

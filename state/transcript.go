@@ -180,7 +180,7 @@ type claudeMessage struct {
 
 // text is the message's text: a string content, or its text blocks
 // joined. A user message holding a tool result has no text of a person's
-// (toolResults says whether that is asked for).
+// (human says whether that is asked for).
 func (m claudeMessage) text(human bool) string {
 	var s string
 	if json.Unmarshal(m.Content, &s) == nil {

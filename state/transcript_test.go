@@ -91,7 +91,8 @@ func TestIsEcho(t *testing.T) {
 	}
 }
 
-// writeLook appends data to the file and looks from the cursor.
+// A look reads whole rows only: a row still being written is left for the
+// next look, from the cursor.
 func TestLookAtWholeRowsOnly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	write := func(s string) {

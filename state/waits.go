@@ -484,7 +484,7 @@ func (tx *Tx) StartWait(a Actor, kind, id string, blocker int) (*WaitView, error
 		return tx.view(me, waiter, w), nil
 	}
 	if me != nil && me.ID == id {
-		return nil, refusedf("chat %s cannot wait for itself: %s → %s", id, id, id)
+		return nil, loopf("chat %s cannot wait for itself: %s → %s", id, id, id)
 	}
 	// A reply whose process is gone did not finish: say so before asking
 	// whether the target works.
@@ -515,7 +515,7 @@ func (tx *Tx) StartWait(a Actor, kind, id string, blocker int) (*WaitView, error
 		if loop, err := tx.waitLoop(me.ID, id); err != nil {
 			return nil, err
 		} else if loop != nil {
-			return nil, refusedf("chat %s cannot wait for %s: the waits would go round in a loop, %s", me.ID, id, strings.Join(loop, " → "))
+			return nil, loopf("chat %s cannot wait for %s: the waits would go round in a loop, %s", me.ID, id, strings.Join(loop, " → "))
 		}
 	}
 	w := &Wait{Target: id, Kind: kind, Title: t.Title, Since: tx.Now()}

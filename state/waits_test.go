@@ -142,7 +142,7 @@ func TestWaitLoopOfFour(t *testing.T) {
 		_, err := tx.StartWait(Actor{ID: "c_4"}, WaitChat, "c_1", 0)
 		return err
 	})
-	if err == nil || !strings.HasSuffix(err.Error(), "c_4 → c_1 → c_2 → c_3 → c_4") {
+	if !errors.Is(err, ErrWaitLoop) || !errors.Is(err, ErrRefused) || !strings.HasSuffix(err.Error(), "c_4 → c_1 → c_2 → c_3 → c_4") {
 		t.Fatalf("loop of four: %v", err)
 	}
 }
@@ -168,7 +168,8 @@ func TestCorruptWaitsRecordFailsTheEnd(t *testing.T) {
 		_, err := tx.EndReply(Actor{ID: "c_2"}, ReplyEnd{Text: "done"})
 		return err
 	})
-	if err == nil || !strings.Contains(err.Error(), "waits/c_1.json") {
+	var ce *CorruptError
+	if !errors.As(err, &ce) || !strings.HasSuffix(ce.Path, "waits/c_1.json") {
 		t.Fatalf("ending a wait in a torn record: %v", err)
 	}
 	if err := h.View(func(tx *View) error {

@@ -198,7 +198,7 @@ func (s *codexSession) conchIn(dir string, env []string, args ...string) (string
 	return string(out), nil
 }
 
-// chatsJSON is conch chats list --json, as the person sees it.
+// chats is conch chats list --json, as the person sees it.
 func (s *codexSession) chats() []map[string]any {
 	s.t.Helper()
 	var list []map[string]any

@@ -45,7 +45,7 @@ type Store interface {
 	Lock(wait time.Duration) (unlock func(), err error)
 	// Commit writes ws, all or nothing. Records are written in the order
 	// given (a lock-free reader of a commit half applied sees the first
-	// ones new), deletions after them; events (ClassEvent) are written
+	// ones new), deletions after them; events (class Event) are written
 	// first, before the commit point, each a new record no reader reads
 	// until a record written at the commit names it. An error means
 	// nothing was committed (events written for it may remain, unnamed);
