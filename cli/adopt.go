@@ -41,7 +41,7 @@ another chat (one that is no longer yours loses it to the chat adopting).`,
 			if err != nil {
 				return err
 			}
-			return a.printer().Value(ad, render.Adopted(ad))
+			return a.printer().Value(render.AdoptionView(ad), render.Adopted(ad))
 		}),
 	}
 }

@@ -3,7 +3,9 @@ package cli
 import (
 	"os"
 
+	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/proc"
 )
 
 // update runs fn in a transaction under the home's lock, then says on
@@ -20,7 +22,7 @@ func (a *app) update(fn func(tx *state.Tx) error) error {
 // warnCommitted says what went wrong after this command's change had
 // committed: a warning, for the change stands.
 func (a *app) warnCommitted(err error) {
-	a.printer().Warn("committed, but then: %s", err.Error())
+	a.printer().Warn("%s", render.CommittedBut(err))
 }
 
 // updateWarning runs fn in a transaction under the home's lock; after a
@@ -57,7 +59,7 @@ func (a *app) harnessPID(pid int) int {
 	if a.harness != 0 {
 		return a.harness
 	}
-	return state.HarnessPID(a.env.PPID)
+	return proc.HarnessPID(a.env.PPID)
 }
 
 // showChat prints a chat a write made or changed, as the actor may see
@@ -68,7 +70,7 @@ func (a *app) showChat(c *state.Chat) error {
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(shown, c.ID+"\n")
+		return a.printer().Value(render.ChatView(shown), c.ID+"\n")
 	})
 }
 

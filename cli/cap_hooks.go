@@ -6,16 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/lock"
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/harness"
 )
 
 // hooksCommands adds the hooks capability's commands: subcommands of chat to
@@ -45,37 +44,30 @@ const (
 	// hookMaxInput bounds what a hook reads: a Write's payload carries the
 	// whole file, twice; past this the event is not read at all.
 	hookMaxInput = 64 << 20
-	// contextCap is Claude Code's cap on an additionalContext string (and
-	// on a reason); Codex takes the same answers. Measured in bytes, which
-	// are never fewer than the UTF-16 units the harness counts.
-	contextCap = 10000
-	// replyTextMax is how much of a reply's last words an adapter keeps:
-	// waiters read the last 800 characters; the rest would only swell the
-	// record that every step rewrites.
-	replyTextMax = 16 << 10
 )
 
-// hook is one run of an adapter: the event it was handed and its answer.
+// hook is one run of an adapter: the event it was handed, decoded, and
+// its answer.
 type hook struct {
 	a       *app
 	harness string
 	p       payload
-	event   string
-	// answered is set once an answer is written: one answer a run, even
-	// if a transaction that wrote it goes on to fail.
+	event   string       // the harness's name for the event
+	kind    harness.Kind // what it means, once decoded
+	// answered is set once an answer is written: one answer a run.
 	answered bool
 	// warnings are said together, on one line, when the run ends.
 	warnings []string
-	// encode, when set, turns an answer into the harness's own JSON
-	// (Gemini CLI's); else the answer is said as it is.
-	encode func(*answer) any
-	// rewrite is the tool's arguments as the harness is to run them
-	// (Gemini CLI's shell command with CONCH_CHAT set), nil for as they are.
-	rewrite map[string]json.RawMessage
-	// continued says that a prompt is the harness going on with what a
-	// hook handed it (a message delivered at the turn's end), not the
-	// person's.
-	continued bool
+	// encode, when set, says an answer in the harness's own JSON (Gemini
+	// CLI's); else in Claude Code's, which Codex and Qwen Code speak too.
+	encode func(ans harness.Answer) any
+	// then, when set, is a second event the one decoded brings (Gemini
+	// CLI's invoke_agent call is a subagent's start or end too), handled
+	// after it; its answer is said only when the first said none.
+	then *harness.Event
+	// speak: the encoder has something to say even for an answer that
+	// says nothing (Gemini CLI's shell command rewritten).
+	speak bool
 }
 
 // warn keeps a warning for the run's one warning line.
@@ -83,12 +75,13 @@ func (h *hook) warn(format string, args ...any) {
 	h.warnings = append(h.warnings, fmt.Sprintf(format, args...))
 }
 
-// runHook reads one event (input, or standard input when input is nil) and
-// hands it to handle. Whatever happens (an event it cannot read, bad JSON,
+// runHook reads one event (input, or standard input when input is nil),
+// decodes it into a harness event, has harness.Handle do what it means,
+// and encodes the answer. Whatever happens (an event it cannot read, bad JSON,
 // a missing field, a locked home, a panic) it prints at most one warning
 // line on standard error and returns nil: the harness goes on.
-func (a *app) runHook(harness string, input []byte, handle func(h *hook) error) (err error) {
-	h := &hook{a: a, harness: harness}
+func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.Event, error)) (err error) {
+	h := &hook{a: a, harness: name}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
@@ -100,17 +93,17 @@ func (a *app) runHook(harness string, input []byte, handle func(h *hook) error) 
 			}
 		}
 		if len(h.warnings) > 0 {
-			what := "hook " + harness
+			what := "hook " + name
 			if h.event != "" {
 				what += " " + h.event
 			}
 			line := fmt.Sprintf("conch: warning: %s: %s", what, oneLine(strings.Join(h.warnings, "; ")))
 			fmt.Fprintln(a.env.Err, line)
 			var locked *lock.TimeoutError
-			if errors.As(err, &locked) && showsSystemMessage(harness, h.event) {
+			if errors.As(err, &locked) && harness.ShowsSystemMessage(name, h.kind) {
 				// The harness keeps a hook's standard error in a log the
 				// person never reads: a locked home is said where they look.
-				_ = h.say(&answer{SystemMessage: line})
+				_ = h.say(harness.Answer{SystemMessage: line})
 			}
 		}
 		err = nil
@@ -143,10 +136,39 @@ func (a *app) runHook(harness string, input []byte, handle func(h *hook) error) 
 	}
 	home.LockWait = hookLockWait
 	a.home = home
-	return handle(h)
+	ev, err := decode(h)
+	if errors.Is(err, errNothing) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	env := harness.Env{
+		Cwd: a.env.Cwd, PPID: a.env.PPID, Chat: a.chat,
+		PID:    func() int { return a.harnessPID(0) },
+		Getenv: a.env.Getenv, UserHome: a.userHome(),
+		Warn: func(w string) { h.warnings = append(h.warnings, w) },
+	}
+	ans, err := harness.Handle(home, ev, env)
+	if err == nil && h.then != nil && !(h.then.Kind == harness.SubagentStart && (ans.Permission == harness.Deny || ans.Stop)) {
+		// (A subagent whose call was refused never runs.)
+		var then harness.Answer
+		then, err = harness.Handle(home, *h.then, env)
+		if ans.IsZero() {
+			ans = then
+		}
+	}
+	if serr := h.say(ans); serr != nil {
+		h.warn("%v", serr)
+	}
+	return err
 }
 
 // readHookInput reads the event from standard input, within its bound.
+// errNothing is a decoder's word for an event that means nothing in
+// conch (Gemini CLI's PreCompress before a request it does not compress).
+var errNothing = errors.New("nothing to do")
+
 func (a *app) readHookInput() ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(a.env.In, hookMaxInput+1))
 	if err != nil {
@@ -162,11 +184,8 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(render.Line(s)), " ")
 }
 
-// payload is a harness's event, read leniently: unknown fields are
-// ignored, a missing one reads as empty, and one of an unexpected type
-// reads as missing, so a field that changed shape between versions costs
-// that field, not the event.
-type payload map[string]json.RawMessage
+// payload is a harness's event, read leniently (harness.Fields).
+type payload = harness.Fields
 
 func parsePayload(data []byte) (payload, error) {
 	data = bytes.TrimSpace(data)
@@ -187,56 +206,6 @@ func shortErr(err error) string {
 	return err.Error()
 }
 
-// str is a string field, cleaned of what conch refuses in text (NUL
-// bytes); a number reads as its digits (Codex's turn-id is either).
-func (p payload) str(key string) string {
-	raw, ok := p[key]
-	if !ok {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", " ")
-	}
-	var n json.Number
-	if json.Unmarshal(raw, &n) == nil {
-		return n.String()
-	}
-	return ""
-}
-
-func (p payload) flag(key string) bool {
-	var b bool
-	_ = json.Unmarshal(p[key], &b)
-	return b
-}
-
-func (p payload) obj(key string) payload {
-	var o payload
-	if json.Unmarshal(p[key], &o) != nil {
-		return nil
-	}
-	return o
-}
-
-// set puts a string field in, as an adapter reads an event in Claude
-// Code's terms.
-func (p payload) set(key, value string) {
-	b, _ := json.Marshal(value)
-	p[key] = b
-}
-
-// setRaw puts a field of any JSON value in.
-func (p payload) setRaw(key string, v any) {
-	b, _ := json.Marshal(v)
-	p[key] = b
-}
-
-func (p payload) has(key string) bool {
-	raw, ok := p[key]
-	return ok && string(raw) != "null"
-}
-
 // answer is what an adapter says back, in the harness's own format (the
 // keys both Claude Code and Codex accept; Codex refuses any other).
 type answer struct {
@@ -249,29 +218,6 @@ type answer struct {
 	SystemMessage string `json:"systemMessage,omitempty"`
 }
 
-// stopEnds says whether the harness ends its turn when this event's hook
-// answers {"continue": false} (Claude Code and Gemini CLI at any event,
-// Qwen Code at UserPromptSubmit, which keeps the model request from being
-// sent), so that a stop is heard where it is said. Codex refuses it before
-// a tool, and Qwen Code's tool hooks only fail the one tool call: the turn
-// goes on, and the stop is said again.
-func (h *hook) stopEnds() bool {
-	switch h.harness {
-	case state.HarnessClaude, state.HarnessGemini:
-		return true
-	case state.HarnessQwen:
-		return h.event == "UserPromptSubmit"
-	}
-	return false
-}
-
-// showsSystemMessage says whether the harness shows a hook's
-// systemMessage to the person for the event: Codex does for every event
-// whose answer it reads (not SessionEnd, nor the notify program).
-func showsSystemMessage(harness, event string) bool {
-	return harness == state.HarnessCodex && event != "" && event != "SessionEnd" && event != "agent-turn-complete"
-}
-
 type specific struct {
 	HookEventName            string `json:"hookEventName"`
 	PermissionDecision       string `json:"permissionDecision,omitempty"`
@@ -279,34 +225,20 @@ type specific struct {
 	AdditionalContext        string `json:"additionalContext,omitempty"`
 }
 
-// context is an answer that adds text to the model's context, or none when
-// there is no text.
-func (h *hook) context(text string) *answer {
-	if text == "" {
-		return nil
-	}
-	return &answer{HookSpecificOutput: &specific{HookEventName: h.event, AdditionalContext: text}}
-}
-
-// stopAnswer ends the harness's turn: another chat stopped this reply.
-func stopAnswer(reason string) *answer {
-	f := false
-	return &answer{Continue: &f, StopReason: reason}
-}
-
-// say writes the answer, once. A nil answer says nothing.
-func (h *hook) say(ans *answer) error {
-	if ans == nil || h.answered {
+// say encodes the answer in the harness's JSON and writes it, once. A
+// zero answer says nothing.
+func (h *hook) say(ans harness.Answer) error {
+	if ans.IsZero() && !h.speak || h.answered {
 		return nil
 	}
 	h.answered = true
-	var out any = ans
-	if h.encode != nil {
-		out = h.encode(ans)
-	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
+	var out any = encodeAnswer(h.event, ans)
+	if h.encode != nil {
+		out = h.encode(ans)
+	}
 	if err := enc.Encode(out); err != nil {
 		return err
 	}
@@ -314,40 +246,31 @@ func (h *hook) say(ans *answer) error {
 	return err
 }
 
-// sessionIn is what the event says of its session.
-func (h *hook) sessionIn(make bool) state.SessionIn {
-	in := state.SessionIn{
-		Harness: h.harness, Session: h.p.str("session_id"),
-		Agent: h.p.str("agent_id"), AgentType: render.Clean(h.p.str("agent_type")),
-		Folder: h.folder(), Mode: harnessMode(h.p.str("permission_mode")),
-		Title:      render.CutTitle(h.p.str("session_title"), state.MaxTitle),
-		Transcript: h.p.str("transcript_path"), Inherit: h.a.chat, Make: make,
+// encodeAnswer is an answer in the hooks' JSON, which Claude Code and Codex
+// share: the context and a permission decision in hookSpecificOutput, a
+// stop as continue:false, a prompt that keeps the turn going as a block.
+func encodeAnswer(event string, ans harness.Answer) *answer {
+	out := &answer{SystemMessage: ans.SystemMessage}
+	if ans.Stop {
+		f := false
+		out.Continue, out.StopReason = &f, ans.StopReason
 	}
-	return in
-}
-
-// folder is where the harness works now: the event's cwd (which follows
-// cd, so it may be a folder inside the project), else the adapter's own.
-func (h *hook) folder() string {
-	if cwd := h.p.str("cwd"); cwd != "" && filepath.IsAbs(cwd) {
-		return filepath.Clean(cwd)
+	if ans.Continue {
+		out.Decision, out.Reason = "block", ans.Prompt
 	}
-	return h.a.env.Cwd
-}
-
-// abs makes a path the harness gave absolute against its folder.
-func (h *hook) abs(p string) string {
-	if p == "" || filepath.IsAbs(p) {
-		return filepath.Clean(p)
+	if ans.Context != "" || ans.Permission != "" {
+		out.HookSpecificOutput = &specific{
+			HookEventName: event, PermissionDecision: ans.Permission,
+			PermissionDecisionReason: ans.PermissionReason, AdditionalContext: ans.Context,
+		}
 	}
-	return filepath.Join(h.folder(), p)
+	return out
 }
 
 // harnessMode is conch's mode for a harness's permission mode: plan is
 // plan; modes where nothing asks the person first (bypassPermissions,
-// Claude Code's and Qwen Code's auto, Gemini CLI's and Qwen Code's yolo)
-// are auto; the rest, where some tool calls still wait for the person
-// (default, acceptEdits, auto_edit, dontAsk, which denies rather than
+// Claude Code's auto) are auto; the rest, where some tool calls still wait
+// for the person (default, acceptEdits, dontAsk, which denies rather than
 // asks), are ask. An unknown mode changes nothing.
 func harnessMode(pm string) string {
 	switch pm {
@@ -359,135 +282,4 @@ func harnessMode(pm string) string {
 		return state.ModeAuto
 	}
 	return ""
-}
-
-// chat finds (or, with make, makes) the chat the event is about.
-func (h *hook) chat(tx *state.Tx, make bool) (*state.Chat, bool, error) {
-	return tx.HarnessChat(h.sessionIn(make))
-}
-
-// update runs fn under the home's lock, keeping what went wrong without
-// failing it (a log append) for the run's one warning line.
-func (h *hook) update(fn func(tx *state.Tx) error) error {
-	return updateWarning(h.a.home, fn, func(w string) { h.warnings = append(h.warnings, w) })
-}
-
-// withNotes answers with the chat's notes, when it has any (and with
-// what build adds around them): the notes are gathered without the lock,
-// and only when there are some is the lock taken to mark them said; the
-// answer is written once the marks are committed. A hook that cannot mark
-// answers without the notes, which stay due. A stopped reply answers stop
-// instead, and marks nothing.
-func (h *hook) withNotes(c *state.Chat, build func(notes string) *answer, stop func(reason string) *answer) error {
-	actor := state.Actor{ID: c.ID}
-	var n *state.Notes
-	if err := h.a.view(func(tx *state.View) (err error) { n, err = tx.Notes(actor); return err }); err != nil {
-		return err
-	}
-	switch {
-	case n.StopNow:
-		return h.sayStop(c, stop(render.StopLine(*n.Stop)))
-	case n.Empty():
-		return h.say(build(""))
-	}
-	err := h.update(func(tx *state.Tx) error {
-		n, err := tx.Notes(actor)
-		if err != nil {
-			return err
-		}
-		if n.StopNow {
-			if err := h.say(stop(render.StopLine(*n.Stop))); err != nil || !h.stopEnds() {
-				return err
-			}
-			return tx.HeardStop(actor)
-		}
-		return h.sayNotes(tx, actor, n, build)
-	})
-	if err != nil && !h.answered {
-		if serr := h.say(build("")); serr != nil {
-			h.warn("%v", serr)
-		}
-	}
-	return err
-}
-
-// sayNotes marks the chat's notes n, gathered in tx, as said, within what
-// the harness's cap leaves beside what build puts around them (whatever
-// does not fit stays due), and says them once tx is committed: a hook
-// whose marks fail says nothing of them, so nothing is said twice. It
-// runs under the lock.
-func (h *hook) sayNotes(tx *state.Tx, actor state.Actor, n *state.Notes, build func(notes string) *answer) error {
-	room := contextCap - len(build("x").contextText()) - 64
-	text, shown := "", n
-	if room > 0 {
-		text, shown = render.Notes(n, room)
-	} else {
-		text, shown = render.Notes(&state.Notes{}, 0)
-	}
-	ans := build(strings.TrimRight(text, "\n"))
-	tx.After(func() {
-		if err := h.say(ans); err != nil {
-			h.warn("%v", err)
-		}
-	})
-	return tx.MarkNotes(actor, shown)
-}
-
-// contextText is the text an answer puts before the model.
-func (ans *answer) contextText() string {
-	switch {
-	case ans == nil:
-		return ""
-	case ans.HookSpecificOutput != nil:
-		return ans.HookSpecificOutput.AdditionalContext
-	}
-	return ans.Reason
-}
-
-// joinText joins the parts that are not empty with a blank line.
-func joinText(parts ...string) string {
-	var keep []string
-	for _, p := range parts {
-		if p = strings.TrimSpace(p); p != "" {
-			keep = append(keep, p)
-		}
-	}
-	return strings.Join(keep, "\n\n")
-}
-
-// lastWords keeps the end of a reply's text, cut at a character.
-func lastWords(s string) string {
-	if len(s) <= replyTextMax {
-		return s
-	}
-	s = s[len(s)-replyTextMax:]
-	for len(s) > 0 && !utf8.RuneStart(s[0]) {
-		s = s[1:]
-	}
-	return s
-}
-
-// introduce is what a session hears first: which chat it is in conch, and
-// how its own conch commands act as it.
-func introduce(c *state.Chat, envFile bool) string {
-	how := "add --chat " + c.ID + " to conch commands run from this session (or set CONCH_CHAT=" + c.ID + ")"
-	if envFile {
-		how = "conch commands run from this session's shell act as it (CONCH_CHAT=" + c.ID + " is set there; where it is not, add --chat " + c.ID + ")"
-	}
-	return "conch: this session is chat " + c.ID + " among the person's chats; " + how + "."
-}
-
-// introduceRewritten is what a Gemini CLI session hears first: its shell
-// names no session, so conch puts CONCH_CHAT in each shell command of the
-// model's that runs conch (Gemini CLI lets a BeforeTool hook rewrite a
-// tool's arguments).
-func introduceRewritten(c *state.Chat) string {
-	return "conch: this session is chat " + c.ID + " among the person's chats; conch commands run from this session's shell act as it (conch sets CONCH_CHAT=" + c.ID + " in each shell command that runs conch; elsewhere, add --chat " + c.ID + ")."
-}
-
-// introduceLinked is what a session hears first when its harness names the
-// session in its shell (variable env) but conch could not export
-// CONCH_CHAT there: its conch commands act as it all the same.
-func introduceLinked(c *state.Chat, env string) string {
-	return "conch: this session is chat " + c.ID + " among the person's chats; conch commands run from this session's shell act as it (" + env + " names the session there; elsewhere, add --chat " + c.ID + ")."
 }

@@ -34,7 +34,7 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 			if err != nil {
 				return err
 			}
-			return a.printer().Value(render.CompactedJSON(id, ev), render.CompactedWords(id, ev))
+			return a.printer().Value(render.CompactedView(id, ev), render.CompactedWords(id, ev))
 		}),
 	}
 }

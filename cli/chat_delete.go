@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -25,7 +26,7 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 			if err != nil {
 				return err
 			}
-			return a.printer().Value(map[string]any{"id": args[0], "deleted": true}, "deleted "+args[0]+"\n")
+			return a.printer().Value(render.DeletedJSON{ID: args[0], Deleted: true}, render.Deleted(args[0]))
 		}),
 	}
 }

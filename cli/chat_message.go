@@ -89,13 +89,13 @@ func (a *app) chatMessage(to string, textSet bool, o *chatMessageOptions) error 
 	if m.Answer.State == state.MsgRefused {
 		if a.json {
 			// The refusal is on its card whether or not this is written.
-			if err := a.printer().WriteJSON(m); err != nil {
+			if err := a.printer().WriteJSON(render.MessageView(m)); err != nil {
 				a.warnCommitted(err)
 			}
 		}
 		return &state.Error{Kind: state.ErrRefused, Msg: render.Refused(m)}
 	}
-	return a.printer().Value(m, render.SendAnswer(m))
+	return a.printer().Value(render.MessageView(m), render.SendAnswer(m))
 }
 
 // rangeArgs checks that a command has between min and max arguments.

@@ -32,7 +32,7 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 			if err != nil {
 				return err
 			}
-			return a.printer().Value(render.ResetJSON(id, dropped), render.ResetWords(id, dropped))
+			return a.printer().Value(render.ResetView(id, dropped), render.ResetWords(id, dropped))
 		}),
 	}
 }

@@ -35,7 +35,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 				if err != nil {
 					return err
 				}
-				return a.printer().Value(shown, render.ChatShow(shown, tx.Now(), a.userHome()))
+				return a.printer().Value(render.ChatView(shown), render.ChatShow(shown, tx.Now(), a.userHome()))
 			})
 		}),
 	}

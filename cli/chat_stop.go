@@ -67,7 +67,7 @@ func (a *app) chatStop(id string, reasonSet bool, o *chatStopOptions) error {
 	if err != nil {
 		return err
 	}
-	perr := a.printer().Value(r, render.StopAnswer(r))
+	perr := a.printer().Value(render.StopView(r), render.StopAnswer(r))
 	// A stop that asked the person answers exit 4 every time, retried with
 	// its key after the person decided included: the same send, the same
 	// answer (conch requests says how it ended). The request is made

@@ -32,7 +32,7 @@ Exit codes: 0 done, 3 not offered here.`,
 			if err != nil {
 				return err
 			}
-			return a.printer().Value(l, render.ChatList(l, tx.Now(), a.userHome(), a.actor().Person()))
+			return a.printer().Value(render.ChatsView(l), render.ChatList(l, tx.Now(), a.userHome(), a.actor().Person()))
 		})
 	})
 	return cmd

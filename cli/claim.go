@@ -66,14 +66,8 @@ bound of 50, or a chat that is not yours.`,
 		for _, c := range made {
 			live = append(live, state.LiveClaim{Claim: c})
 		}
-		return a.printer().Value(claimsOut{Version: render.JSONVersion, Claims: render.ClaimsJSON(live, a.chat)},
+		return a.printer().Value(render.ClaimsOut{Claims: render.ClaimsJSON(live, a.chat)},
 			render.Claimed(made, a.env.Cwd, a.userHome()))
 	})
 	return cmd
-}
-
-// claimsOut is the JSON of claim, release and claims (conch help json).
-type claimsOut struct {
-	Version int                `json:"json_version"`
-	Claims  []render.ClaimJSON `json:"claims"`
 }

@@ -26,7 +26,7 @@ Exit codes: 0 done, 3 no such chat.`,
 				if err != nil {
 					return err
 				}
-				return a.printer().Value(claimsOut{Version: render.JSONVersion, Claims: render.ClaimsJSON(live, a.chat)},
+				return a.printer().Value(render.ClaimsOut{Claims: render.ClaimsJSON(live, a.chat)},
 					render.Claims(live, a.chat, a.env.Cwd, a.userHome()))
 			})
 		}),

@@ -1,10 +1,11 @@
 package cli
 
 import (
-	"fmt"
-	"strings"
+	"errors"
 
 	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/render"
 )
 
 func (a *app) newDoctor() *cobra.Command {
@@ -28,29 +29,16 @@ Exit codes: 0 nothing wrong (or all repaired), 1 problems found.`,
 		if err != nil {
 			return err
 		}
-		var b strings.Builder
-		open := 0
-		for _, f := range found {
-			fmt.Fprintf(&b, "%s: %s", f.Path, f.Problem)
-			if f.Repaired != "" {
-				fmt.Fprintf(&b, " → %s", f.Repaired)
-			} else {
-				open++
-			}
-			b.WriteString("\n")
-		}
-		if len(found) == 0 {
-			b.WriteString("the home is healthy\n")
-		}
+		view := render.DoctorView(found)
 		if w := a.claudeWarning(); w != "" {
 			// Not a problem of the home: said, not counted.
-			fmt.Fprintf(a.env.Err, "conch: warning: %s\n", w)
+			a.printer().Warn("%s", w)
 		}
-		if err := a.printer().Value(map[string]any{"findings": found, "open": open}, b.String()); err != nil {
+		if err := a.printer().Value(view, render.Doctor(found)); err != nil {
 			return err
 		}
-		if open > 0 {
-			return fmt.Errorf("doctor found %d problem(s) (conch doctor --repair mends what it can)", open)
+		if view.Open > 0 {
+			return errors.New(render.DoctorOpen(view.Open))
 		}
 		return nil
 	})

@@ -32,7 +32,7 @@ Exit codes: 0 done, 1 a record could not be read or written.`,
 			for _, w := range res.Warnings {
 				a.printer().Warn("%s", w)
 			}
-			return a.printer().Value(res, render.GCWords(res))
+			return a.printer().Value(render.GCView(res), render.GCWords(res))
 		}),
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/harness"
+	"github.com/conch-sh/conch/state/proc"
 )
 
 func (a *app) newHookGemini() *cobra.Command {
@@ -43,93 +45,96 @@ Exit codes: 0, always.`,
 			if asksHelp(args) {
 				return cmd.Help()
 			}
-			return a.runHook(state.HarnessGemini, nil, (*hook).handleGemini)
+			return a.runHook(state.HarnessGemini, nil, (*hook).decodeGemini)
 		},
 	}
 }
 
-// geminiEvent is the Claude Code event a Gemini CLI event is, "" for one
-// conch does not take.
-func geminiEvent(name string) string {
+// geminiKind is what a Gemini CLI event means, 0 for one conch does not
+// take.
+func geminiKind(name string) harness.Kind {
 	switch name {
-	case "SessionStart", "SessionEnd", "Notification":
-		return name
+	case "SessionStart":
+		return harness.SessionStart
 	case "BeforeAgent":
-		return "UserPromptSubmit"
+		return harness.PromptSubmit
 	case "BeforeTool":
-		return "PreToolUse"
+		return harness.PreTool
 	case "AfterTool":
-		return "PostToolUse"
+		return harness.PostTool
 	case "AfterAgent":
-		return "Stop"
+		return harness.TurnEnd
+	case "Notification":
+		return harness.NeedsYou
 	case "PreCompress":
-		return "PreCompact"
+		return harness.Compacted
+	case "SessionEnd":
+		return harness.SessionEnd
 	}
-	return ""
+	return 0
 }
 
 // geminiAgentTool is Gemini CLI's tool that runs a subagent.
 const geminiAgentTool = "invoke_agent"
 
-// handleGemini reads a Gemini CLI event as the Claude Code event it is
-// (a decoder: the fields renamed, what Gemini CLI leaves out found
-// elsewhere) and hands it to handle; the answer is said in Gemini CLI's
-// own JSON (geminiAnswer).
-func (h *hook) handleGemini() error {
-	native := h.p.str("hook_event_name")
-	ev := geminiEvent(native)
-	switch {
-	case native == "":
-		return fmt.Errorf("the event has no hook_event_name")
-	case ev == "":
-		h.event = native
-		return fmt.Errorf("unknown event %q: nothing done", native)
+// decodeGemini reads a Gemini CLI event: its fields, and what Gemini CLI
+// leaves out found elsewhere (the approval mode, the earlier reply's words
+// in a turn that went on); the answer is said in Gemini CLI's own JSON.
+func (h *hook) decodeGemini() (harness.Event, error) {
+	p := h.p
+	h.event = p.Str("hook_event_name")
+	if h.event == "" {
+		return harness.Event{}, fmt.Errorf("the event has no hook_event_name")
 	}
-	h.p.set("hook_event_name", ev)
-	h.encode = func(ans *answer) any { return h.geminiAnswer(native, ans) }
-	switch native {
+	if h.kind = geminiKind(h.event); h.kind == 0 {
+		return harness.Event{}, fmt.Errorf("unknown event %q: nothing done", h.event)
+	}
+	var rewrite map[string]json.RawMessage
+	h.encode = func(ans harness.Answer) any { return geminiAnswer(h.event, ans, rewrite) }
+	ev := harness.Event{
+		Kind: h.kind, Name: h.event, Harness: h.harness,
+		Session: p.Str("session_id"), Folder: p.Str("cwd"), Transcript: p.Str("transcript_path"),
+		Tool: p.Str("tool_name"), Input: p.Obj("tool_input"), Response: p["tool_response"],
+		Continued: p.Flag("stop_hook_active"), HasLastWords: true,
+	}
+	switch h.event {
 	case "SessionStart", "BeforeAgent":
 		// Gemini CLI names no approval mode in its events: its command
 		// line and settings do.
-		h.p.set("permission_mode", geminiMode(h.geminiArgs(), h.folder(), h.a.userHome()))
-		if native == "BeforeAgent" {
-			h.p.set("prompt", bareGeminiPrompt(h.p.str("prompt")))
-		}
-		if native == "BeforeAgent" && strings.Contains(h.p.str("prompt"), "<chat-message>") {
-			// AfterAgent's block hands its reason back as a new prompt,
-			// which fires BeforeAgent again: the message's reply goes on.
-			h.continued = h.messageReplyGoingOn()
-		}
+		ev.Mode = harnessMode(geminiMode(geminiArgs(h.a.env.PPID), ev.WorkFolder(h.a.env.Cwd), h.a.userHome()))
+	}
+	switch h.event {
+	case "BeforeAgent":
+		ev.Prompt = bareGeminiPrompt(p.Str("prompt"))
+		// AfterAgent's block hands its reason back as a new prompt, which
+		// fires BeforeAgent again: the message's reply goes on.
+		ev.Continued = strings.Contains(ev.Prompt, "<chat-message>") && h.messageReplyGoingOn(ev)
 	case "AfterAgent":
-		text := h.p.str("prompt_response")
-		if text == "[no response text]" {
-			text = "" // Gemini CLI's word for a turn that said nothing
+		ev.LastWords = p.Str("prompt_response")
+		if ev.LastWords == "[no response text]" {
+			ev.LastWords = "" // Gemini CLI's word for a turn that said nothing
 		}
-		if h.p.flag("stop_hook_active") {
-			text = h.sinceLastReply(text)
+		if ev.Continued {
+			ev.LastWords = h.sinceLastReply(ev, ev.LastWords)
 		}
-		h.p.set("last_assistant_message", text)
 	case "Notification":
-		if h.p.str("notification_type") == "ToolPermission" {
-			h.p.set("notification_type", "permission_prompt")
+		if ev.Notification = p.Str("notification_type"); ev.Notification == "ToolPermission" {
+			ev.Notification = "permission_prompt"
 		}
 	case "PreCompress":
-		if h.p.str("trigger") != "manual" {
-			// Gemini CLI fires it before every model request, whether
-			// or not it compresses: only /compress is one.
-			return nil
+		if p.Str("trigger") != "manual" {
+			// Gemini CLI fires it before every model request, whether or
+			// not it compresses: only /compress is one.
+			return ev, errNothing
 		}
 	case "BeforeTool", "AfterTool":
-		h.geminiTool()
+		rewrite = h.geminiShell(&ev)
+		h.speak = rewrite != nil
+		if ev.Tool == geminiAgentTool {
+			h.then = geminiSubagent(ev)
+		}
 	}
-	err := h.handle()
-	if err == nil && h.p.str("tool_name") == geminiAgentTool {
-		err = h.geminiSubagent(native)
-	}
-	if err == nil && h.rewrite != nil && !h.answered {
-		err = h.say(&answer{})
-	}
-	return err
+	return ev, nil
 }
 
 // bareGeminiPrompt is the person's prompt without the context hooks put
@@ -146,69 +151,71 @@ func bareGeminiPrompt(prompt string) string {
 	return prompt
 }
 
+// sessionChat is the chat of the event's session as it is now, read
+// without the lock (nil for none).
+func (h *hook) sessionChat(ev harness.Event) *state.Chat {
+	var c *state.Chat
+	in := state.SessionIn{Harness: ev.Harness, Session: ev.Session, Folder: ev.WorkFolder(h.a.env.Cwd)}
+	_ = h.a.home.View(func(v *state.View) (err error) { c, err = v.FindHarnessChat(in); return err })
+	return c
+}
+
 // messageReplyGoingOn says whether the session's chat is in a reply a
-// message started at the turn's end (conch handed the message back to
-// the harness), still running and not yet past its first step.
-func (h *hook) messageReplyGoingOn() bool {
-	look := h.sessionIn(false)
-	look.Mode, look.Transcript = "", ""
-	going := false
-	_ = h.a.view(func(v *state.View) error {
-		c, err := v.FindHarnessChat(look)
-		going = err == nil && c != nil && c.Reply != nil && c.Reply.Alive() && !c.Reply.Person && c.Reply.Steps == 0
-		return nil
-	})
-	return going
+// message started at the turn's end (conch handed the message back to the
+// harness), still running and not yet past its first step.
+func (h *hook) messageReplyGoingOn(ev harness.Event) bool {
+	c := h.sessionChat(ev)
+	return c != nil && c.Reply != nil && c.Reply.Alive() && !c.Reply.Person && c.Reply.Steps == 0
 }
 
 // sinceLastReply is what a turn that went on with a message said in the
 // message's reply: Gemini CLI's prompt_response holds the whole turn's
 // words, the earlier reply's (which ended with them) first.
-func (h *hook) sinceLastReply(text string) string {
-	look := h.sessionIn(false)
-	look.Mode, look.Transcript = "", ""
-	_ = h.a.view(func(v *state.View) error {
-		c, err := v.FindHarnessChat(look)
-		if err != nil || c == nil || c.LastReply == nil || c.LastReply.Text == "" {
-			return nil
-		}
-		if i := strings.LastIndex(text, c.LastReply.Text); i >= 0 {
-			text = strings.TrimSpace(text[i+len(c.LastReply.Text):])
-		}
-		return nil
-	})
+func (h *hook) sinceLastReply(ev harness.Event, text string) string {
+	c := h.sessionChat(ev)
+	if c == nil || c.LastReply == nil || c.LastReply.Text == "" {
+		return text
+	}
+	if i := strings.LastIndex(text, c.LastReply.Text); i >= 0 {
+		return strings.TrimSpace(text[i+len(c.LastReply.Text):])
+	}
 	return text
 }
 
-// geminiTool reads a tool event's input: the CONCH_CHAT conch put in a
-// shell command is not the model's (so the command reads as the model
-// wrote it), and at BeforeTool a shell command that runs conch gets it,
-// in the arguments Gemini CLI runs (rewrite).
-func (h *hook) geminiTool() {
-	input := h.p.obj("tool_input")
-	if input == nil || h.p.str("tool_name") != "run_shell_command" {
-		return
+// geminiShell reads a shell tool's input: the CONCH_CHAT conch put in a
+// command is not the model's (the command reads as the model wrote it),
+// and at BeforeTool a command that runs conch gets it, in the arguments
+// Gemini CLI is to run (returned; nil for none). Gemini CLI builds the
+// tool from the arguments answered alone: all of them are given.
+func (h *hook) geminiShell(ev *harness.Event) map[string]json.RawMessage {
+	if ev.Input == nil || ev.Tool != "run_shell_command" {
+		return nil
 	}
-	command := input.str("command")
+	command := ev.Input.Str("command")
 	bare := strings.TrimPrefix(command, chatPrefix(command))
 	if bare != command {
-		input.set("command", bare)
-		h.p.setRaw("tool_input", input)
+		input := harness.Fields{}
+		for k, v := range ev.Input {
+			input[k] = v
+		}
+		b, _ := json.Marshal(bare)
+		input["command"] = b
+		ev.Input = input
 	}
-	if h.p.str("hook_event_name") != "PreToolUse" || !strings.Contains(bare, "conch") || strings.Contains(bare, "CONCH_CHAT") || strings.Contains(bare, "--chat") {
-		return
+	if ev.Kind != harness.PreTool || !strings.Contains(bare, "conch") || strings.Contains(bare, "CONCH_CHAT") || strings.Contains(bare, "--chat") {
+		return nil
 	}
-	chat := state.LinkedChat(h.a.homeDir(), state.HarnessGemini, h.p.str("session_id"))
+	chat := state.LinkedChat(h.a.homeDir(), state.HarnessGemini, ev.Session)
 	if chat == "" {
-		return
+		return nil
 	}
 	args := map[string]json.RawMessage{}
-	for k, v := range input {
+	for k, v := range ev.Input {
 		args[k] = v
 	}
 	b, _ := json.Marshal("export CONCH_CHAT=" + chat + "; " + bare)
 	args["command"] = b
-	h.rewrite = args
+	return args
 }
 
 // chatPrefix is the CONCH_CHAT conch put before a shell command, or "".
@@ -224,34 +231,29 @@ func chatPrefix(command string) string {
 	return command[:end+2]
 }
 
-// geminiSubagent gives a subagent Gemini CLI runs (its invoke_agent tool)
-// a child chat: made, its reply begun, when the tool is called; its reply
-// ended with the subagent's report, and the chat archived, when the tool
-// returns. Gemini CLI names no call of a tool, so the call is known by
-// the agent's name and prompt. The subagent's own tool calls fire the
-// same hooks as its parent's, with nothing telling them apart: they are
-// the parent's steps.
-func (h *hook) geminiSubagent(native string) error {
-	input := h.p.obj("tool_input")
-	name := input.str("agent_name")
-	h.p.set("agent_id", "gemini-agent-"+strconv.FormatUint(fnv64(name+"\x00"+input.str("prompt")), 16))
-	h.p.set("agent_type", name)
-	if native == "BeforeTool" {
-		if h.answered {
-			// The call was denied or the reply stopped: no subagent runs.
-			return nil
-		}
-		h.event = "SubagentStart"
-		return h.subagentStart()
+// geminiSubagent is what a call of Gemini CLI's invoke_agent also is: at
+// BeforeTool, a subagent's start (its child chat made, its reply begun);
+// at AfterTool, its end (the reply ended with the subagent's report, the
+// child archived). Gemini CLI names no tool call, so the call is known by
+// the agent's name and prompt. The subagent's own tool calls fire the same
+// hooks as its parent's, with nothing telling them apart: they are the
+// parent's steps.
+func geminiSubagent(ev harness.Event) *harness.Event {
+	name := ev.Input.Str("agent_name")
+	sub := harness.Event{
+		Harness: ev.Harness, Name: ev.Name, Session: ev.Session, Folder: ev.Folder, Transcript: ev.Transcript,
+		Agent:     "gemini-agent-" + strconv.FormatUint(fnv64(name+"\x00"+ev.Input.Str("prompt")), 16),
+		AgentType: name, HasLastWords: true,
 	}
-	report := ""
-	if resp := h.p.obj("tool_response"); resp != nil {
-		report = toolText(resp["llmContent"])
+	if ev.Kind == harness.PreTool {
+		sub.Kind = harness.SubagentStart
+		return &sub
 	}
-	h.p.set("last_assistant_message", report)
-	h.p.set("hook_event_name", "SubagentStop")
-	h.event = "SubagentStop"
-	return h.stop()
+	sub.Kind = harness.SubagentEnd
+	if len(ev.Response) > 0 {
+		sub.LastWords = toolText(harness.Obj(ev.Response)["llmContent"])
+	}
+	return &sub
 }
 
 // toolText is the text of a tool's result as Gemini CLI gives it: a
@@ -284,10 +286,11 @@ func fnv64(s string) uint64 {
 	return hash
 }
 
-// geminiArgs is the command line of the Gemini CLI process that runs this
-// hook (Linux only; nil elsewhere or when it cannot be read).
-func (h *hook) geminiArgs() []string {
-	pid := state.HarnessPID(h.a.env.PPID)
+// geminiArgs is the command line of the Gemini CLI process that runs a
+// hook whose parent is ppid (Linux only; nil elsewhere or when it cannot
+// be read).
+func geminiArgs(ppid int) []string {
+	pid := proc.HarnessPID(ppid)
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
 	if err != nil {
 		return nil
@@ -340,36 +343,40 @@ type geminiOutput struct {
 	HookSpecificOutput map[string]any `json:"hookSpecificOutput,omitempty"`
 }
 
-// geminiAnswer says ans, an answer in Claude Code's terms, in Gemini
-// CLI's: a permission decision is its decision and reason; a stop before
-// a tool ({"continue": false} with the pending tool denied) is one
-// continue:false whose stopReason is the notice (Gemini CLI puts the
-// stopReason before the model and the person, and runs no tool);
-// additionalContext is additionalContext (Gemini CLI reads it at
-// SessionStart, BeforeAgent and AfterTool); a shell command's rewrite goes
-// in tool_input.
-func (h *hook) geminiAnswer(native string, ans *answer) any {
-	out := geminiOutput{Continue: ans.Continue, StopReason: ans.StopReason, Decision: ans.Decision, Reason: ans.Reason, SystemMessage: ans.SystemMessage}
-	specific := map[string]any{}
-	if s := ans.HookSpecificOutput; s != nil {
-		switch s.PermissionDecision {
-		case "deny":
-			out.Decision, out.Reason = "deny", s.PermissionDecisionReason
-			if out.Continue != nil && !*out.Continue {
-				out.StopReason = s.PermissionDecisionReason
-			}
-		case "ask":
-			out.Decision, out.Reason, out.SystemMessage = "ask", s.PermissionDecisionReason, s.PermissionDecisionReason
-		}
-		if s.AdditionalContext != "" {
-			specific["additionalContext"] = s.AdditionalContext
-		}
+// geminiAnswer says ans in Gemini CLI's JSON: a refused tool is its
+// decision and reason; a stop before a tool (the tool refused, the turn
+// stopped) is one continue:false whose stopReason is the notice (Gemini
+// CLI puts the stopReason before the model and the person, and runs no
+// tool); a turn kept going is a block whose reason Gemini CLI sends as
+// the next prompt; context is additionalContext; a shell command's
+// rewrite goes in tool_input.
+func geminiAnswer(event string, ans harness.Answer, rewrite map[string]json.RawMessage) any {
+	out := geminiOutput{SystemMessage: ans.SystemMessage}
+	if ans.Stop {
+		f := false
+		out.Continue, out.StopReason = &f, ans.StopReason
 	}
-	if h.rewrite != nil && out.Decision == "" && out.Continue == nil {
-		specific["tool_input"] = h.rewrite
+	if ans.Continue {
+		out.Decision, out.Reason = "block", ans.Prompt
+	}
+	switch ans.Permission {
+	case harness.Deny:
+		out.Decision, out.Reason = "deny", ans.PermissionReason
+		if ans.Stop {
+			out.StopReason = ans.PermissionReason
+		}
+	case harness.Ask:
+		out.Decision, out.Reason, out.SystemMessage = "ask", ans.PermissionReason, ans.PermissionReason
+	}
+	specific := map[string]any{}
+	if ans.Context != "" {
+		specific["additionalContext"] = ans.Context
+	}
+	if rewrite != nil && out.Decision == "" && out.Continue == nil {
+		specific["tool_input"] = rewrite
 	}
 	if len(specific) > 0 {
-		specific["hookEventName"] = native
+		specific["hookEventName"] = event
 		out.HookSpecificOutput = specific
 	}
 	return out

@@ -3,8 +3,8 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/harness"
 )
 
 func (a *app) newHookQwen() *cobra.Command {
@@ -35,52 +35,26 @@ Exit codes: 0, always.`,
 			if asksHelp(args) {
 				return cmd.Help()
 			}
-			return a.runHook(state.HarnessQwen, nil, (*hook).handleQwen)
+			return a.runHook(state.HarnessQwen, nil, (*hook).decodeQwen)
 		},
 	}
 }
 
-// handleQwen does what one of Qwen Code's events means: Claude Code's
-// protocol (handle), but for the sends of a turn that are not the
-// person's.
-func (h *hook) handleQwen() error {
-	h.event = h.p.str("hook_event_name")
-	if h.event == "UserPromptSubmit" && !h.p.has("submitted_prompt") {
-		if h.p.str("prompt") == "" {
-			return h.qwenGoesOn()
-		}
-		// Stop's block hands its reason back as the next prompt (a send
-		// of Qwen Code's "Hook" kind, with no submitted_prompt): the
-		// message's reply goes on.
-		h.continued = h.messageReplyGoingOn()
+// decodeQwen reads one of Qwen Code's events: Claude Code's, but for the
+// sends of a turn that are not the person's. A UserPromptSubmit with no
+// submitted_prompt is Qwen Code's own: with no prompt, the turn sending
+// its tools' results (ToolResults); with one, Stop's block handed back as
+// the next prompt, which goes on in the message's reply.
+func (h *hook) decodeQwen() (harness.Event, error) {
+	ev, err := h.decodeHook(claudeKind)
+	if err != nil || ev.Kind != harness.PromptSubmit || h.p.Has("submitted_prompt") {
+		return ev, err
 	}
-	return h.handle()
-}
-
-// qwenGoesOn: the turn sends its tools' results to the model (Qwen Code
-// fires UserPromptSubmit for that send too, with no prompt). The reply
-// goes on; the notes reach the model now, and a stopped reply's turn ends
-// here ({"continue": false} keeps the send from being made).
-func (h *hook) qwenGoesOn() error {
-	if h.p.str("agent_id") != "" {
-		return nil // a subagent's send: its notes are its parent's to hear
+	if ev.Prompt == "" {
+		ev.Kind = harness.ToolResults
+		h.kind = ev.Kind
+		return ev, nil
 	}
-	look := h.sessionIn(false)
-	look.Mode, look.Transcript = "", ""
-	var c *state.Chat
-	if err := h.a.view(func(v *state.View) (err error) { c, err = v.FindHarnessChat(look); return err }); err != nil {
-		return err
-	}
-	if c != nil && c.Reply == nil {
-		if n := c.StopPending(); n != nil {
-			// Another chat stopped the reply; its pending tool was denied
-			// and the reply ended, but Qwen Code goes on: the turn ends
-			// here, and the stop is heard.
-			return h.sayStop(c, stopAnswer(render.StopLine(*n)))
-		}
-	}
-	if c == nil || c.Reply == nil {
-		return h.handle() // no reply running (conch was set up mid-turn): the turn is one
-	}
-	return h.withNotes(c, h.context, stopAnswer)
+	ev.Continued = h.messageReplyGoingOn(ev)
+	return ev, nil
 }

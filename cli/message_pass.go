@@ -47,7 +47,7 @@ func (a *app) messagePress(verb, short, long string, do func(*state.Tx, string) 
 			if err != nil {
 				return err
 			}
-			return a.printer().Value(m, render.MessageDecided(m))
+			return a.printer().Value(render.MessageView(m), render.MessageDecided(m))
 		}),
 	}
 }

@@ -36,7 +36,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 				if err != nil {
 					return err
 				}
-				return a.printer().Value(cards, render.Cards(cards))
+				return a.printer().Value(render.CardsView(cards), render.Cards(cards))
 			})
 		}),
 	}

@@ -44,43 +44,22 @@ stopped: end it now.`,
 		if maxChars < 0 {
 			return usage("--max-chars %d: want 0 or more", maxChars)
 		}
-		// Most calls have nothing to say: look without the lock first.
-		var n *state.Notes
-		if err := a.view(func(tx *state.View) (err error) { n, err = tx.Notes(a.actor()); return err }); err != nil {
-			return err
-		}
-		if n.Empty() {
-			if a.json {
-				_, err := a.printNotes(n, maxChars)
-				return err
-			}
-			return nil
-		}
-		if peek || n.StopNow {
-			if _, err := a.printNotes(n, maxChars); err != nil {
-				return err
-			}
-			return a.stopNow(n)
-		}
-		// Under the lock the notes are gathered again, and these are the
-		// ones said and marked; a stop that came in between is among them.
-		err := a.update(func(tx *state.Tx) (err error) {
-			if n, err = tx.Notes(a.actor()); err != nil {
-				return err
-			}
-			shown, err := a.printNotes(n, maxChars)
-			if err != nil {
-				return err
-			}
-			if n.StopNow {
-				return nil
-			}
-			return tx.MarkNotes(a.actor(), shown)
+		var last *state.Notes
+		err := a.home.TellNotes(a.actor(), state.Teller{
+			Mark:   !peek,
+			Update: a.update,
+			Say: func(tx *state.Tx, n *state.Notes) (*state.Notes, error) {
+				last = n
+				if n.Empty() && !a.json {
+					return n, nil // nothing to say
+				}
+				return a.printNotes(n, maxChars)
+			},
 		})
 		if err != nil {
 			return err
 		}
-		return a.stopNow(n)
+		return a.stopNow(last)
 	})
 	return cmd
 }
@@ -96,23 +75,7 @@ func (a *app) stopNow(n *state.Notes) error {
 func (a *app) printNotes(n *state.Notes, maxChars int) (*state.Notes, error) {
 	text, shown := render.Notes(n, maxChars)
 	if a.json {
-		out := struct {
-			Stop     any                `json:"stop"`
-			Reader   []string           `json:"reader"`
-			Messages []state.DueMessage `json:"messages"`
-			Waits    []state.EndedWait  `json:"waits"`
-			Notices  []string           `json:"notices"`
-		}{Reader: []string{}, Messages: shown.Messages, Waits: shown.Waits, Notices: []string{}}
-		if shown.Stop != nil {
-			out.Stop = map[string]any{"by": shown.Stop.By, "reason": shown.Stop.Reason, "now": shown.StopNow, "line": render.StopLine(*shown.Stop)}
-		}
-		for _, l := range shown.Reader {
-			out.Reader = append(out.Reader, render.ReaderLine(l))
-		}
-		for _, x := range shown.Notices {
-			out.Notices = append(out.Notices, render.NoticeLine(x))
-		}
-		return shown, a.printer().WriteJSON(out)
+		return shown, a.printer().WriteJSON(render.NotesView(shown))
 	}
 	_, err := io.WriteString(a.env.Out, render.Terminal(text))
 	return shown, err

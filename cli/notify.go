@@ -54,7 +54,7 @@ Exit codes: 0 sent, 1 the command failed, 2 no [notify] command is set.`,
 			if err != nil {
 				return err
 			}
-			return a.printer().Value(map[string]any{"command": argv, "sent": true}, render.NotifySent(argv))
+			return a.printer().Value(render.NotifySentJSON{Command: argv, Sent: true}, render.NotifySent(argv))
 		}),
 	}
 }

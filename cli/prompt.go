@@ -18,7 +18,7 @@ Exit codes: 0 done.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessNone),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			return a.printer().Value(map[string]string{"prompt": render.Prompt}, render.Prompt)
+			return a.printer().Value(render.PromptJSON{Prompt: render.Prompt}, render.Prompt)
 		}),
 	}
 }

@@ -36,7 +36,7 @@ Exit codes: 0 done, 2 bad input (the person names no path), 3 no such chat.`,
 			for _, c := range gone {
 				live = append(live, state.LiveClaim{Claim: c})
 			}
-			return a.printer().Value(claimsOut{Version: render.JSONVersion, Claims: render.ClaimsJSON(live, a.chat)},
+			return a.printer().Value(render.ClaimsOut{Claims: render.ClaimsJSON(live, a.chat)},
 				render.Released(gone, a.env.Cwd, a.userHome()))
 		}),
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -38,9 +39,9 @@ Exit codes: 0 done, 2 usage or no chat acting, 3 no such chat.`,
 			return err
 		}
 		if r := c.LastReply; r != nil {
-			return a.printer().Value(r, r.ID+" "+r.Outcome+"\n")
+			return a.printer().Value(render.ReplyView(r), render.ReplyEnded(r))
 		}
-		return a.printer().Value(map[string]any{"id": c.ID, "reply": nil}, "no reply ended\n")
+		return a.printer().Value(render.NoReplyJSON{ID: c.ID}, render.NoReplyEnded)
 	})
 	return cmd
 }

@@ -55,7 +55,7 @@ Exit codes: 0 done, 2 usage or no chat acting, 3 no such chat.`,
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(r, r.ID+"\n")
+		return a.printer().Value(render.ReplyView(r), r.ID+"\n")
 	})
 	return cmd
 }

@@ -25,7 +25,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 				if err != nil {
 					return err
 				}
-				return a.printer().Value(rs, render.Requests(rs, a.actor().Person()))
+				return a.printer().Value(render.RequestsView(rs), render.Requests(rs, a.actor().Person()))
 			})
 		}),
 	}
@@ -53,7 +53,7 @@ request, or not waiting).`,
 			if err != nil {
 				return err
 			}
-			return a.printer().Value(r, render.Decided(r))
+			return a.printer().Value(render.RequestView(r), render.Decided(r))
 		}),
 	}
 }

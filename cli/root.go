@@ -132,11 +132,7 @@ func Main(args []string, env Env) int {
 		a.warnCommitted(err)
 		return ExitOK
 	}
-	msg := err.Error()
-	if se := (*state.StoppedError)(nil); errors.As(err, &se) {
-		msg = render.StoppedNow(se.Notice) // the stopper's title and reason, cleaned
-	}
-	a.printer().Error(msg, code)
+	a.printer().Error(render.ErrorText(err), code)
 	return code
 }
 

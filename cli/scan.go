@@ -1,12 +1,11 @@
 package cli
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/harness"
 )
 
 func (a *app) newScan() *cobra.Command {
@@ -41,7 +40,7 @@ written.`,
 			// recorded under it, for every file at once.
 			looks := make([]state.Look, len(ads))
 			for i, ad := range ads {
-				looks[i] = state.LookAt(*ad)
+				looks[i] = harness.LookAt(*ad)
 			}
 			results := []state.ScanResult{}
 			if len(looks) > 0 {
@@ -60,14 +59,7 @@ written.`,
 					return err
 				}
 			}
-			var b strings.Builder
-			if len(results) == 0 {
-				b.WriteString("no adopted sessions\n")
-			}
-			for _, r := range results {
-				b.WriteString(render.ScanLine(r) + "\n")
-			}
-			return a.printer().Value(results, b.String())
+			return a.printer().Value(render.ScansView(results), render.Scanned(results))
 		}),
 	}
 }

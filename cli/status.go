@@ -42,7 +42,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 			if err != nil {
 				return err
 			}
-			return a.printer().Value(render.StatusJSON(st), render.Status(st))
+			return a.printer().Value(render.StatusView(st), render.Status(st))
 		})
 	})
 	return cmd

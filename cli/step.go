@@ -55,7 +55,7 @@ Exit codes: 0 done, 2 unknown family or no chat acting, 3 no such chat,
 			return err
 		})
 		if err == nil && v != nil {
-			_ = a.printer().Value(map[string]any{"json_version": render.JSONVersion, "guard": v.Decision, "reason": render.GuardReason(v)}, render.GuardStep(v)+"\n")
+			_ = a.printer().Value(render.GuardJSON{Guard: v.Decision, Reason: render.GuardReason(v)}, render.GuardStep(v)+"\n")
 		}
 		return a.stopped(err)
 	})
@@ -68,7 +68,7 @@ func (a *app) stopped(err error) error {
 	var se *state.StoppedError
 	if errors.As(err, &se) {
 		p := a.printer()
-		_ = p.Value(map[string]any{"stop": render.StopLine(se.Notice)}, render.StopLine(se.Notice)+"\n")
+		_ = p.Value(render.StopLineJSON{Stop: render.StopLine(se.Notice)}, render.StopLine(se.Notice)+"\n")
 	}
 	return err
 }

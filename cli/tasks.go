@@ -27,7 +27,7 @@ Exit codes: 0 done, 3 no such chat.`,
 				if err != nil {
 					return err
 				}
-				return a.printer().Value(st, render.Tasks(st))
+				return a.printer().Value(render.TasksView(st), render.Tasks(st))
 			})
 		}),
 	}

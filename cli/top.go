@@ -84,7 +84,7 @@ func (a *app) newTop() *cobra.Command {
 			}
 			m.setView(v, a.now())
 			f := m.frame(nil, width, height, false, a.now(), a.userHome())
-			return a.printer().Value(map[string]any{"lines": f.Lines()}, f.String())
+			return a.printer().Value(render.LinesJSON{Lines: f.Lines()}, f.String())
 		}
 		if a.json {
 			return usage("conch top --json prints one frame: give --once")

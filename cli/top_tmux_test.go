@@ -181,9 +181,9 @@ func (x *topTerm) json(v any, args ...string) {
 
 // cardState is the state of message or request id, as conch messages has it.
 func (x *topTerm) cardState(id string) string {
-	var cards []struct{ ID, State string }
-	x.json(&cards, "messages")
-	for _, c := range cards {
+	var out struct{ Cards []struct{ ID, State string } }
+	x.json(&out, "messages")
+	for _, c := range out.Cards {
 		if c.ID == id {
 			return c.State
 		}

@@ -1,10 +1,11 @@
 package cli
 
 import (
-	"fmt"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/render"
 )
 
 // Version is conch's version; a release build sets it with -ldflags.
@@ -21,7 +22,7 @@ func (a *app) newVersion() *cobra.Command {
 			if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
 				v = info.Main.Version
 			}
-			return a.printer().Value(map[string]string{"version": v}, fmt.Sprintf("conch %s\n", v))
+			return a.printer().Value(render.VersionJSON{Version: v}, render.Version(v))
 		}),
 	}
 }

@@ -106,7 +106,7 @@ func (a *app) waitFor(kind, id string, block bool, timeout time.Duration) error 
 		return a.sayEnded(v)
 	}
 	if !block {
-		return a.printer().Value(v, render.WaitRegistered(v))
+		return a.printer().Value(render.WaitView(v), render.WaitRegistered(v))
 	}
 	ctx := context.Background()
 	if timeout > 0 {
@@ -143,7 +143,7 @@ func (a *app) waitFor(kind, id string, block bool, timeout time.Duration) error 
 // sayEnded says how a wait ended, then marks it told: said first, so a
 // command killed in between says it again next time.
 func (a *app) sayEnded(v *state.WaitView) error {
-	if err := a.printer().Value(v, render.WaitBlock(*v.Ending)+"\n"); err != nil {
+	if err := a.printer().Value(render.WaitView(v), render.WaitBlock(*v.Ending)+"\n"); err != nil {
 		return err
 	}
 	if !v.Recorded {
@@ -189,7 +189,7 @@ Exit codes: 0 done, 3 no such chat.`,
 				if err != nil {
 					return err
 				}
-				return a.printer().Value(map[string]any{"waits": vs}, render.WaitList(vs, tx.Now()))
+				return a.printer().Value(render.WaitsView(vs), render.WaitList(vs, tx.Now()))
 			})
 		}),
 	}
@@ -216,7 +216,7 @@ Exit codes: 0 done, 3 no such wait, or no such chat.`,
 			if err != nil {
 				return err
 			}
-			return a.printer().Value(v, render.WaitCancelled(v))
+			return a.printer().Value(render.WaitView(v), render.WaitCancelled(v))
 		}),
 	}
 }

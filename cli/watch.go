@@ -35,7 +35,7 @@ Exit codes: 0 done, 2 no chat acting, 3 no such chat, or the chat itself.`,
 			if err != nil {
 				return err
 			}
-			return a.printer().Value(w, render.WatchWords(w))
+			return a.printer().Value(render.WatchView(w), render.WatchWords(w))
 		}),
 	}
 }
@@ -59,7 +59,7 @@ Exit codes: 0 done, 2 no chat acting, 3 no such chat.`,
 			if err != nil {
 				return err
 			}
-			return a.printer().Value(w, render.UnwatchWords(w))
+			return a.printer().Value(render.WatchView(w), render.UnwatchWords(w))
 		}),
 	}
 }

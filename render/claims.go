@@ -8,10 +8,6 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-// JSONVersion is the version of the JSON shapes issue 18 made or changed
-// (claims, the chat list with its claims).
-const JSONVersion = 2
-
 // Clock is a time of day as the person reads it: 10:30, in local time.
 func Clock(t time.Time) string { return t.Local().Format("15:04") }
 

@@ -115,7 +115,7 @@ func StopAnswer(r *state.StopResult) string {
 	if q.State == state.ReqStopped {
 		return fmt.Sprintf("%s\nstopped %s: its next step ends its reply, and its next reply hears why\n", q.ID, Named(q.TargetTitle, q.Target))
 	}
-	return fmt.Sprintf("%s\nit %s\n", q.ID, state.RequestWords(q))
+	return fmt.Sprintf("%s\nit %s\n", q.ID, RequestWords(q))
 }
 
 // NeedsPerson is the error a stop that waits for the person answers.
@@ -170,7 +170,7 @@ func CardLine(c state.Card) string {
 		}
 		return fmt.Sprintf("%s  Stop of %s by %s · %s%s", c.ID, to, from, st, reason)
 	}
-	st := state.StateWords(c.State, c.Why) // why is conch's own words
+	st := StateWords(c.State, c.Why) // why is conch's own words
 	switch c.Side {
 	case "to":
 		return fmt.Sprintf("%s  To %s · %s", c.ID, to, st)
@@ -178,6 +178,30 @@ func CardLine(c state.Card) string {
 		return fmt.Sprintf("%s  From %s · %s · %s", c.ID, from, NotYou, st)
 	}
 	return fmt.Sprintf("%s  From %s to %s · %s", c.ID, from, to, st)
+}
+
+// StateWords is a message's state as its card says it.
+func StateWords(st, why string) string {
+	if st == state.MsgNotDelivered {
+		if why == "" {
+			return "not delivered"
+		}
+		return "not delivered (" + why + ")"
+	}
+	return st
+}
+
+// RequestWords says how a stop ended, after "it": was stopped, was denied…
+func RequestWords(r *state.Request) string {
+	switch r.State {
+	case state.ReqWaiting:
+		return "waits for the person"
+	case state.ReqStopped:
+		return "stopped the reply"
+	case state.ReqDenied:
+		return "was denied"
+	}
+	return "ended with nothing stopped (" + r.Why + ")"
 }
 
 // Requests is `conch requests` in words.
@@ -192,7 +216,7 @@ func Requests(rs []*state.Request, person bool) string {
 	for _, q := range rs {
 		st := waitsForOK
 		if q.State != state.ReqWaiting {
-			st = "it " + state.RequestWords(q)
+			st = "it " + RequestWords(q)
 		}
 		fmt.Fprintf(&b, "%s  %s asks to stop %s: %s · %s\n", q.ID, Named(q.ByTitle, q.By), Named(q.TargetTitle, q.Target), Clean(q.Reason), st)
 	}
@@ -204,7 +228,7 @@ func Requests(rs []*state.Request, person bool) string {
 
 // Decided is `conch confirm` / `conch deny`'s answer in words.
 func Decided(q *state.Request) string {
-	return fmt.Sprintf("%s: it %s\n", q.ID, state.RequestWords(q))
+	return fmt.Sprintf("%s: it %s\n", q.ID, RequestWords(q))
 }
 
 // MessageDecided is `conch message pass` / `dismiss`'s answer in words.
@@ -213,5 +237,5 @@ func MessageDecided(m *state.Message) string {
 	case state.MsgWaiting:
 		return fmt.Sprintf("%s passed on: %s reads it at its next notes\n", m.ID, Named(m.ToTitle, m.To))
 	}
-	return fmt.Sprintf("%s %s\n", m.ID, state.StateWords(m.State, m.Why))
+	return fmt.Sprintf("%s %s\n", m.ID, StateWords(m.State, m.Why))
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -22,9 +23,10 @@ type Printer struct {
 func (p *Printer) Error(msg string, code int) {
 	if p.JSON {
 		data, _ := json.Marshal(struct {
-			Error string `json:"error"`
-			Code  int    `json:"code"`
-		}{msg, code})
+			Version int    `json:"json_version"`
+			Error   string `json:"error"`
+			Code    int    `json:"code"`
+		}{JSONVersion, msg, code})
 		fmt.Fprintf(p.Err, "%s\n", EscapeJSONControls(data))
 		return
 	}
@@ -43,14 +45,55 @@ func (p *Printer) Value(v any, words string) error {
 	return err
 }
 
-// WriteJSON writes v as indented JSON and a newline.
+// WriteJSON writes v as indented JSON and a newline, an object stamped
+// with its version: every object conch prints says "json_version" first,
+// here, once, so that no shape can be printed without it.
 func (p *Printer) WriteJSON(v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(p.Out, "%s\n", EscapeJSONControls(data))
+	head, rest := versionHead(data)
+	_, err = fmt.Fprintf(p.Out, "%s%s\n", head, EscapeJSONControls(rest))
 	return err
+}
+
+// versionKey is the key Versioned puts first.
+const versionKey = `"json_version"`
+
+// Versioned puts "json_version": JSONVersion first in the JSON object data
+// (compact or indented by two spaces, as encoding/json writes it), unless
+// it says a version already. Anything but an object is given back as it is.
+func Versioned(data []byte) []byte {
+	head, rest := versionHead(data)
+	if head == "" {
+		return data
+	}
+	out := make([]byte, 0, len(head)+len(rest))
+	out = append(out, head...)
+	return append(out, rest...)
+}
+
+// versionHead splits data so that head+rest is Versioned(data), without
+// copying it: head is "" when data is left as it is.
+func versionHead(data []byte) (head string, rest []byte) {
+	if len(data) < 2 || data[0] != '{' {
+		return "", data
+	}
+	rest = data[1:]
+	if bytes.HasPrefix(bytes.TrimLeft(rest, " \n"), []byte(versionKey)) {
+		return "", data
+	}
+	v := strconv.Itoa(JSONVersion)
+	switch {
+	case rest[0] == '}':
+		return "{" + versionKey + ":" + v, rest
+	case bytes.HasPrefix(rest, []byte("\n}")):
+		return "{\n  " + versionKey + ": " + v, rest
+	case rest[0] == '\n':
+		return "{\n  " + versionKey + ": " + v + ",", rest
+	}
+	return "{" + versionKey + ":" + v + ",", rest
 }
 
 // Warn writes a warning line on standard error.

@@ -13,6 +13,19 @@ func Adopted(ad *state.Adoption) string {
 	return fmt.Sprintf("%s adopted %s (%s), read from byte %d on\n", ad.Chat, Clean(ad.File), ad.Harness, ad.Offset)
 }
 
+// Scanned is what conch scan says: a line a look, or that there is nothing
+// adopted to look at.
+func Scanned(results []state.ScanResult) string {
+	if len(results) == 0 {
+		return "no adopted sessions\n"
+	}
+	var b strings.Builder
+	for _, r := range results {
+		b.WriteString(ScanLine(r) + "\n")
+	}
+	return b.String()
+}
+
 // ScanLine is one look of conch scan at an adopted session, in words.
 func ScanLine(r state.ScanResult) string {
 	head := r.Chat + ": " + Clean(r.File)

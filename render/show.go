@@ -8,6 +8,24 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
+// Withheld is what a reader sees in place of the words (a goal, a task's
+// result) of chat or task id that would carry into it something read from
+// outside that it has not read: conch wait gives them, with that taint.
+func Withheld(id string, task bool) string {
+	if task {
+		return "withheld: task " + id + " read from outside; conch wait task " + id + " gives its words and that taint"
+	}
+	return "withheld: chat " + id + " read from outside"
+}
+
+// heldOr is words, or Withheld in their place when state withheld them.
+func heldOr(words string, held bool, id string, task bool) string {
+	if held {
+		return Withheld(id, task)
+	}
+	return words
+}
+
 // ChatShow is `conch chat show` in words.
 func ChatShow(c *state.ChatShown, now time.Time, home string) string {
 	var b strings.Builder
@@ -35,14 +53,14 @@ func ChatShow(c *state.ChatShown, now time.Time, home string) string {
 	row("state", c.State)
 	if c.Task != nil {
 		row("task state", c.Task.State)
-		row("result", c.Task.Result)
+		row("result", heldOr(c.Task.Result, c.ResultWithheld, c.ID, true))
 	}
 	row("origin", c.Origin)
 	row("folder", Folder(c.Folder, home))
 	row("computer", c.Computer)
 	row("mode", c.Mode)
 	row("inbound", c.Inbound)
-	row("goal", c.Goal)
+	row("goal", heldOr(c.Goal, c.GoalWithheld, c.ID, c.IsTask()))
 	row("parent", c.Parent)
 	if len(c.Taint.Outside) > 0 {
 		row("read outside", cleanAll(c.Taint.Outside))
@@ -72,3 +90,15 @@ func ChatShow(c *state.ChatShown, now time.Time, home string) string {
 	row("state version", fmt.Sprint(c.StateVersion))
 	return b.String()
 }
+
+// Deleted is what conch chat delete says.
+func Deleted(id string) string { return "deleted " + id + "\n" }
+
+// ReplyEnded is what conch reply end says: the reply and its outcome.
+func ReplyEnded(r *state.Reply) string { return r.ID + " " + r.Outcome + "\n" }
+
+// NoReplyEnded is what conch reply end says with no reply running.
+const NoReplyEnded = "no reply ended\n"
+
+// Version is what conch version says.
+func Version(v string) string { return "conch " + v + "\n" }

@@ -8,45 +8,13 @@ import (
 	"github.com/conch-sh/conch/state"
 )
 
-// statusJSON is `conch status --json` without --since; statusSinceJSON with
-// it. The shape is SPEC §7's and never changes without a version bump.
-type statusJSON struct {
-	Chat              state.ChatState `json:"chat"`
-	StateVersion      int64           `json:"state_version"`
-	Truncated         bool            `json:"truncated"`
-	HistoryGap        bool            `json:"history_gap"`
-	EarliestAvailable int64           `json:"earliest_available_sequence"`
-}
-
-type statusSinceJSON struct {
-	Chat              state.ChatState `json:"chat"`
-	StateVersion      int64           `json:"state_version"`
-	Events            []state.Event   `json:"events"`
-	Truncated         bool            `json:"truncated"`
-	HistoryGap        bool            `json:"history_gap"`
-	EarliestAvailable int64           `json:"earliest_available_sequence"`
-}
-
-// StatusJSON is the value `conch status --json` prints: events present
-// (possibly empty) with --since, absent without.
-func StatusJSON(st *state.Status) any {
-	if st.Since == nil {
-		return statusJSON{st.Chat, st.StateVersion, st.Truncated, st.HistoryGap, st.EarliestAvailable}
-	}
-	evs := st.Events
-	if evs == nil {
-		evs = []state.Event{}
-	}
-	return statusSinceJSON{st.Chat, st.StateVersion, evs, st.Truncated, st.HistoryGap, st.EarliestAvailable}
-}
-
 // Status is `conch status` in words.
 func Status(st *state.Status) string {
 	var b strings.Builder
 	c := st.Chat
 	fmt.Fprintf(&b, "%s %s “%s”: %s · state version %d\n", c.Kind, c.ID, Clean(c.Title), c.State, st.StateVersion)
-	if c.Goal != "" {
-		fmt.Fprintf(&b, "  goal: %s\n", Clean(c.Goal))
+	if goal := heldOr(c.Goal, c.GoalWithheld, c.ID, c.Kind == "task"); goal != "" {
+		fmt.Fprintf(&b, "  goal: %s\n", Clean(goal))
 	}
 	if st.Since == nil {
 		return b.String()
@@ -123,32 +91,12 @@ func GCStopped(r *state.GCResult) string {
 		plural(r.Pruned, "event", "events"), plural(r.Expired, "watch", "watches"), plural(r.Orphans, "log", "logs"))
 }
 
-// CompactedJSON is what conch chat compacted --json prints: the event it
-// recorded (null when it could not be).
-func CompactedJSON(id string, ev *state.Event) any {
-	return struct {
-		Chat  string       `json:"chat"`
-		Event *state.Event `json:"event"`
-	}{id, ev}
-}
-
 // CompactedWords is what conch chat compacted says.
 func CompactedWords(id string, ev *state.Event) string {
 	if ev == nil {
 		return id + " compacted (not recorded)\n"
 	}
 	return fmt.Sprintf("%s compacted: event %d\n", id, ev.Sequence)
-}
-
-// ResetJSON is what conch chat reset --json prints.
-func ResetJSON(id string, dropped []string) any {
-	if dropped == nil {
-		dropped = []string{}
-	}
-	return struct {
-		Chat      string   `json:"chat"`
-		Unwatched []string `json:"unwatched"`
-	}{id, dropped}
 }
 
 // ResetWords is what conch chat reset says.

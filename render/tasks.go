@@ -18,8 +18,8 @@ func Tasks(st *state.TaskStatus) string {
 	fmt.Fprintf(&b, "Tasks: %s · %d running · %d waiting for room · %d waiting for the person's OK\n", limit, c.Running, c.WaitingRoom, c.WaitingOK)
 	for _, t := range st.Tasks {
 		line := fmt.Sprintf("- %s: %s", Named(t.Title, t.ID), t.State)
-		if t.Result != "" {
-			line += " · " + Clean(t.Result)
+		if r := heldOr(t.Result, t.Withheld, t.ID, true); r != "" {
+			line += " · " + Clean(r)
 		}
 		b.WriteString(line + "\n")
 	}

@@ -7,11 +7,9 @@ package state
 // the file before it has been read and judged, none after it.
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -128,13 +126,6 @@ func unwrapPath(err error) error {
 	return err
 }
 
-func harnessName(h string) string {
-	if h == HarnessCodex {
-		return "Codex"
-	}
-	return "Claude Code"
-}
-
 // Adoptions are every chat's links, in the order of their chats' ids.
 func (tx *View) Adoptions() ([]*Adoption, error) {
 	ids, err := tx.recordIDs("adopted", ValidID)
@@ -184,59 +175,15 @@ func (tx *Tx) HookedPrompt(chat, harness, prompt string) error {
 type Look struct {
 	Chat      string
 	File      string
-	From      int64  // the cursor it looked from
-	Next      int64  // the cursor past the whole rows read
-	Data      []byte // the whole rows read
-	Missing   bool   // the file is gone
-	Blocked   bool   // one row is longer than ScanCap: the cursor cannot move
-	Restarted bool   // the file was shorter than the cursor: replaced, read from its start
-	Err       error  // it could not be read (other than gone)
-}
-
-// LookAt reads what was appended to an adopted file since its cursor:
-// whole rows only, at most ScanCap bytes. A row still being written waits
-// for the next look; no byte is ever skipped.
-func LookAt(ad Adoption) Look {
-	l := Look{Chat: ad.Chat, File: ad.File, From: ad.Offset, Next: ad.Offset}
-	f, err := os.Open(ad.File)
-	if errors.Is(err, fs.ErrNotExist) {
-		l.Missing = true
-		return l
-	}
-	if err != nil {
-		l.Err = unwrapPath(err)
-		return l
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		l.Err = err
-		return l
-	}
-	from := ad.Offset
-	if st.Size() < from {
-		l.Restarted, from = true, 0
-		l.Next = 0
-	}
-	n := st.Size() - from
-	if n > ScanCap {
-		n = ScanCap
-	}
-	data := make([]byte, n)
-	got, err := io.ReadFull(io.NewSectionReader(f, from, n), data)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		l.Err = err
-		return l
-	}
-	data = data[:got]
-	end := bytes.LastIndexByte(data, '\n')
-	if end < 0 {
-		l.Blocked = int64(got) == ScanCap
-		return l
-	}
-	l.Data = data[:end+1]
-	l.Next = from + int64(end+1)
-	return l
+	From      int64 // the cursor it looked from
+	Next      int64 // the cursor past the whole rows read
+	Harness   string
+	Data      []byte   // the whole rows read
+	Typed     []string // the rows of Data a person typed, as the harness keeps them
+	Missing   bool     // the file is gone
+	Blocked   bool     // one row is longer than ScanCap: the cursor cannot move
+	Restarted bool     // the file was shorter than the cursor: replaced, read from its start
+	Err       error    // it could not be read (other than gone)
 }
 
 // ScanResult is what one look did for one chat.
@@ -267,7 +214,7 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 	if err != nil {
 		return res, err
 	}
-	if ad == nil || ad.File != l.File || ad.Offset != l.From {
+	if ad == nil || ad.File != l.File || ad.Offset != l.From || ad.Harness != l.Harness {
 		res.Skipped = true
 		return res, nil
 	}
@@ -304,7 +251,7 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 	if err != nil {
 		return res, err
 	}
-	for _, t := range humanTexts(ad.Harness, l.Data) {
+	for _, t := range l.Typed {
 		if isEcho(t, echoes) || slices.Contains(ad.Hooked, typedHash(t)) {
 			res.Echoes++
 			continue

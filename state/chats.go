@@ -681,6 +681,10 @@ type ChatShown struct {
 	State        string    `json:"state"`
 	Active       time.Time `json:"active"`
 	StateVersion int64     `json:"state_version"`
+	// GoalWithheld and ResultWithheld: the goal (a task's result) carries
+	// what the reader has not read from outside, and is "" here; render
+	// says it is withheld in its place.
+	GoalWithheld, ResultWithheld bool `json:"-"`
 }
 
 // Show is the chat as the actor may see it. The person sees it whole. A
@@ -694,22 +698,23 @@ func (tx *View) Show(a Actor, c *Chat) (*ChatShown, error) {
 		return nil, err
 	}
 	cp := *c
+	var goalHeld, resultHeld bool
 	if !a.Person() {
 		me, err := tx.Chat(a.ID)
 		if err != nil {
 			return nil, err
 		}
 		if carries(c, me) {
-			cp.Goal = withheld(c, cp.Goal)
+			goalHeld = withhold(&cp.Goal)
 			if cp.Task != nil {
 				t := *cp.Task
-				t.Result = withheld(c, t.Result)
+				resultHeld = withhold(&t.Result)
 				cp.Task = &t
 			}
 		}
 		tx.showTo(me, &cp)
 	}
-	return &ChatShown{Chat: &cp, State: c.State(), Active: c.Active(), StateVersion: v}, nil
+	return &ChatShown{Chat: &cp, State: c.State(), Active: c.Active(), StateVersion: v, GoalWithheld: goalHeld, ResultWithheld: resultHeld}, nil
 }
 
 // showTo narrows a copy of a chat's record to what chat me may see.
@@ -782,14 +787,12 @@ func carries(c, reader *Chat) bool {
 	return false
 }
 
-// withheld is what a reader that must not read c's words sees in their
-// place: nothing, when there are none.
-func withheld(c *Chat, words string) string {
-	if words == "" {
-		return ""
+// withhold takes away words a reader must not read, and says whether
+// there were any (render says, in their place, that they are withheld).
+func withhold(words *string) bool {
+	if *words == "" {
+		return false
 	}
-	if c.IsTask() {
-		return "withheld: task " + c.ID + " read from outside; conch wait task " + c.ID + " gives its words and that taint"
-	}
-	return "withheld: chat " + c.ID + " read from outside"
+	*words = ""
+	return true
 }

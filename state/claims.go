@@ -211,7 +211,7 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 	pid, start := 0, uint64(0)
 	if r := me.Reply; r != nil && r.Alive() {
 		folder, place, pid, start = r.Folder, r.Place, r.PID, r.PIDStart
-	} else if pid = HarnessPID(in.PPID); pid != 0 {
+	} else if pid = harnessPID(in.PPID); pid != 0 {
 		start, _ = procStart(pid)
 	}
 	now := tx.Now()

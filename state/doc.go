@@ -59,12 +59,14 @@
 //	§2  a chat deletes only itself               → chats.go (DeleteChat) → rights_delete
 //	§2  the person's press: a terminal, no chat  → chats.go (Press) → request_confirm, message_inbound
 //	§2  exit codes, mapped in one place          → cli/root.go (exitCode) → exit_codes, exit_codes_kinds
+//	§2  --json: public views, never the records  → render/json.go (ChatView, ChatJSON) → json_version, threat_show_json
+//	§2  "json_version": 2 first on every object  → render/printer.go (WriteJSON, Versioned) → json_version, render/json_test.go
 //	§2  text from a file, - for standard input   → cli/root.go (readText) → flags_from_files
 //	§3  list order, twelve, the header's counts  → list.go (ListChats) → list_order
 //	§3  changing NAME +N, family words           → list.go (ListChats) → list_changing_one, list_family_words
 //	§3  a summary index, not every record        → index.go (updateIndex, ScanIndex) → state/index_test.go
 //	§4  notes: what is said, in order            → notes.go (Notes) → notes_order
-//	§4  said, then marked; --peek marks nothing  → notes.go (MarkNotes) → notes_reader, notice_frozen
+//	§4  said, then marked; --peek marks nothing  → notes.go (TellNotes, MarkNotes) → notes_reader, notice_frozen, cli/hook_marks_test.go
 //	§4  the reader: four lines, each chat once   → notes.go (readerLines) → notes_reader, notes_limits, reader_after_edit
 //	§4  --max-chars: whole messages stay due     → cli/notes.go (printNotes) → notes_max_chars
 //	§4  a stopped reply hears only the stop      → replies.go (StopPending) → stop_notes_only
@@ -125,13 +127,15 @@
 //	§9  bad input changes nothing                → chats.go (validText) → input_bad, args_not_text
 //	§9  bounds on every stored field             → bounds.go (maxBytes, addSource) → threat_field_bounds
 //	§10 the budgets                              → cli/step.go (newStep) → cli/startup_test.go, testdata/bench/run
-//	§11 hook claude: events to commands          → cli/hook_claude.go (handle) → hook_claude_events, hook_claude_current
+//	§11 hook claude: events to commands          → state/harness/handle.go (Handle) → hook_claude_events, hook_claude_current
+//	§11 a harness's event names, decoded         → cli/hook_claude.go (claudeKind, decodeHook) → hook_claude_events
+//	§11 what a harness can carry in an answer    → state/harness/caps.go (Capabilities, known) → guard_codex, state/harness/handle_test.go
 //	§11 a hook never breaks its session          → cli/cap_hooks.go (runHook) → hook_claude_garbage
 //	§11 a session is a chat, subagents children  → harness.go (HarnessChat) → hook_claude_current, e2e_two_sessions
 //	§11 Stop delivers a start-reply message      → harness.go (ContinueWithMessage) → hook_claude_current
-//	§11 tools to families                        → cli/hook_claude.go (toolStep) → hook_claude_tools
+//	§11 tools to families                        → state/harness/tools.go (Family, commits) → hook_claude_tools
 //	§11 install claude, --remove                 → cli/install.go (newInstallClaude) → install_claude, install_claude_subfolder
-//	§11 codex: hooks and notify                  → cli/hook_codex.go (handleCodex, notify) → hook_codex_events, hook_codex_0169
+//	§11 codex: hooks and notify                  → cli/hook_codex.go (codexKind, decodeNotify) → hook_codex_events, hook_codex_0169
 //	§11 install codex                            → cli/install_codex.go (newInstallCodex) → install_codex, install_codex_project
 //	§12 the storage behind one interface         → state/store/store.go (Store) → state/store/store_test.go
 //	§13 claims                                   → claims.go (Claim) → claim_basic, claim_overlap, claim_bound, claim_ends

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -49,13 +48,6 @@ const (
 // writer, or the repair itself, removed it since it was found).
 const gone = "gone since it was found"
 
-// journalCut is doctor's word for a commit journal left behind.
-const journalCut = "the journal of a committed change that a writer stopped writing: the next command that writes finishes it"
-
-// staleAfter is how old a temporary file must be before doctor calls it
-// left over: younger ones may belong to a command writing now.
-const staleAfter = time.Minute
-
 // Doctor checks the home: permissions and what this user can open, the
 // shape of every record (a JSON object of the right kind, under its own
 // id, a file where a file belongs and a folder where a folder belongs),
@@ -69,19 +61,15 @@ const staleAfter = time.Minute
 // independently of the code that writes them, and through a CONCH_HOME
 // that is a symbolic link it checks the folder behind it.
 func (h *Home) Doctor(repair bool) ([]Finding, error) {
-	root, err := filepath.EvalSymlinks(h.Dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return []Finding{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("home %s: %w", h.Dir, err)
-	}
-	files, ok := h.store.(*store.Files)
+	files, ok := h.store.(fileDoctor)
 	if !ok {
 		return nil, fmt.Errorf("conch doctor checks a home on files; this one is in %s", h.where(""))
 	}
-	d := &doctor{h: h, fs: files.FS, root: root}
+	d := &doctor{h: h, files: files}
 	found, err := d.check()
+	if errors.Is(err, store.ErrNotFound) {
+		return []Finding{}, nil
+	}
 	if err != nil || !repair {
 		return found, err
 	}
@@ -108,6 +96,15 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 	return found, err
 }
 
+// fileDoctor is a store whose records are files doctor can inspect and
+// mend (store.Files).
+type fileDoctor interface {
+	Inspect(now time.Time, expect func(key string) store.Expect) (*store.Inspection, error)
+	SetMode(key string, folder bool) (fs.FileMode, error)
+	Quarantine(key string, now time.Time) (string, error)
+	RemoveLeftover(key string) error
+}
+
 // unlocked says whether repair mends a finding of kind k before it takes
 // the lock.
 func (k FindingKind) unlocked() bool {
@@ -115,99 +112,51 @@ func (k FindingKind) unlocked() bool {
 }
 
 type doctor struct {
-	h    *Home
-	fs   store.FS // the files' own calls, beneath the store
-	root string   // the home's folder, symbolic links resolved
-}
-
-func (d *doctor) real(rel string) string { return filepath.Join(d.root, filepath.FromSlash(rel)) }
-func (d *doctor) shown(rel string) string {
-	return filepath.Join(d.h.Dir, filepath.FromSlash(rel))
+	h     *Home
+	files fileDoctor
 }
 
 func (d *doctor) add(found *[]Finding, rel string, kind FindingKind, format string, args ...any) {
-	*found = append(*found, Finding{Path: d.shown(rel), Problem: fmt.Sprintf(format, args...), Kind: kind, rel: rel})
+	*found = append(*found, Finding{Path: d.h.where(rel), Problem: fmt.Sprintf(format, args...), Kind: kind, rel: rel})
 }
 
-// check walks the home once and says what is wrong.
+// damageKind is the finding a file's damage is.
+var damageKind = map[store.Damage]FindingKind{
+	store.DamageOpen:       FindingOpen,
+	store.DamageFolderMode: FindingFolderMode,
+	store.DamageFileMode:   FindingFileMode,
+	store.DamageMisplaced:  FindingMisplaced,
+	store.DamageOldMark:    FindingCutCommit,
+	store.DamageJournal:    FindingJournal,
+	store.DamageTemp:       FindingTemp,
+}
+
+// expect is doctor's map of the home, as the store's walk asks it.
+func expect(key string) store.Expect {
+	want := shapeOf(key)
+	return store.Expect{Folder: want.kind == shapeFolder, File: want.kind == shapeFile || want.kind == shapeRecord, Noun: want.noun()}
+}
+
+// check looks at the home once and says what is wrong: its files, as the
+// store finds them, then every record read as the commands read it.
 func (d *doctor) check() ([]Finding, error) {
 	h := d.h
-	found := []Finding{}
-	err := filepath.WalkDir(d.root, func(p string, e fs.DirEntry, err error) error {
-		rel, _ := filepath.Rel(d.root, p)
-		rel = filepath.ToSlash(rel)
-		if err != nil {
-			d.add(&found, rel, FindingOpen, "%s", err.Error())
-			return nil
-		}
-		if rel == "quarantine" || rel == "worktrees" {
-			// What repair moved aside, and the tasks' own work: not records.
-			return filepath.SkipDir
-		}
-		want := shapeOf(rel)
-		info, err := e.Info()
-		if err != nil {
-			return nil // gone since the folder was read
-		}
-		if e.Type()&fs.ModeSymlink != 0 {
-			// conch makes none; a link would send its writes elsewhere,
-			// and a chmod through it would change what it points to.
-			d.add(&found, rel, FindingMisplaced, "a symbolic link where conch keeps its own files")
-			return nil
-		}
-		if e.IsDir() {
-			if want.kind != shapeFolder && want.kind != shapeUnknown {
-				d.add(&found, rel, FindingMisplaced, "a folder where %s belongs", article(want.noun()))
-				return filepath.SkipDir
-			}
-			if m := info.Mode().Perm(); m&0o077 != 0 || m&0o700 != 0o700 {
-				d.add(&found, rel, FindingFolderMode, "folder mode %o, want 0700", m)
-			} else if err := canUse(p, true); err != nil {
-				d.add(&found, rel, FindingOpen, "%v", err)
-			}
-			return nil
-		}
-		if want.kind == shapeFolder {
-			d.add(&found, rel, FindingMisplaced, "a file where a folder belongs")
-			return nil
-		}
-		if !info.Mode().IsRegular() {
-			d.add(&found, rel, FindingMisplaced, "not a plain file (%s) where conch keeps its own files", info.Mode().Type())
-			return nil
-		}
-		if m := info.Mode().Perm(); m&0o077 != 0 || m&0o600 != 0o600 {
-			d.add(&found, rel, FindingFileMode, "file mode %o, want 0600", m)
-		} else if err := canUse(p, false); err != nil {
-			d.add(&found, rel, FindingOpen, "%v", err)
-		}
-		base := e.Name()
-		switch {
-		case rel == store.OldMarkName:
-			if h.Now().Sub(info.ModTime()) > staleAfter {
-				d.add(&found, rel, FindingCutCommit, "a commit was cut short (a writer stopped half way): the index may not sum up the records")
-			}
-		case rel == store.JournalName:
-			if h.Now().Sub(info.ModTime()) > staleAfter {
-				d.add(&found, rel, FindingJournal, "%s", journalCut)
-			}
-		case strings.HasSuffix(base, ".lock"):
-		case strings.HasPrefix(base, "."):
-			if h.Now().Sub(info.ModTime()) > staleAfter {
-				d.add(&found, rel, FindingTemp, "temporary file left over by a writer that stopped")
-			}
-		case strings.HasSuffix(base, ".json"):
-			if problem, bad := d.checkRecord(rel, want); problem != "" {
-				kind := FindingBadRecord
-				if !bad {
-					kind = FindingOpen // it could not be read: said, never quarantined
-				}
-				d.add(&found, rel, kind, "%s", problem)
-			}
-		}
-		return nil
-	})
+	in, err := d.files.Inspect(h.Now(), expect)
 	if err != nil {
 		return nil, err
+	}
+	found := []Finding{}
+	for _, dm := range in.Damaged {
+		d.add(&found, dm.Key, damageKind[dm.Damage], "%s", dm.Problem)
+	}
+	for _, rel := range in.Records {
+		if problem, bad := d.checkRecord(rel, shapeOf(rel)); problem != "" {
+			kind := FindingBadRecord
+			if !bad {
+				kind = FindingOpen // it could not be read: said, never quarantined
+			}
+			d.add(&found, rel, kind, "%s", problem)
+		}
 	}
 	holes, err := h.logHoles()
 	if err != nil {
@@ -230,7 +179,7 @@ func (d *doctor) check() ([]Finding, error) {
 // quarantine) or only the reading failed (the disk, a mode: never a reason
 // to move a record aside).
 func (d *doctor) checkRecord(rel string, want shape) (problem string, bad bool) {
-	data, err := d.fs.ReadFile(d.real(rel))
+	data, err := d.h.store.Get(rel)
 	switch {
 	case errors.Is(err, store.ErrTooLarge):
 		return "record " + store.ErrTooLarge.Error(), true
@@ -247,10 +196,7 @@ func (d *doctor) checkRecord(rel string, want shape) (problem string, bad bool) 
 	case want.read == nil:
 		return "", false
 	}
-	behind := *d.h
-	behind.Dir = d.root
-	tx := newView(&behind)
-	if err := want.read(tx, want.name); err != nil {
+	if err := want.read(newView(d.h), want.name); err != nil {
 		var ce *CorruptError
 		if !errors.As(err, &ce) {
 			return err.Error(), false
@@ -295,12 +241,12 @@ func (d *doctor) countersBehind() ([]Finding, error) {
 	// commit point leaves its event), which the counters need not pass.
 	used := Counters{}
 	for _, k := range idKinds {
-		entries, err := d.fs.ReadDir(d.real(k.dir))
+		names, err := d.h.store.List(k.dir)
 		if err != nil {
 			continue // none, or found by the walk
 		}
-		for _, e := range entries {
-			if id, ok := strings.CutSuffix(e.Name(), ".json"); ok {
+		for _, name := range names {
+			if id, ok := strings.CutSuffix(name, ".json"); ok {
 				used[k.prefix] = max(used[k.prefix], serialOf(id, k.prefix))
 			}
 		}
@@ -317,44 +263,19 @@ func (d *doctor) countersBehind() ([]Finding, error) {
 // fixUnlocked sets a mode, or moves aside what stands where something else
 // belongs.
 func (d *doctor) fixUnlocked(f *Finding) {
-	p := d.real(f.rel)
 	if f.Kind == FindingFolderMode || f.Kind == FindingFileMode {
-		mode := fs.FileMode(0o600)
-		if f.Kind == FindingFolderMode {
-			mode = 0o700
-		}
-		if err := chmod(p, mode); err == nil {
+		if mode, err := d.files.SetMode(f.rel, f.Kind == FindingFolderMode); err == nil {
 			f.Repaired = fmt.Sprintf("mode set to %o", mode)
 		} else if errors.Is(err, fs.ErrNotExist) {
 			f.Repaired = gone
 		}
 		return
 	}
-	if to, err := d.quarantine(f.rel); err == nil {
+	if to, err := d.files.Quarantine(f.rel, d.h.Now()); err == nil {
 		f.Repaired = "moved to " + to
 	} else if errors.Is(err, fs.ErrNotExist) {
 		f.Repaired = gone
 	}
-}
-
-// quarantine moves what is at rel into CONCH_HOME/quarantine, and says
-// where to.
-func (d *doctor) quarantine(rel string) (string, error) {
-	name := strings.ReplaceAll(rel, "/", "_") + "." + d.h.Now().UTC().Format("20060102T150405")
-	if err := d.fs.MkdirAll(d.real("quarantine")); err != nil {
-		return "", err
-	}
-	// Never over what an earlier repair put there.
-	for i, base := 1, name; ; i++ {
-		if _, err := d.fs.Stat(d.real("quarantine/" + name)); errors.Is(err, fs.ErrNotExist) {
-			break
-		}
-		name = fmt.Sprintf("%s.%d", base, i)
-	}
-	if err := d.fs.Rename(d.real(rel), d.real("quarantine/"+name)); err != nil {
-		return "", err
-	}
-	return d.shown("quarantine/" + name), nil
 }
 
 // fixLocked does, under the lock, what needs it.
@@ -374,7 +295,7 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 		case FindingJournal:
 			f.Repaired = "finished: its records written" // the Update rolled it forward
 		case FindingTemp:
-			if err := d.fs.Remove(d.real(f.rel)); err == nil {
+			if err := d.files.RemoveLeftover(f.rel); err == nil {
 				f.Repaired = "removed"
 			} else if errors.Is(err, fs.ErrNotExist) {
 				f.Repaired = gone
@@ -394,11 +315,11 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 			if f.rel == "counters.json" {
 				// What can still be read of it counts too: a chat deleted
 				// since is named by no record.
-				data, _ := d.fs.ReadFile(d.real(f.rel))
+				data, _ := d.h.store.Get(f.rel)
 				salvaged = salvageCounters(data)
 				rebuildCounters = true
 			}
-			to, err := d.quarantine(f.rel)
+			to, err := d.files.Quarantine(f.rel, d.h.Now())
 			if errors.Is(err, fs.ErrNotExist) {
 				f.Repaired = gone
 				continue

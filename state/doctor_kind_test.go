@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/conch-sh/conch/state/store"
 )
 
 // TestDoctorRepairGoesByKind: --repair does what a finding's Kind says,
@@ -26,11 +24,7 @@ func TestDoctorRepairGoesByKind(t *testing.T) {
 	if err := os.Chmod(at(chatRel(ids[0])), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	root, err := filepath.EvalSymlinks(h.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := &doctor{h: h, fs: store.OSFS{}, root: root}
+	d := &doctor{h: h, files: h.store.(fileDoctor)}
 	found, err := d.check()
 	if err != nil {
 		t.Fatal(err)

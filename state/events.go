@@ -390,6 +390,9 @@ type ChatState struct {
 	Active    time.Time `json:"active"`
 	TaskState string    `json:"task_state"`
 	Result    string    `json:"result"`
+	// GoalWithheld and ResultWithheld: taken away from a reader they
+	// would carry outside words into; render says so in their place.
+	GoalWithheld, ResultWithheld bool `json:"-"`
 }
 
 // MaxStatusEvents is how many events one status answers at most.
@@ -413,7 +416,7 @@ func (tx *View) Status(a Actor, id string, since *int64) (*Status, error) {
 			return nil, err
 		}
 		if carries(c, me) {
-			st.Chat.Goal, st.Chat.Result = withheld(c, st.Chat.Goal), withheld(c, st.Chat.Result)
+			st.Chat.GoalWithheld, st.Chat.ResultWithheld = withhold(&st.Chat.Goal), withhold(&st.Chat.Result)
 		}
 	}
 	h, err := tx.head(c.ID)

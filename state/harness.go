@@ -17,6 +17,37 @@ import (
 	"time"
 )
 
+// Harnesses whose sessions conch links to chats (each with an adapter in
+// cli and a row of capabilities in state/harness).
+const (
+	HarnessClaude = "claude"
+	HarnessCodex  = "codex"
+	HarnessGemini = "gemini" // Gemini CLI
+	HarnessQwen   = "qwen"   // Qwen Code
+)
+
+// Harnesses lists them, for checking a word typed.
+var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessQwen}
+
+// Readable are the harnesses whose session files conch reads (a
+// transcript's last words, conch adopt).
+var Readable = []string{HarnessClaude, HarnessCodex}
+
+// harnessName is a harness's own name, as the log says it.
+func harnessName(h string) string {
+	switch h {
+	case HarnessCodex:
+		return "Codex"
+	case HarnessClaude:
+		return "Claude Code"
+	case HarnessGemini:
+		return "Gemini CLI"
+	case HarnessQwen:
+		return "Qwen Code"
+	}
+	return h
+}
+
 // SessionLink is one harness session's link to its chat.
 type SessionLink struct {
 	Harness    string            `json:"harness"`
@@ -414,19 +445,6 @@ func cutRunes(s string, n int) string {
 		return s
 	}
 	return strings.TrimRight(string(r[:n]), " ")
-}
-
-// HarnessCompacted records that a harness compacted its session's
-// history (a compacted event, log only). It is nothing when the session
-// has no chat.
-func (tx *Tx) HarnessCompacted(in SessionIn) error {
-	in.Make = false
-	c, _, err := tx.HarnessChat(in)
-	if err != nil || c == nil {
-		return err
-	}
-	_, err = tx.Compacted(Actor{ID: c.ID}, c.ID)
-	return err
 }
 
 // TurnEnded says whether the end of a session's turn was reported already.

@@ -141,14 +141,14 @@ func TestJournalLeftBehind(t *testing.T) {
 	}
 	write(store.EncodeJournal(ws))
 	found, err := h.Doctor(false)
-	if err != nil || len(found) != 1 || found[0].Problem != journalCut {
+	if err != nil || len(found) != 1 || found[0].Problem != store.JournalCut {
 		t.Fatalf("doctor: %+v %v; want the journal named", found, err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "notes-of-the-test.json")); err == nil {
 		t.Fatal("a reader applied the journal")
 	}
 	repaired, err := h.Doctor(true)
-	if err != nil || len(repaired) == 0 || repaired[0].Problem != journalCut || repaired[0].Repaired == "" {
+	if err != nil || len(repaired) == 0 || repaired[0].Problem != store.JournalCut || repaired[0].Repaired == "" {
 		t.Fatalf("doctor --repair: %+v %v", repaired, err)
 	}
 	if got, err := os.ReadFile(filepath.Join(dir, "notes-of-the-test.json")); err != nil || !bytes.Equal(got, goal) {

@@ -45,11 +45,9 @@ type ClaimRef struct {
 
 // ChatList is what `conch chats list` says.
 type ChatList struct {
-	// JSONVersion is 2 since each chat carries its claims (issue 18).
-	JSONVersion int         `json:"json_version"`
-	Working     int         `json:"working"`
-	NeedsYou    int         `json:"needs_you"`
-	Chats       []OtherChat `json:"chats"`
+	Working  int         `json:"working"`
+	NeedsYou int         `json:"needs_you"`
+	Chats    []OtherChat `json:"chats"`
 }
 
 // ListChats lists the person's other chats, as the actor may see them.
@@ -96,7 +94,7 @@ func (tx *View) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &ChatList{JSONVersion: 2, Working: busy.n, NeedsYou: needs.n, Chats: []OtherChat{}}
+	out := &ChatList{Working: busy.n, NeedsYou: needs.n, Chats: []OtherChat{}}
 	rows := append(make([]row, 0, 3*ListMax), busy.rows()...)
 	if !workingOnly {
 		rows = append(append(rows, needs.rows()...), recent.rows()...)

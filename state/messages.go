@@ -822,21 +822,21 @@ func (tx *View) heldMessage(a Actor, id, what string) (*Message, error) {
 		return nil, err
 	}
 	if state != MsgHeld {
-		return nil, refusedf("message %s is not held: %s", id, StateWords(state, why))
+		return nil, &NotHeldError{ID: id, State: state, Why: why}
 	}
 	return m, nil
 }
 
-// StateWords is a message's state as its card says it.
-func StateWords(state, why string) string {
-	if state == MsgNotDelivered {
-		if why == "" {
-			return "not delivered"
-		}
-		return "not delivered (" + why + ")"
-	}
-	return state
+// NotHeldError refuses a press on a message that is not held (exit 3); its
+// state, in words, is render's to say.
+type NotHeldError struct {
+	ID, State, Why string
 }
+
+func (e *NotHeldError) Error() string { return "message " + e.ID + " is not held (" + e.State + ")" }
+
+// Unwrap is the refusal it is, an *Error of kind ErrRefused.
+func (e *NotHeldError) Unwrap() error { return &Error{Kind: ErrRefused, Msg: e.Error()} }
 
 // Card is one message or stop as a card list shows it.
 type Card struct {

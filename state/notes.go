@@ -76,6 +76,53 @@ func (tx *View) Notes(a Actor) (*Notes, error) {
 	return n, nil
 }
 
+// Teller is how one caller says a chat's notes (conch notes, a hook).
+type Teller struct {
+	// Mark says whether what is said is marked said (conch notes --peek
+	// marks nothing).
+	Mark bool
+	// Update runs a transaction under the lock, the caller's way (it
+	// hears the transaction's warnings); nil is Home.Update.
+	Update func(fn func(tx *Tx) error) error
+	// Say says the notes n and returns what of them it said. tx is nil
+	// when it runs without the lock (there is nothing to mark: the notes
+	// are empty, a stop, or not to be marked); under the lock it may put
+	// its words off until the marks are committed (tx.After).
+	Say func(tx *Tx, n *Notes) (said *Notes, err error)
+}
+
+// TellNotes is the one notes protocol (SPEC §4), of conch notes and every
+// hook: look without the lock (most calls have nothing to say); when there
+// is something to mark, gather again under the lock, say, then mark what
+// was said, in the same transaction. A stop is said and marks nothing.
+func (h *Home) TellNotes(a Actor, t Teller) error {
+	var n *Notes
+	if err := h.View(func(tx *View) (err error) { n, err = tx.Notes(a); return err }); err != nil {
+		return err
+	}
+	if n.Empty() || n.StopNow || !t.Mark {
+		_, err := t.Say(nil, n)
+		return err
+	}
+	update := t.Update
+	if update == nil {
+		update = h.Update
+	}
+	// Under the lock the notes are gathered again, and these are the ones
+	// said and marked; a stop that came in between is among them.
+	return update(func(tx *Tx) error {
+		n, err := tx.Notes(a)
+		if err != nil {
+			return err
+		}
+		said, err := t.Say(tx, n)
+		if err != nil || n.StopNow {
+			return err
+		}
+		return tx.MarkNotes(a, said)
+	})
+}
+
 // MarkNotes records that what n holds was said: reader lines once per
 // reply, messages read, ended waits told, notices drained. It rechecks each
 // under the lock and marks only what is still due.

@@ -105,7 +105,7 @@ func (in StepIn) harness() int {
 	if in.PID != 0 {
 		return in.PID
 	}
-	return HarnessPID(in.PPID)
+	return harnessPID(in.PPID)
 }
 
 // Step records that a step of the family begins. A step with no reply

@@ -172,23 +172,23 @@ func (tx *View) waitingRequest(a Actor, id, what string) (*Request, error) {
 		return nil, err
 	}
 	if r.State != ReqWaiting {
-		return nil, refusedf("request %s is not waiting: it %s", id, RequestWords(r))
+		return nil, &NotWaitingError{Request: r}
 	}
 	return r, nil
 }
 
-// RequestWords says how a stop ended, after "it": was stopped, was denied…
-func RequestWords(r *Request) string {
-	switch r.State {
-	case ReqWaiting:
-		return "waits for the person"
-	case ReqStopped:
-		return "stopped the reply"
-	case ReqDenied:
-		return "was denied"
-	}
-	return "ended with nothing stopped (" + r.Why + ")"
+// NotWaitingError refuses a press on a request that no longer waits for
+// the person (exit 3); how it ended, in words, is render's to say.
+type NotWaitingError struct {
+	Request *Request
 }
+
+func (e *NotWaitingError) Error() string {
+	return "request " + e.Request.ID + " is not waiting (" + e.Request.State + ")"
+}
+
+// Unwrap is the refusal it is, an *Error of kind ErrRefused.
+func (e *NotWaitingError) Unwrap() error { return &Error{Kind: ErrRefused, Msg: e.Error()} }
 
 // tellAsker puts the request in the asking chat's inbox: its next notes
 // says how the request ended.

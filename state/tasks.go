@@ -127,6 +127,9 @@ type TaskRow struct {
 	Parent string `json:"parent"`
 	State  string `json:"state"`
 	Result string `json:"result"`
+	// Withheld: the result was taken away from a reader it would carry
+	// outside words into; render says so in its place.
+	Withheld bool `json:"-"`
 }
 
 // TaskStatus is `conch tasks`: capacity, and the tasks the actor may see
@@ -175,11 +178,11 @@ func (tx *View) Tasks(a Actor) (*TaskStatus, error) {
 		if err != nil {
 			return nil, err
 		}
-		result := t.Task.Result
+		result, held := t.Task.Result, false
 		if carries(t, me) {
-			result = withheld(t, result)
+			held = withhold(&result)
 		}
-		st.Tasks = append(st.Tasks, TaskRow{ID: t.ID, Title: t.Title, Parent: t.Parent, State: t.Task.State, Result: result})
+		st.Tasks = append(st.Tasks, TaskRow{ID: t.ID, Title: t.Title, Parent: t.Parent, State: t.Task.State, Result: result, Withheld: held})
 	}
 	return st, nil
 }

@@ -1,13 +1,14 @@
 //go:build !linux
 
-package state
+package proc
 
 import (
 	"errors"
 	"syscall"
 )
 
-func procStart(pid int) (uint64, bool) {
+// Start is whether process pid exists (no start time elsewhere than Linux).
+func Start(pid int) (uint64, bool) {
 	if pid <= 0 {
 		return 0, false
 	}
@@ -19,7 +20,8 @@ func procStart(pid int) (uint64, bool) {
 // parent itself.
 func HarnessPID(ppid int) int { return ppid }
 
-func procExists(pid int) bool {
-	_, ok := procStart(pid)
+// Exists says whether a process with that pid exists.
+func Exists(pid int) bool {
+	_, ok := Start(pid)
 	return ok
 }

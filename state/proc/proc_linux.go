@@ -1,4 +1,9 @@
-package state
+// Package proc is what conch knows of the processes on this computer: a
+// process's start time (so a pid reused by a stranger keeps no reply
+// alive), the harness that runs a conch command, Codex's daemon and the
+// TUI it serves. Only Linux reads /proc; elsewhere a pid's existence is
+// all there is. It knows nothing of chats: state asks it.
+package proc
 
 import (
 	"errors"
@@ -9,10 +14,10 @@ import (
 	"github.com/conch-sh/conch/state/store"
 )
 
-// procStart is the start time of process pid (clock ticks since boot), and
+// Start is the start time of process pid (clock ticks since boot), and
 // whether the process exists. A pid reused by another process has another
 // start time, so a reply is never kept alive by a stranger.
-func procStart(pid int) (uint64, bool) {
+func Start(pid int) (uint64, bool) {
 	if pid <= 0 {
 		return 0, false
 	}
@@ -77,9 +82,9 @@ func HarnessPID(ppid int) int {
 	return pid
 }
 
-// procExists says whether a process with that pid exists: one system call,
+// Exists says whether a process with that pid exists: one system call,
 // without the start time that tells a pid reused by another process.
-func procExists(pid int) bool {
+func Exists(pid int) bool {
 	if pid <= 0 {
 		return false
 	}

@@ -1,4 +1,4 @@
-package state
+package harness
 
 // Reading the session files that harnesses write themselves: Claude Code's
 // transcript (~/.claude/projects/…/SESSION.jsonl) and Codex's rollout
@@ -15,22 +15,9 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/conch-sh/conch/state"
 )
-
-// The harnesses conch links sessions of, through their hooks.
-const (
-	HarnessClaude = "claude"
-	HarnessCodex  = "codex"
-	HarnessGemini = "gemini" // Gemini CLI
-	HarnessQwen   = "qwen"   // Qwen Code
-)
-
-// Harnesses lists them, for checking a word typed.
-var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessGemini, HarnessQwen}
-
-// Readable are the harnesses whose session files conch reads (a
-// transcript's last words, conch adopt).
-var Readable = []string{HarnessClaude, HarnessCodex}
 
 // tailBytes is how much of a session file's end LastAssistantText reads:
 // the last turn is near the end, and a transcript can run to megabytes.
@@ -82,7 +69,7 @@ func fileTail(path string) []byte {
 func lastAssistant(harness string, data []byte) string {
 	lines := bytes.Split(data, []byte{'\n'})
 	switch harness {
-	case HarnessClaude:
+	case state.HarnessClaude:
 		// One API message can be split over several rows sharing
 		// message.id: gather the text of the last message that has some.
 		var parts []string
@@ -114,7 +101,7 @@ func lastAssistant(harness string, data []byte) string {
 			parts = append([]string{text}, parts...)
 		}
 		return strings.Join(parts, "\n")
-	case HarnessCodex:
+	case state.HarnessCodex:
 		for i := len(lines) - 1; i >= 0; i-- {
 			var row codexRow
 			if json.Unmarshal(lines[i], &row) != nil {
@@ -141,13 +128,13 @@ func humanTexts(harness string, data []byte) []string {
 		}
 		var t string
 		switch harness {
-		case HarnessClaude:
+		case state.HarnessClaude:
 			var row claudeRow
 			if json.Unmarshal(line, &row) != nil {
 				continue
 			}
 			t = row.humanText()
-		case HarnessCodex:
+		case state.HarnessCodex:
 			var row codexRow
 			if json.Unmarshal(line, &row) != nil {
 				continue

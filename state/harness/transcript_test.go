@@ -1,4 +1,4 @@
-package state
+package harness
 
 import (
 	"bytes"
@@ -7,11 +7,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/conch-sh/conch/state"
 )
 
 func recorded(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "hooks", name))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "hooks", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,8 +23,8 @@ func recorded(t testing.TB, name string) []byte {
 func TestLastAssistantText(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ harness, file, want string }{
-		{HarnessClaude, "claude/transcript.jsonl", "Added TestParseLastToken in src/parser_test.go; go test ./... passes."},
-		{HarnessCodex, "codex/rollout.jsonl", "Rename complete and verified `cargo build` succeeds."},
+		{state.HarnessClaude, "claude/transcript.jsonl", "Added TestParseLastToken in src/parser_test.go; go test ./... passes."},
+		{state.HarnessCodex, "codex/rollout.jsonl", "Rename complete and verified `cargo build` succeeds."},
 	} {
 		path := filepath.Join(dir, filepath.Base(c.file))
 		if err := os.WriteFile(path, recorded(t, c.file), 0o600); err != nil {
@@ -32,7 +34,7 @@ func TestLastAssistantText(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.file, got, c.want)
 		}
 	}
-	if got := LastAssistantText(HarnessClaude, filepath.Join(dir, "missing.jsonl")); got != "" {
+	if got := LastAssistantText(state.HarnessClaude, filepath.Join(dir, "missing.jsonl")); got != "" {
 		t.Errorf("a missing transcript gave %q", got)
 	}
 }
@@ -50,13 +52,13 @@ func TestLastAssistantJoinsOneMessage(t *testing.T) {
 		`not json at all`,
 		``,
 	}, "\n")
-	if got := lastAssistant(HarnessClaude, []byte(rows)); got != "first part\nsecond part" {
+	if got := lastAssistant(state.HarnessClaude, []byte(rows)); got != "first part\nsecond part" {
 		t.Errorf("got %q", got)
 	}
 }
 
 func TestHumanTexts(t *testing.T) {
-	got := humanTexts(HarnessClaude, recorded(t, "claude/transcript.jsonl"))
+	got := humanTexts(state.HarnessClaude, recorded(t, "claude/transcript.jsonl"))
 	want := []string{
 		"Fix the off-by-one in src/parser.go and add a test",
 		// A slash command the person typed is the person's.
@@ -66,28 +68,9 @@ func TestHumanTexts(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("claude: got %q\nwant %q", got, want)
 	}
-	got = humanTexts(HarnessCodex, recorded(t, "codex/rollout.jsonl"))
+	got = humanTexts(state.HarnessCodex, recorded(t, "codex/rollout.jsonl"))
 	if want := []string{"Rename foo to bar and update the callsites."}; !slices.Equal(got, want) {
 		t.Errorf("codex: got %q, want %q", got, want)
-	}
-}
-
-func TestIsEcho(t *testing.T) {
-	sent := []string{normalizeTyped("Please rebase onto main before the release"), normalizeTyped("ok")}
-	for _, c := range []struct {
-		typed string
-		echo  bool
-	}{
-		{"Please rebase onto main before the release", true},
-		{"please  REBASE onto main\nbefore the release", true},
-		{"Stop hook feedback:\nPlease rebase onto main before the release", true},
-		{"ok", true},
-		{"ok, now fix the lexer", false}, // a short one must match whole
-		{"Please rebase onto main", false},
-	} {
-		if got := isEcho(c.typed, sent); got != c.echo {
-			t.Errorf("isEcho(%q) = %v, want %v", c.typed, got, c.echo)
-		}
 	}
 }
 
@@ -104,39 +87,39 @@ func TestLookAtWholeRowsOnly(t *testing.T) {
 		f.Close()
 	}
 	write("one\ntw")
-	l := LookAt(Adoption{File: path})
+	l := LookAt(state.Adoption{File: path})
 	if string(l.Data) != "one\n" || l.Next != 4 || l.Blocked {
 		t.Fatalf("look 1: %+v", l)
 	}
-	l = LookAt(Adoption{File: path, Offset: l.Next})
+	l = LookAt(state.Adoption{File: path, Offset: l.Next})
 	if len(l.Data) != 0 || l.Next != 4 || l.Blocked {
 		t.Fatalf("look 2 (a row being written): %+v", l)
 	}
 	write("o\n")
-	l = LookAt(Adoption{File: path, Offset: l.Next})
+	l = LookAt(state.Adoption{File: path, Offset: l.Next})
 	if string(l.Data) != "two\n" || l.Next != 8 {
 		t.Fatalf("look 3: %+v", l)
 	}
 	// A row longer than the cap blocks: the cursor stays.
-	write(strings.Repeat("x", ScanCap+10) + "\nafter\n")
-	l = LookAt(Adoption{File: path, Offset: l.Next})
+	write(strings.Repeat("x", state.ScanCap+10) + "\nafter\n")
+	l = LookAt(state.Adoption{File: path, Offset: l.Next})
 	if !l.Blocked || l.Next != 8 || len(l.Data) != 0 {
 		t.Fatalf("look 4: blocked %v next %d data %d", l.Blocked, l.Next, len(l.Data))
 	}
 	// A row of exactly the cap, its newline included, goes.
-	os.WriteFile(path, []byte(strings.Repeat("y", ScanCap-1)+"\n"), 0o600)
-	l = LookAt(Adoption{File: path})
-	if l.Blocked || l.Next != ScanCap {
+	os.WriteFile(path, []byte(strings.Repeat("y", state.ScanCap-1)+"\n"), 0o600)
+	l = LookAt(state.Adoption{File: path})
+	if l.Blocked || l.Next != state.ScanCap {
 		t.Fatalf("look 5: blocked %v next %d", l.Blocked, l.Next)
 	}
 	// Shorter than the cursor: replaced, read from its start.
 	os.WriteFile(path, []byte("new\n"), 0o600)
-	l = LookAt(Adoption{File: path, Offset: ScanCap})
+	l = LookAt(state.Adoption{File: path, Offset: state.ScanCap})
 	if !l.Restarted || string(l.Data) != "new\n" || l.Next != 4 {
 		t.Fatalf("look 6: %+v", l)
 	}
 	os.Remove(path)
-	if l = LookAt(Adoption{File: path}); !l.Missing {
+	if l = LookAt(state.Adoption{File: path}); !l.Missing {
 		t.Fatalf("look 7: %+v", l)
 	}
 }
@@ -150,9 +133,9 @@ func FuzzHumanTexts(f *testing.F) {
 	f.Add([]byte(recorded(f, "codex/rollout_0169.jsonl")), uint(4), false)
 	f.Add([]byte(`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"a"},{"type":"tool_result"}]}}`+"\n"), uint(1), true)
 	f.Fuzz(func(t *testing.T, data []byte, cut uint, claude bool) {
-		harness := HarnessCodex
+		harness := state.HarnessCodex
 		if claude {
-			harness = HarnessClaude
+			harness = state.HarnessClaude
 		}
 		whole := humanTexts(harness, data)
 		lines := bytes.SplitAfter(data, []byte{'\n'})

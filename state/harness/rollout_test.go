@@ -1,10 +1,12 @@
-package state
+package harness
 
 import (
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/conch-sh/conch/state"
 )
 
 // Codex 0.169's rollout (recorded from the real binary): the prompt is an
@@ -12,10 +14,10 @@ import (
 // and a hosted web search an item_completed WebSearch of its turn.
 func TestCodexRollout0169(t *testing.T) {
 	data := recorded(t, "codex/rollout_0169.jsonl")
-	if got, want := humanTexts(HarnessCodex, data), []string{"Rename `foo` to `bar` and update the callsites."}; !slices.Equal(got, want) {
+	if got, want := humanTexts(state.HarnessCodex, data), []string{"Rename `foo` to `bar` and update the callsites."}; !slices.Equal(got, want) {
 		t.Errorf("prompts %q, want %q (the injected <environment_context> is none)", got, want)
 	}
-	if got := lastAssistant(HarnessCodex, data); got != "Done here." {
+	if got := lastAssistant(state.HarnessCodex, data); got != "Done here." {
 		t.Errorf("last words %q", got)
 	}
 	path := filepath.Join(t.TempDir(), "rollout.jsonl")
@@ -30,32 +32,6 @@ func TestCodexRollout0169(t *testing.T) {
 	}
 	if got := WebSearches(filepath.Join(t.TempDir(), "missing"), "turn-1"); len(got) != 0 {
 		t.Errorf("a missing rollout: %q", got)
-	}
-}
-
-// LinkedChat reads a session's link without the lock: the chat's id, or
-// "" for no link, a link that is not JSON, or one that names no chat.
-func TestLinkedChat(t *testing.T) {
-	dir := t.TempDir()
-	write := func(session, body string) {
-		p := filepath.Join(dir, filepath.FromSlash(sessionRel(HarnessCodex, session)))
-		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("S1", `{"harness":"codex","session":"S1","chat":"c_7"}`)
-	write("S2", `not json`)
-	write("S3", `{"chat":"../../etc"}`)
-	write("a/../b", `{"chat":"c_9"}`) // a session id that is not a plain name is hashed
-	for _, c := range []struct{ session, want string }{
-		{"S1", "c_7"}, {"S2", ""}, {"S3", ""}, {"S4", ""}, {"", ""}, {"a/../b", "c_9"},
-	} {
-		if got := LinkedChat(dir, HarnessCodex, c.session); got != c.want {
-			t.Errorf("LinkedChat(%q) = %q, want %q", c.session, got, c.want)
-		}
 	}
 }
 

@@ -1,5 +1,5 @@
 //go:build !unix
 
-package state
+package store
 
 func canUse(p string, dir bool) error { return nil }

@@ -1,0 +1,154 @@
+package harness
+
+import "encoding/json"
+
+// Kind is what happened in a harness session, in conch's words: every
+// harness's own event names map onto these (its decoder's table).
+type Kind int
+
+const (
+	_ Kind = iota
+	// SessionStart: a session began (or was resumed, or cleared into a
+	// new one). Its chat is found or made and introduced.
+	SessionStart
+	// PromptSubmit: a prompt starts a turn (Event.Prompt); the person's
+	// starts a reply, one the harness made itself goes on with the same.
+	PromptSubmit
+	// PreTool: a tool call is about to run (Event.Tool, Event.Input): a
+	// step begins; the guard may deny it; a stopped reply ends here.
+	PreTool
+	// PostTool: a tool call ran (it may have failed): the files it
+	// changed, outside taint from what it fetched, then the notes.
+	PostTool
+	// NeedsYou: the harness waits for the person (a permission prompt,
+	// the idle prompt). Event.Notification says which, "" for any.
+	NeedsYou
+	// Compacted: the session's history is being compacted (log only).
+	Compacted
+	// TurnEnd: the session's turn ended (Event.LastWords): its reply
+	// ends, unless a --start-reply message keeps the turn going.
+	TurnEnd
+	// SubagentEnd: a subagent's work ended: its child chat's reply ends.
+	SubagentEnd
+	// TurnFailed: an API error ended the turn: its reply ends as failed.
+	TurnFailed
+	// TurnInterrupted: the person interrupted the turn: its reply ends as
+	// stopped.
+	TurnInterrupted
+	// TurnComplete: a turn ended, reported outside the hooks (Codex's
+	// notify program): the reply ends with its last words, once a turn,
+	// and a turn nothing reported the start of is a reply of its own.
+	TurnComplete
+	// SubagentStart: a subagent (Event.Agent) began: its child chat is
+	// made and its reply begins.
+	SubagentStart
+	// SessionEnd: the session ended: its chat, and every subagent's still
+	// running, is stopped.
+	SessionEnd
+	// ToolResults: the turn sends its tools' results to the model (Qwen
+	// Code fires UserPromptSubmit for that send too): the same reply; the
+	// notes now, and a stopped reply's turn ends here.
+	ToolResults
+)
+
+// Event is one harness event, as its decoder read it. Text fields are the
+// harness's words, cleaned of NUL bytes; Handle judges the rest.
+type Event struct {
+	Kind    Kind
+	Name    string // the harness's own name for the event, said in warnings and answers
+	Harness string // state.HarnessClaude, state.HarnessCodex, …
+
+	Session   string // the harness's session id
+	Agent     string // set when the event comes from inside a subagent
+	AgentType string
+	Folder    string // where the harness works now (absolute; "": the adapter's own folder)
+	Mode      string // conch's mode for the harness's permission mode ("": it says none)
+	Title     string // a title the harness gave the session
+	Turn      string // the turn's id, when the harness gives turns ids
+
+	// Transcript is the harness's own session file; AgentTranscript a
+	// subagent's.
+	Transcript      string
+	AgentTranscript string
+
+	Prompt string   // PromptSubmit: the prompt
+	Inputs []string // TurnComplete: the turn's input messages
+
+	Tool     string          // the harness's tool name (see Family)
+	ToolUse  string          // the tool call's id
+	Input    Fields          // the tool's input
+	Response json.RawMessage // PostTool: the tool's response, read only when needed
+
+	// Notification is what a NeedsYou waits for: "", permission_prompt,
+	// idle_prompt, elicitation_dialog; any other is not about the person.
+	Notification string
+
+	// LastWords is what the assistant said last; HasLastWords whether the
+	// event said it at all (else it is read from the transcript).
+	LastWords    string
+	HasLastWords bool
+	// Continued: the turn goes on because an answer kept it going already
+	// (at TurnEnd; at PromptSubmit, the prompt is that answer handed back:
+	// the reply it started goes on, not one of the person's).
+	Continued bool
+	// Background: background work the turn started still runs.
+	Background bool
+}
+
+// Answer is what conch says back to the harness for one event. The zero
+// Answer says nothing. An encoder writes what its harness can carry (see
+// Capabilities); Handle has already shaped the answer to them.
+type Answer struct {
+	// Context is text added to the model's context.
+	Context string
+	// Permission refuses the pending tool ("deny") or asks the person
+	// first ("ask"), for PermissionReason, which the model reads.
+	Permission       string
+	PermissionReason string
+	// Stop ends the turn; StopReason says why (Claude Code shows it to
+	// both). Handle stops only at an event whose answer reaches the model
+	// (Capabilities.Context), and before a tool only where the harness
+	// can (StopBeforeTool).
+	Stop       bool
+	StopReason string
+	// Continue keeps the turn going, with Prompt as its next prompt.
+	Continue bool
+	Prompt   string
+	// SystemMessage is shown to the person, not the model.
+	SystemMessage string
+}
+
+// IsZero says whether the answer says nothing.
+func (a Answer) IsZero() bool { return a == Answer{} }
+
+// text is what the answer puts before the model, that a cap bounds.
+func (a Answer) text() string {
+	if a.Context != "" {
+		return a.Context
+	}
+	return a.Prompt
+}
+
+// Permission decisions.
+const (
+	Deny = "deny"
+	Ask  = "ask"
+)
+
+// Env is what the adapter knows of the world outside the event: passed in,
+// never read from globals.
+type Env struct {
+	Cwd  string // the adapter's own folder, for an event that names none
+	PPID int    // the adapter's parent process
+	// Chat is the chat the harness's environment names (CONCH_CHAT, or a
+	// session the shell it was started from names), a valid id or "".
+	Chat string
+	// PID is the process that runs the chat (the harness): it reads
+	// /proc, so it is asked only when a reply starts.
+	PID    func() int
+	Getenv func(string) string
+	// UserHome is the person's home folder (for a harness's own files).
+	UserHome string
+	// Warn hears what went wrong without failing the event.
+	Warn func(string)
+}

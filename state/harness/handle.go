@@ -1,0 +1,812 @@
+package harness
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/conch-sh/conch/render"
+	"github.com/conch-sh/conch/state"
+)
+
+// replyTextMax is how much of a reply's last words a session keeps:
+// waiters read the last 800 characters; the rest would only swell the
+// record that every step rewrites.
+const replyTextMax = 16 << 10
+
+// run is one event being handled: the event, the world around it, and the
+// answer once one is given.
+type run struct {
+	home *state.Home
+	ev   *Event
+	env  Env
+	caps Capabilities
+	// ans is the answer, given once: one answer an event, even if a
+	// transaction that gave it goes on to fail.
+	ans      Answer
+	answered bool
+}
+
+// Handle does what one harness event means in conch, and returns what to
+// answer the harness. Both may be set: an answer given before something
+// failed still stands (the error is the adapter's to warn of, never to
+// fail the session with).
+func Handle(home *state.Home, ev Event, env Env) (Answer, error) {
+	return handle(home, ev, env, Of(ev.Harness))
+}
+
+// handle is Handle for a harness of the capabilities given.
+func handle(home *state.Home, ev Event, env Env, caps Capabilities) (Answer, error) {
+	if env.Warn == nil {
+		env.Warn = func(string) {}
+	}
+	if env.Getenv == nil {
+		env.Getenv = func(string) string { return "" }
+	}
+	if env.PID == nil {
+		env.PID = func() int { return env.PPID }
+	}
+	r := &run{home: home, ev: &ev, env: env, caps: caps}
+	err := r.handle()
+	return r.ans, err
+}
+
+func (r *run) handle() error {
+	switch r.ev.Kind {
+	case SessionStart:
+		return r.sessionStart()
+	case PromptSubmit:
+		return r.userPrompt()
+	case PreTool:
+		return r.preTool()
+	case PostTool:
+		return r.postTool()
+	case NeedsYou:
+		return r.needsYou()
+	case Compacted:
+		return r.compacted()
+	case TurnEnd, SubagentEnd:
+		if r.ev.Kind == TurnEnd && r.caps.HostedSearch {
+			if err := r.webSearches(); err != nil {
+				return err
+			}
+		}
+		return r.stop()
+	case TurnFailed:
+		return r.stopFailure()
+	case TurnInterrupted:
+		return r.interrupt()
+	case TurnComplete:
+		return r.turnComplete()
+	case SubagentStart:
+		return r.subagentStart()
+	case SessionEnd:
+		return r.sessionEnd()
+	case ToolResults:
+		return r.toolResults()
+	}
+	return fmt.Errorf("unknown event %q: nothing done", r.ev.Name)
+}
+
+// say gives the answer, once. A zero answer gives none.
+func (r *run) say(ans Answer) {
+	if ans.IsZero() || r.answered {
+		return
+	}
+	r.answered = true
+	r.ans = ans
+}
+
+// update runs fn under the home's lock, keeping what went wrong without
+// failing it (a log append) for the adapter's warning.
+func (r *run) update(fn func(tx *state.Tx) error) error {
+	var last *state.Tx
+	err := r.home.Update(func(tx *state.Tx) error { last = tx; return fn(tx) })
+	if err == nil && last != nil {
+		for _, w := range last.Warnings() {
+			r.env.Warn(w)
+		}
+	}
+	return err
+}
+
+// sessionIn is what the event says of its session.
+func (r *run) sessionIn(make bool) state.SessionIn {
+	return state.SessionIn{
+		Harness: r.ev.Harness, Session: r.ev.Session,
+		Agent: r.ev.Agent, AgentType: render.Clean(r.ev.AgentType),
+		Folder: r.folder(), Mode: r.ev.Mode,
+		Title:      render.CutTitle(r.ev.Title, state.MaxTitle),
+		Transcript: r.ev.Transcript, Inherit: r.env.Chat, Make: make,
+	}
+}
+
+// folder is where the harness works now: the event's folder (which
+// follows cd, so it may be a folder inside the project), else the
+// adapter's own.
+func (r *run) folder() string { return r.ev.WorkFolder(r.env.Cwd) }
+
+// WorkFolder is where the harness works now: the event's folder, when it
+// names one (absolute), else fallback (the adapter's own).
+func (e *Event) WorkFolder(fallback string) string {
+	if f := e.Folder; f != "" && filepath.IsAbs(f) {
+		return filepath.Clean(f)
+	}
+	return fallback
+}
+
+// abs makes a path the harness gave absolute against its folder.
+func (r *run) abs(p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(r.folder(), p)
+}
+
+// toolStep is the step family of the event's tool, and the files it
+// works on, absolute.
+func (r *run) toolStep() (family string, files []string) {
+	family, raw := Family(r.ev.Tool, r.ev.Input)
+	for _, f := range raw {
+		files = appendNew(files, r.abs(f))
+	}
+	return family, files
+}
+
+// chat finds (or, with make, makes) the chat the event is about.
+func (r *run) chat(tx *state.Tx, make bool) (*state.Chat, bool, error) {
+	return tx.HarnessChat(r.sessionIn(make))
+}
+
+// context is an answer that adds text to the model's context (none when
+// there is no text).
+func context(text string) Answer { return Answer{Context: text} }
+
+// stopAnswer ends the harness's turn: another chat stopped this reply.
+func stopAnswer(reason string) Answer { return Answer{Stop: true, StopReason: reason} }
+
+// SessionStart: the chat linked to the session is found or made, its id
+// exported to the session's shell, and the session told who it is, how
+// conch works and what it must hear now.
+func (r *run) sessionStart() error {
+	var c *state.Chat
+	in := r.sessionIn(true)
+	in.Agent = "" // a session with --agent is still the main session
+	err := r.update(func(tx *state.Tx) (err error) {
+		c, _, err = tx.HarnessChat(in)
+		if err != nil {
+			return err
+		}
+		if c.Status == state.StatusStopped && c.Reply == nil {
+			// The session is back (resumed, or cleared into this one).
+			s := state.StatusIdle
+			_, err = tx.SetChat(state.Actor{ID: c.ID}, c.ID, state.ChatChange{Status: &s})
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	exported := r.exportChat(c)
+	return r.withNotes(c, func(notes string) Answer {
+		return context(joinText(r.introduction(c, exported), render.Prompt, notes))
+	}, stopAnswer)
+}
+
+// UserPromptSubmit: the person's own message starts a reply (the chat's
+// title, if it has none, comes from it).
+func (r *run) userPrompt() error {
+	var (
+		c    *state.Chat
+		made bool
+	)
+	prompt := r.ev.Prompt
+	person := !harnessPrompt(prompt) && !r.ev.Continued
+	in := r.sessionIn(true)
+	in.Agent = ""
+	err := r.update(func(tx *state.Tx) (err error) {
+		if c, made, err = tx.HarnessChat(in); err != nil {
+			return err
+		}
+		if !person && c.Reply != nil && c.Reply.Alive() {
+			// The harness goes on by itself (background work it was
+			// waiting for ended): the same reply, not a new one.
+			c, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: "other", PPID: r.env.PPID})
+			if err != nil {
+				return err
+			}
+			return tx.HookedPrompt(c.ID, r.ev.Harness, prompt)
+		}
+		rs := state.ReplyStart{Person: person, PID: r.env.PID()}
+		if person {
+			rs.Title = render.CutTitle(prompt, state.MaxTitle)
+		}
+		if f := r.folder(); !inside(f, c.Folder) {
+			// The session moved out of its chat's folder (another
+			// worktree): the reply works where the session is. A folder
+			// inside the chat's is the same place, and paths stay
+			// relative to the chat's folder.
+			rs.Folder = f
+		}
+		if c, err = tx.StartReply(state.Actor{ID: c.ID}, rs); err != nil {
+			return err
+		}
+		return tx.HookedPrompt(c.ID, r.ev.Harness, prompt)
+	})
+	if err != nil {
+		return err
+	}
+	return r.withNotes(c, func(notes string) Answer {
+		if made {
+			// Its SessionStart was never seen (conch was set up mid-session).
+			return context(joinText(r.introduceLate(c), render.Prompt, notes))
+		}
+		return context(notes)
+	}, stopAnswer)
+}
+
+// harnessPrompt says whether a prompt is one the harness made itself, not
+// the person's: Claude Code starts a turn with a <task-notification> when
+// background work ends, and with a teammate's, another session's or an
+// agent's message likewise.
+func harnessPrompt(prompt string) bool {
+	for _, tag := range []string{"<task-notification>", "<teammate-message", "<cross-session-message", "<agent-message"} {
+		if strings.HasPrefix(prompt, tag) {
+			return true
+		}
+	}
+	return false
+}
+
+// PreToolUse: a step begins, of the tool's family, on its files. A reply
+// another chat stopped ends the turn.
+func (r *run) preTool() error {
+	tool := r.ev.Tool
+	family, files := r.toolStep()
+	var (
+		c    *state.Chat
+		made bool
+		v    *state.Verdict
+	)
+	err := r.update(func(tx *state.Tx) (err error) {
+		if c, made, err = r.chat(tx, true); err != nil {
+			return err
+		}
+		if v, err = r.guard(tx, c, family, files); err != nil {
+			return err
+		}
+		if v != nil && !r.caps.Deny {
+			v.Decision = state.GuardNote // the tool runs whatever is said
+		}
+		stepFiles := files
+		if v != nil && v.Decision != state.GuardNote {
+			stepFiles = nil // the edit may not happen: PostToolUse adds what did
+		}
+		if _, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: stepFiles, Tool: render.Clean(tool), PPID: r.env.PPID}); err != nil {
+			return err
+		}
+		if conchShell(r.ev) {
+			// The command it runs acts as whoever runs it: the session,
+			// or its subagent (agent_id), which shares the session's shell.
+			return tx.ShellStarted(r.ev.Harness, r.ev.Session, r.ev.ToolUse, r.ev.Agent)
+		}
+		return nil
+	})
+	if se := stoppedNotice(err); se != nil {
+		if !r.caps.Deny {
+			return nil // the tool runs: the next event that can says the stop
+		}
+		return r.sayStop(c, r.stopBeforeTool(*se))
+	}
+	if !r.caps.Context.Has(PreTool) {
+		if err == nil && v != nil && v.Decision != state.GuardNote {
+			r.say(r.guardAnswer(v)) // a refusal needs no context
+		}
+		return err
+	}
+	late := err == nil && made && r.caps.ShellSession && r.ev.Agent == ""
+	if err == nil && v != nil {
+		ans := r.guardAnswer(v)
+		if late {
+			ans.Context = joinText(r.introduceLate(c), render.Prompt, ans.Context)
+		}
+		r.say(ans)
+		return nil
+	}
+	if late {
+		// Neither SessionStart nor the prompt could take the lock: the
+		// session hears now which chat it is.
+		r.say(context(joinText(r.introduceLate(c), render.Prompt)))
+		return nil
+	}
+	return err
+}
+
+// guard judges the tool call about to run (issue 18): an edit onto a file
+// another of the person's chats claimed, a command that moves a checkout
+// another of them works in. nil: nothing to say.
+func (r *run) guard(tx *state.Tx, c *state.Chat, family string, files []string) (*state.Verdict, error) {
+	in := state.GuardIn{Cwd: r.folder()}
+	if family == "edit" {
+		in.Files = files
+	}
+	if shellTool(r.ev.Tool) {
+		in.Command = r.ev.Input.Str("command")
+	}
+	return tx.Guard(state.Actor{ID: c.ID}, in)
+}
+
+// guardAnswer is the guard's verdict as an answer: a deny, with the reason
+// the model reads; an ask (the harness's own permission prompt; where it
+// has none, a deny that says to ask the person); or a note (the tool runs;
+// the reason goes into the context).
+func (r *run) guardAnswer(v *state.Verdict) Answer {
+	reason := render.GuardReason(v)
+	switch v.Decision {
+	case state.GuardNote:
+		return context(reason)
+	case state.GuardAsk:
+		if r.caps.Ask {
+			return Answer{Permission: Ask, PermissionReason: reason}
+		}
+		reason = render.GuardAskElsewhere(reason)
+	}
+	return Answer{Permission: Deny, PermissionReason: reason}
+}
+
+// stopBeforeTool is how a stopped reply is told before a tool runs: the
+// tool is denied with the notice, so it does not run (Claude Code runs
+// the pending tool before it ends a turn on a stop alone), and where the
+// harness can, the turn ends too. Claude Code puts both the denial and
+// the stop's reason before the model: the notice goes in the denial (the
+// tool's result), the reason says only who, so the notice is said once.
+func (r *run) stopBeforeTool(n state.StopNotice) Answer {
+	ans := Answer{Permission: Deny, PermissionReason: render.StopLine(n)}
+	if r.caps.StopBeforeTool {
+		ans.Stop, ans.StopReason = true, render.StopWho(n)
+	}
+	return ans
+}
+
+// sayStop says a stop notice and records that the session heard it, so
+// that the next reply's notes do not say it again: the model read it in
+// the denied tool's result, the person saw it where the turn ended.
+func (r *run) sayStop(c *state.Chat, ans Answer) error {
+	r.say(ans)
+	if c == nil || !r.stopHeard() {
+		return nil // the turn goes on past a denial: its next reply hears it
+	}
+	return r.update(func(tx *state.Tx) error { return tx.HeardStop(state.Actor{ID: c.ID}) })
+}
+
+// stopHeard says whether a stop said at this event ends the turn where
+// it is read: at every event of a harness whose stop does (StopHeard), and
+// at the send of the tools' results, which a stop keeps from being made.
+func (r *run) stopHeard() bool { return r.caps.StopHeard || r.ev.Kind == ToolResults }
+
+func stoppedNotice(err error) *state.StopNotice {
+	if se, ok := err.(*state.StoppedError); ok {
+		return &se.Notice
+	}
+	return nil
+}
+
+// PostToolUse: the files the tool changed, outside taint from what it
+// fetched, and then the notes.
+func (r *run) postTool() error {
+	tool := r.ev.Tool
+	family, files := r.toolStep()
+	if family == "edit" && len(r.ev.Response) > 0 {
+		if f := Obj(r.ev.Response).Str("filePath"); f != "" {
+			files = appendNew(files, r.abs(f))
+		}
+	}
+	source := outsideSource(tool, r.ev.Input)
+	// Most tool calls change nothing conch keeps (the step began at
+	// PreToolUse): look first without the lock, as conch notes does.
+	var c *state.Chat
+	look := r.sessionIn(false)
+	if err := r.home.View(func(tx *state.View) (err error) { c, err = tx.FindHarnessChat(look); return err }); err != nil {
+		return err
+	}
+	shell := conchShell(r.ev)
+	if c != nil && c.Reply != nil && source == "" && !shell && (family != "edit" || hasAll(c.Reply.Files, files)) {
+		return r.withNotes(c, context, stopAnswer)
+	}
+	err := r.update(func(tx *state.Tx) (err error) {
+		if c, _, err = r.chat(tx, true); err != nil {
+			return err
+		}
+		actor := state.Actor{ID: c.ID}
+		switch {
+		case c.Reply == nil:
+			// The turn goes on with no reply running: the person answered
+			// a prompt that ended the last one as needs-you, or conch was
+			// set up mid-turn. The tool that ran was a step of a reply.
+			in := state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PPID: r.env.PPID}
+			if _, err := tx.Step(actor, in); err != nil {
+				return err
+			}
+		case family == "edit" && len(files) > 0:
+			if _, err := tx.ChangedFiles(actor, files, r.env.PPID); err != nil {
+				return err
+			}
+		}
+		if source != "" {
+			if _, err = tx.AddTaint(actor, c.ID, source, ""); err != nil {
+				return err
+			}
+		}
+		if shell {
+			return tx.ShellsEnded(r.ev.Harness, r.ev.Session, r.ev.ToolUse, "")
+		}
+		return nil
+	})
+	if se := stoppedNotice(err); se != nil {
+		return r.sayStop(c, stopAnswer(render.StopLine(*se)))
+	}
+	if err != nil {
+		return err
+	}
+	return r.withNotes(c, context, stopAnswer)
+}
+
+// ToolResults: the turn sends its tools' results to the model. The reply
+// goes on; the notes reach the model now. A reply another chat stopped
+// (its pending tool was denied, and the reply ended) ends the turn here,
+// and the stop is heard. A subagent's send says nothing: its notes are
+// its parent's to hear.
+func (r *run) toolResults() error {
+	if r.ev.Agent != "" {
+		return nil
+	}
+	look := r.sessionIn(false)
+	var c *state.Chat
+	if err := r.home.View(func(tx *state.View) (err error) { c, err = tx.FindHarnessChat(look); return err }); err != nil || c == nil {
+		return err
+	}
+	if c.Reply == nil {
+		if n := c.StopPending(); n != nil {
+			return r.sayStop(c, stopAnswer(render.StopLine(*n)))
+		}
+		return nil
+	}
+	return r.withNotes(c, context, stopAnswer)
+}
+
+// Notification (a permission prompt, the idle prompt, an MCP server asking
+// for input) and Codex's PermissionRequest: the chat needs the person.
+// Other notifications (auth_success) are not about the person.
+func (r *run) needsYou() error {
+	switch r.ev.Notification {
+	case "", "permission_prompt", "idle_prompt", "elicitation_dialog":
+	default:
+		return nil
+	}
+	return r.update(func(tx *state.Tx) error {
+		c, _, err := r.chat(tx, false)
+		if err != nil || c == nil {
+			return err
+		}
+		s := state.StatusNeedsYou
+		_, err = tx.SetChat(state.Actor{ID: c.ID}, c.ID, state.ChatChange{Status: &s})
+		return err
+	})
+}
+
+// PreCompact: the session's history is compacted (log only).
+func (r *run) compacted() error {
+	in := r.sessionIn(false)
+	return r.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil || c == nil {
+			return err // nothing, when the session has no chat
+		}
+		_, err = tx.Compacted(state.Actor{ID: c.ID}, c.ID)
+		return err
+	})
+}
+
+// Stop (and SubagentStop, for a subagent's child chat): the reply ends,
+// with the assistant's last words. A --start-reply message that waits for
+// the chat is delivered instead, as a prompt: the harness goes on with it
+// in a reply of the message's (once: not when it is going on because of
+// such an answer already).
+func (r *run) stop() error {
+	text := r.ev.LastWords
+	if text == "" && !r.ev.HasLastWords {
+		// Older versions send no last words: read them from the session's
+		// own file, which can lag the turn.
+		path := r.ev.AgentTranscript
+		if path == "" || r.ev.Agent == "" {
+			path = r.ev.Transcript
+		}
+		text = LastAssistantText(r.ev.Harness, path)
+	}
+	text = lastWords(strings.ReplaceAll(text, "\x00", " "))
+	in := r.sessionIn(false)
+	if r.ev.Kind == TurnEnd {
+		in.Agent = ""
+	}
+	turn, goOn := r.ev.Turn, r.caps.KeepGoing && in.Agent == "" && !r.ev.Continued
+	return r.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil || c == nil {
+			return err
+		}
+		actor := state.Actor{ID: c.ID}
+		if err := tx.ShellsEnded(r.ev.Harness, in.Session, "", in.Agent); err != nil {
+			return err
+		}
+		if in.Agent == "" {
+			if ended, err := tx.TurnEnded(r.ev.Harness, in.Session, turn); err != nil || ended {
+				return err // the notify program ended this turn already
+			}
+		}
+		if goOn {
+			going, err := tx.ContinueWithMessage(actor, text, r.env.PID())
+			if err != nil {
+				return err
+			}
+			if going {
+				n, err := tx.Notes(actor)
+				if err != nil {
+					return err
+				}
+				said := r.sayNotes(tx, n, func(notes string) Answer { return Answer{Continue: true, Prompt: notes} })
+				return tx.MarkNotes(actor, said)
+			}
+		}
+		if in.Agent == "" {
+			if _, err := tx.EndTurn(r.ev.Harness, in.Session, turn); err != nil {
+				return err
+			}
+			if c.StopPending() == nil && r.ev.Background {
+				// The turn ends, but background work it started (an Agent
+				// run in the background, the default now) goes on and will
+				// wake the session when it ends: the chat is not done. Its
+				// reply goes on, waiting, until a Stop with nothing left.
+				_, err := tx.Step(actor, state.StepIn{Family: "wait", Tool: "background work", PPID: r.env.PPID})
+				return err
+			}
+		}
+		if c.Reply == nil && c.StopPending() == nil && text != "" {
+			// The turn went on with no reply running (the person answered
+			// a prompt that ended the last one): its last words still end
+			// a reply, for whoever waits on the chat.
+			if _, err := tx.StartReply(actor, state.ReplyStart{PID: r.env.PID()}); err != nil {
+				return err
+			}
+		}
+		if _, err = tx.EndReply(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: text}); err != nil {
+			return err
+		}
+		if in.Agent != "" && c.Parent != "" {
+			// A subagent's work is done: its chat leaves the person's list
+			// (its run is in its parent's log), as an archived chat.
+			archived := true
+			_, err = tx.SetChat(actor, c.ID, state.ChatChange{Archived: &archived})
+		}
+		return err
+	})
+}
+
+// StopFailure: an API error (a rate limit, an overloaded server, a
+// refused request) ended the turn instead of Stop. The reply ends as
+// failed, so waits on the chat end and the list stops saying working.
+func (r *run) stopFailure() error {
+	text := lastWords(r.ev.LastWords)
+	in := r.sessionIn(false)
+	in.Agent = ""
+	return r.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil || c == nil {
+			return err
+		}
+		if c.Reply == nil {
+			// SessionEnd, run beside this hook, ended it first.
+			return tx.FailEndedReply(state.Actor{ID: c.ID}, text)
+		}
+		_, err = tx.EndReply(state.Actor{ID: c.ID}, state.ReplyEnd{Outcome: state.OutcomeFailed, Text: text})
+		return err
+	})
+}
+
+// SubagentStart: the subagent's child chat is made and its reply begins.
+func (r *run) subagentStart() error {
+	in := r.sessionIn(true)
+	if in.Agent == "" {
+		return fmt.Errorf("the event names no agent_id")
+	}
+	return r.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil {
+			return err
+		}
+		_, err = tx.StartReply(state.Actor{ID: c.ID}, state.ReplyStart{PID: r.env.PID()})
+		return err
+	})
+}
+
+// SessionEnd: the session's chat, and any subagent of it still running,
+// is stopped.
+func (r *run) sessionEnd() error {
+	in := r.sessionIn(false)
+	in.Agent = ""
+	return r.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil || c == nil {
+			return err
+		}
+		stopped := state.StatusStopped
+		link, err := tx.SessionLinkOf(r.ev.Harness, in.Session)
+		if err != nil {
+			return err
+		}
+		for _, id := range link.Agents {
+			child, err := tx.Chat(id)
+			if err != nil || child.Reply == nil {
+				continue
+			}
+			if _, err := tx.SetChat(state.Actor{ID: id}, id, state.ChatChange{Status: &stopped}); err != nil {
+				return err
+			}
+		}
+		_, err = tx.SetChat(state.Actor{ID: c.ID}, c.ID, state.ChatChange{Status: &stopped})
+		return err
+	})
+}
+
+// Interrupt (Esc in Codex's TUI, a steer that interrupts, codex agents'
+// x): the turn is aborted, so its reply ends as stopped, and waits on it
+// end. Codex fires no Stop for it; the turn is remembered as ended, so a
+// late notify for it ends nothing more.
+func (r *run) interrupt() error {
+	in := r.sessionIn(false)
+	in.Agent = ""
+	return r.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil || c == nil {
+			return err
+		}
+		if seen, err := tx.EndTurn(r.ev.Harness, in.Session, r.ev.Turn); err != nil || seen {
+			return err
+		}
+		if c.Reply == nil {
+			return nil
+		}
+		_, err = tx.EndReply(state.Actor{ID: c.ID}, state.ReplyEnd{Outcome: state.OutcomeStopped})
+		return err
+	})
+}
+
+// webSearches taints the chat as outside with each hosted web search the
+// turn made: the harness runs them itself and fires no hook, so its
+// session file (the transcript) is read for them when the turn ends.
+func (r *run) webSearches() error {
+	queries := WebSearches(r.ev.Transcript, r.ev.Turn)
+	if len(queries) == 0 {
+		return nil
+	}
+	in := r.sessionIn(false)
+	in.Agent = ""
+	return r.update(func(tx *state.Tx) error {
+		c, _, err := tx.HarnessChat(in)
+		if err != nil || c == nil {
+			return err
+		}
+		for _, q := range queries {
+			source := "web search"
+			if q = render.Clean(q); q != "" {
+				source += ": " + q
+			}
+			if _, err := tx.AddTaint(state.Actor{ID: c.ID}, c.ID, source, ""); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// turnComplete is a turn's end reported outside the hooks (Codex's notify
+// program): the chat's reply ends with the last words, once a turn.
+func (r *run) turnComplete() error {
+	first := ""
+	if len(r.ev.Inputs) > 0 {
+		first = r.ev.Inputs[0]
+	}
+	text := lastWords(r.ev.LastWords)
+	thread, turn := r.ev.Session, r.ev.Turn
+	if thread == "" && r.env.Chat == "" {
+		// Older Codex sends no thread-id: nothing says which chat it is.
+		return fmt.Errorf("the notification names no thread-id (an older Codex): set CONCH_CHAT for the session, or use Codex's hooks")
+	}
+	if r.caps.HiddenThreads && thread != "" && !r.linked(thread) && !r.keptThread(thread) {
+		// A thread the harness keeps no session file of is one of its
+		// own hidden ones (Codex's title generation, which calls notify
+		// too): no chat, and no chat's reply ends for it.
+		return nil
+	}
+	in := state.SessionIn{
+		Harness: r.ev.Harness, Session: thread, Folder: r.folder(),
+		Inherit: r.env.Chat, Make: true,
+	}
+	return r.update(func(tx *state.Tx) error {
+		var c *state.Chat
+		var err error
+		if thread == "" {
+			c, err = tx.Chat(r.env.Chat)
+		} else {
+			if seen, err := tx.EndTurn(r.ev.Harness, thread, turn); err != nil || seen {
+				return err
+			}
+			c, _, err = tx.HarnessChat(in)
+			if err == nil && turn != "" {
+				// A chat made just now has no link to remember the turn in yet.
+				_, err = tx.EndTurn(r.ev.Harness, thread, turn)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		actor := state.Actor{ID: c.ID}
+		if c.Reply == nil {
+			// Nothing reported the turn's start (the hooks are off): the
+			// turn is a reply of its own, the person's when they typed.
+			rs := state.ReplyStart{Person: len(r.ev.Inputs) > 0, Title: render.CutTitle(first, state.MaxTitle), PID: r.env.PID()}
+			if _, err := tx.StartReply(actor, rs); err != nil {
+				return err
+			}
+		}
+		_, err = tx.EndReply(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: text})
+		return err
+	})
+}
+
+// linked says whether the harness's session is linked to a chat, read
+// without the lock.
+func (r *run) linked(session string) bool {
+	var link *state.SessionLink
+	_ = r.home.View(func(v *state.View) (err error) { link, err = v.SessionLinkOf(r.ev.Harness, session); return err })
+	return link != nil && state.ValidID(link.Chat)
+}
+
+// joinText joins the parts that are not empty with a blank line.
+func joinText(parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, "\n\n")
+}
+
+// lastWords keeps the end of a reply's text, cut at a character.
+func lastWords(s string) string {
+	if len(s) <= replyTextMax {
+		return s
+	}
+	s = s[len(s)-replyTextMax:]
+	for len(s) > 0 && !utf8.RuneStart(s[0]) {
+		s = s[1:]
+	}
+	return s
+}
+
+// inside says whether path p is dir or a folder inside it.
+func inside(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+func hasAll(list, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(list, filepath.Clean(w)) {
+			return false
+		}
+	}
+	return true
+}

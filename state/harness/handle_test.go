@@ -1,0 +1,164 @@
+package harness
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/store"
+)
+
+// session plays one harness session against a home in memory, as an
+// adapter would: every event through Handle.
+type session struct {
+	t    *testing.T
+	home *state.Home
+	name string        // the harness
+	id   string        // its session id
+	caps *Capabilities // nil: the harness's own
+}
+
+func newHome(t *testing.T) *state.Home {
+	t.Helper()
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	h, err := state.Open(state.Options{Dir: "mem", Store: store.NewMem(), Now: func() time.Time { return now }, Hostname: "box"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func (s *session) event(ev Event) Answer {
+	s.t.Helper()
+	ev.Harness, ev.Session = s.name, s.id
+	if ev.Folder == "" {
+		ev.Folder = "/work/proj"
+	}
+	ev.Mode = state.ModeAuto
+	pid := os.Getpid() // a process that is there for as long as the test runs
+	caps := Of(s.name)
+	if s.caps != nil {
+		caps = *s.caps
+	}
+	ans, err := handle(s.home, ev, Env{Cwd: "/work/proj", PPID: pid, PID: func() int { return pid }}, caps)
+	if err != nil {
+		s.t.Fatalf("%v: %v", ev.Kind, err)
+	}
+	return ans
+}
+
+// TestHandleShapesAnswers: the same events make the same chats in every
+// harness, and each answer is shaped to what its harness can carry: a
+// stopped reply's pending tool is denied, and only a harness that can end
+// a turn before a tool is also told to stop.
+func TestHandleShapesAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		harness string
+		stop    bool
+	}{{state.HarnessClaude, true}, {state.HarnessCodex, false}} {
+		t.Run(tc.harness, func(t *testing.T) {
+			home := newHome(t)
+			me := &session{t: t, home: home, name: tc.harness, id: "S1"}
+			other := &session{t: t, home: home, name: tc.harness, id: "S2"}
+			hello := me.event(Event{Kind: SessionStart, Name: "SessionStart"})
+			if !strings.Contains(hello.Context, "this session is chat c_1") {
+				t.Fatalf("SessionStart answers %+v, want the introduction", hello)
+			}
+			me.event(Event{Kind: PromptSubmit, Prompt: "Fix the parser"})
+			other.event(Event{Kind: SessionStart})
+			err := home.Update(func(tx *state.Tx) error {
+				_, err := tx.StopChat(state.Actor{ID: "c_2"}, state.StopIn{Target: "c_1", Reason: "the build is mine now"})
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ans := me.event(Event{Kind: PreTool, Name: "PreToolUse", Tool: "Bash", Input: Fields{"command": []byte(`"make"`)}})
+			if ans.Permission != Deny || !strings.Contains(ans.PermissionReason, "the build is mine now") {
+				t.Errorf("the pending tool of a stopped reply: %+v, want it denied with the notice", ans)
+			}
+			if ans.Stop != tc.stop {
+				t.Errorf("stop before the tool: %v, want %v (%+v)", ans.Stop, tc.stop, ans)
+			}
+		})
+	}
+}
+
+// TestHandleLessCapable: a harness that can refuse no tool has a stopped
+// reply's tool run, and hears the stop at the next event that can say it;
+// one whose answers after a tool never reach the model is told nothing
+// there, and the message stays due for the next prompt; one that cannot
+// keep a turn going ends it, and the --start-reply message waits.
+func TestHandleLessCapable(t *testing.T) {
+	caps := Of(state.HarnessClaude)
+	caps.Deny, caps.KeepGoing = false, false
+	caps.Context = KindsOf(SessionStart, PromptSubmit)
+	home := newHome(t)
+	me := &session{t: t, home: home, name: state.HarnessClaude, id: "S1", caps: &caps}
+	other := &session{t: t, home: home, name: state.HarnessClaude, id: "S2"}
+	me.event(Event{Kind: SessionStart})
+	me.event(Event{Kind: PromptSubmit, Prompt: "Fix the parser"})
+	other.event(Event{Kind: SessionStart})
+	send := func(text string, start bool) {
+		t.Helper()
+		err := home.Update(func(tx *state.Tx) error {
+			_, err := tx.SendMessage(state.Actor{ID: "c_2"}, state.SendIn{To: "c_1", Text: text, StartReply: start})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	send("the lexer is yours", false)
+	if ans := me.event(Event{Kind: PostTool, Tool: "Read", Input: Fields{"file_path": []byte(`"a.go"`)}}); !ans.IsZero() {
+		t.Errorf("PostTool answers %+v where nothing reaches the model", ans)
+	}
+	if ans := me.event(Event{Kind: PromptSubmit, Prompt: "go on"}); !strings.Contains(ans.Context, "the lexer is yours") {
+		t.Errorf("the next prompt answers %+v, want the message still due", ans)
+	}
+	send("review this next", true)
+	if ans := me.event(Event{Kind: TurnEnd, LastWords: "Done.", HasLastWords: true}); !ans.IsZero() {
+		t.Errorf("TurnEnd answers %+v from a harness that cannot keep a turn going", ans)
+	}
+	me.event(Event{Kind: PromptSubmit, Prompt: "one more"})
+	err := home.Update(func(tx *state.Tx) error {
+		_, err := tx.StopChat(state.Actor{ID: "c_2"}, state.StopIn{Target: "c_1", Reason: "the build is mine now"})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans := me.event(Event{Kind: PreTool, Tool: "Bash", Input: Fields{"command": []byte(`"make"`)}}); !ans.IsZero() {
+		t.Errorf("PreTool answers %+v from a harness that can refuse no tool", ans)
+	}
+	if ans := me.event(Event{Kind: PromptSubmit, Prompt: "and?"}); !strings.Contains(ans.Context, "stopped your last reply: the build is mine now") {
+		t.Errorf("the next event that can say it answers %+v, want the stop", ans)
+	}
+}
+
+// TestFamily: each harness's tools, in the families of steps, with the
+// files they work on.
+func TestFamily(t *testing.T) {
+	for _, c := range []struct {
+		tool, input, family string
+		files               []string
+	}{
+		{"Edit", `{"file_path":"a.go"}`, "edit", []string{"a.go"}},
+		{"NotebookEdit", `{"notebook_path":"n.ipynb"}`, "edit", []string{"n.ipynb"}},
+		{"Read", `{"file_path":"/x/b.go"}`, "read", []string{"/x/b.go"}},
+		{"Grep", `{"pattern":"x"}`, "read", nil},
+		{"WebSearch", `{"query":"q"}`, "browse", nil},
+		{"Bash", `{"command":"go test ./..."}`, "run", nil},
+		{"Bash", `{"command":"git -C repo commit -m x"}`, "edit", nil},
+		{"exec_command", `{"command":"conch wait chat c_2"}`, "wait", nil},
+		{"apply_patch", `{"input":"*** Begin Patch\n*** Update File: a.go\n*** Move to: b.go\n*** End Patch"}`, "edit", []string{"a.go", "b.go"}},
+		{"mcp__thing", `{}`, "other", nil},
+	} {
+		family, files := Family(c.tool, Obj([]byte(c.input)))
+		if family != c.family || strings.Join(files, ",") != strings.Join(c.files, ",") {
+			t.Errorf("Family(%s, %s) = %s %q, want %s %q", c.tool, c.input, family, files, c.family, c.files)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package harness
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/conch-sh/conch/state"
+)
+
+// exportChat appends `export CONCH_CHAT=ID` to the file the harness
+// sources into the session's shell, when it names one, and says whether
+// it did. Some versions name none: the chat's id is in the context too.
+func (r *run) exportChat(c *state.Chat) bool {
+	var path string
+	for _, v := range r.caps.EnvFiles {
+		if path = r.env.Getenv(v); path != "" {
+			break
+		}
+	}
+	if path == "" {
+		return false
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err == nil {
+		_, err = fmt.Fprintf(f, "export CONCH_CHAT=%s\n", c.ID)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		r.env.Warn(err.Error())
+		return false
+	}
+	return true
+}
+
+// introduce is what a session hears first: which chat it is in conch, and
+// how its own conch commands act as it.
+func introduce(c *state.Chat, envFile bool) string {
+	how := "add --chat " + c.ID + " to conch commands run from this session (or set CONCH_CHAT=" + c.ID + ")"
+	if envFile {
+		how = "conch commands run from this session's shell act as it (CONCH_CHAT=" + c.ID + " is set there; where it is not, add --chat " + c.ID + ")"
+	}
+	return "conch: this session is chat " + c.ID + " among the person's chats; " + how + "."
+}
+
+// introduceLinked is what a session hears first when its harness names the
+// session in its shell (variable env) but conch could not export
+// CONCH_CHAT there: its conch commands act as it all the same.
+func introduceLinked(c *state.Chat, env string) string {
+	return "conch: this session is chat " + c.ID + " among the person's chats; conch commands run from this session's shell act as it (" + env + " names the session there; elsewhere, add --chat " + c.ID + ")."
+}
+
+// introduceLate is what a session hears that conch first saw after its
+// SessionStart (it could not take the lock, or conch was set up
+// mid-session): nothing was exported to its shell, but a harness that
+// names the session there lets its conch commands act as its chat.
+func (r *run) introduceLate(c *state.Chat) string {
+	if r.caps.ShellSession {
+		return introduceLinked(c, r.caps.SessionEnv)
+	}
+	return r.introduction(c, false)
+}
+
+// introduction is what a session hears first of its chat: how its conch
+// commands act as it, the harness's way (exported: whether conch wrote
+// CONCH_CHAT to the harness's env file).
+func (r *run) introduction(c *state.Chat, exported bool) string {
+	switch {
+	case exported:
+	case r.caps.RewritesShell:
+		return introduceRewritten(c)
+	case r.caps.ShellSession && len(r.caps.EnvFiles) == 0:
+		return introduceLinked(c, r.caps.SessionEnv)
+	}
+	return introduce(c, exported)
+}
+
+// introduceRewritten is what a session hears first when its shell names
+// no session and conch puts CONCH_CHAT in each shell command of the
+// model's that runs conch (Gemini CLI lets a BeforeTool hook rewrite a
+// tool's arguments).
+func introduceRewritten(c *state.Chat) string {
+	return "conch: this session is chat " + c.ID + " among the person's chats; conch commands run from this session's shell act as it (conch sets CONCH_CHAT=" + c.ID + " in each shell command that runs conch; elsewhere, add --chat " + c.ID + ")."
+}
+
+// keptThread says whether Codex keeps a rollout of the thread
+// ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-TIME-THREAD.jsonl): every
+// session a person runs has one by the end of its first turn; the
+// harness's hidden threads are ephemeral and have none.
+func (r *run) keptThread(thread string) bool {
+	for _, c := range thread {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-') {
+			return false // no rollout is named so
+		}
+	}
+	dir := r.env.Getenv("CODEX_HOME")
+	if dir == "" {
+		dir = filepath.Join(r.env.UserHome, ".codex")
+	}
+	found, _ := filepath.Glob(filepath.Join(dir, "sessions", "*", "*", "*", "rollout-*-"+thread+".jsonl"))
+	return len(found) > 0
+}
+
+// SessionChat is the chat the harness session a command runs in is linked
+// to, or "": the session its shell's variable names (SessionEnv), read in
+// the home at dir without the lock. It wins over CONCH_CHAT: a shell's
+// CONCH_CHAT can be stale (Codex's TUI daemon keeps the environment of the
+// terminal that started it, for every session it serves later), the
+// session's own link is not. A variable whose session is linked to no
+// chat yet (a harness started inside another's shell, at its first hook)
+// gives way to the next: the outer session's chat is then the one acting,
+// and the new session becomes its child, never a fresh chat of the
+// person's. A hook passes over its own harness's variable (but): it is its
+// own session, and only a session of another harness, whose shell started
+// it, can be the chat it was started in.
+func SessionChat(dir string, getenv func(string) string, but string) string {
+	for _, k := range known {
+		if k.harness == but || k.caps.SessionEnv == "" {
+			continue
+		}
+		if id := getenv(k.caps.SessionEnv); id != "" {
+			agent := ""
+			if k.caps.AgentEnv != "" {
+				agent = getenv(k.caps.AgentEnv) // a subagent's command acts as its chat
+			}
+			if c := state.LinkedAgentChat(dir, k.harness, id, agent); c != "" {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// ShellChat is the chat a conch command acts as that names chat (--chat or
+// CONCH_CHAT) from inside a harness session's shell whose harness names
+// the session in every command (ShellSession): a subagent shares its
+// session's shell and so its CONCH_CHAT, and when the conch command
+// running there now is a subagent's, it acts as the subagent's own chat.
+func ShellChat(home *state.Home, getenv func(string) string, chat string) string {
+	for _, k := range known {
+		if !k.caps.ShellSession {
+			continue
+		}
+		if session := getenv(k.caps.SessionEnv); session != "" {
+			return home.ShellChat(k.harness, session, chat)
+		}
+	}
+	return chat
+}

@@ -1,0 +1,206 @@
+package harness
+
+// The tool-to-family table: what each harness's tools do, in the families
+// of SPEC §1's steps, and the files they work on. A harness adds its
+// tools' rows to Family (and to shellTool when a tool runs a command line).
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/conch-sh/conch/render"
+)
+
+// Family is the step family of a harness's tool and the files it works on
+// (as the harness gave them: abs makes them absolute).
+func Family(tool string, input Fields) (family string, files []string) {
+	file := func(key string) []string {
+		if f := input.Str(key); f != "" {
+			return []string{f}
+		}
+		return nil
+	}
+	// Claude Code's tools, Codex's, and those of Gemini CLI and Qwen Code
+	// (write_file, replace or edit, read_file, run_shell_command, …).
+	switch tool {
+	case "Edit", "Write", "MultiEdit", "write_file", "replace", "edit":
+		return "edit", file("file_path")
+	case "NotebookEdit", "notebook_edit":
+		return "edit", file("notebook_path")
+	case "Read", "read_file":
+		return "read", file("file_path")
+	case "NotebookRead":
+		return "read", file("notebook_path")
+	case "Grep", "Glob", "LS", "grep_search", "search_file_content", "glob", "list_directory", "read_many_files":
+		return "read", nil
+	case "WebFetch", "WebSearch", "web_fetch", "google_web_search", "web_search":
+		return "browse", nil
+	case "Bash", "BashOutput", "KillShell", "KillBash", "shell", "exec_command", "local_shell", "run_shell_command":
+		command := input.Str("command")
+		if commits(command) {
+			return "edit", nil
+		}
+		if f := conchFamily(command); f != "" {
+			return f, nil
+		}
+		return "run", nil
+	case "apply_patch":
+		return "edit", patchFiles(input.Str("command") + input.Str("input") + input.Str("patch"))
+	}
+	return "other", nil
+}
+
+// shellTool says whether a harness's tool runs a shell command line (its
+// input's command), which the guard reads.
+func shellTool(tool string) bool {
+	switch tool {
+	case "Bash", "shell", "exec_command", "local_shell", "run_shell_command":
+		return true
+	}
+	return false
+}
+
+// conchShell says whether a tool call is a shell command that is only
+// conch's own (conch chats list, conch chat message, …).
+func conchShell(ev *Event) bool {
+	return ev.Tool == "Bash" && ev.ToolUse != "" && conchFamily(ev.Input.Str("command")) != ""
+}
+
+// outsideSource is what a web tool read from outside: the URL fetched, or
+// the search made.
+func outsideSource(tool string, input Fields) string {
+	switch tool {
+	case "WebFetch", "web_fetch":
+		if u := input.Str("url"); u != "" {
+			return render.Clean(u)
+		}
+		// Gemini CLI's web_fetch takes a prompt that holds its URLs.
+		if urls := promptURLs(input.Str("prompt")); urls != "" {
+			return render.Clean(urls)
+		}
+		return "web fetch"
+	case "WebSearch", "google_web_search", "web_search":
+		if q := render.Clean(input.Str("query")); q != "" {
+			return "web search: " + q
+		}
+		return "web search"
+	}
+	return ""
+}
+
+// promptURLs are the http and https URLs a prompt names, space-separated.
+func promptURLs(prompt string) string {
+	var urls []string
+	for _, w := range strings.Fields(prompt) {
+		w = strings.TrimRight(strings.TrimLeft(w, "(<[\"'"), ")>],.;:!?\"'")
+		if strings.HasPrefix(w, "http://") || strings.HasPrefix(w, "https://") {
+			urls = appendNew(urls, w)
+		}
+	}
+	return strings.Join(urls, " ")
+}
+
+// commits says whether a shell command commits, or otherwise rewrites the
+// work tree through git: a commit counts as editing (SPEC §1).
+func commits(command string) bool {
+	if command == "" {
+		return false
+	}
+	for _, part := range shellParts(command) {
+		words := strings.Fields(part)
+		for len(words) > 0 && strings.Contains(words[0], "=") {
+			words = words[1:] // VAR=value before the command
+		}
+		if len(words) == 0 || (words[0] != "git" && !strings.HasSuffix(words[0], "/git")) {
+			continue
+		}
+		if gitRewrites[gitSubcommand(words[1:])] {
+			return true
+		}
+	}
+	return false
+}
+
+// conchFamily is the family of a shell command that is only conch's own
+// commands (conch chats list, conch chat message, …): talking with the
+// other chats, or waiting for one, not running commands in the folder
+// (the other chats would be told to wait for it). It is "" for any other
+// command, one that runs anything beside conch included.
+func conchFamily(command string) string {
+	family := ""
+	for _, part := range shellParts(command) {
+		words := strings.Fields(part)
+		for len(words) > 0 && strings.Contains(words[0], "=") {
+			words = words[1:]
+		}
+		if len(words) == 0 {
+			continue
+		}
+		if words[0] != "conch" && !strings.HasSuffix(words[0], "/conch") {
+			if words[0] == "cd" || words[0] == "true" || words[0] == "echo" && !strings.Contains(part, ">") {
+				continue // moving about, or words piped to conch, run nothing
+			}
+			return ""
+		}
+		if family == "" {
+			family = "talk"
+		}
+		if len(words) > 1 && words[1] == "wait" {
+			family = "wait"
+		}
+	}
+	return family
+}
+
+// shellParts are a shell command's simple commands, split at ; & | and
+// newlines and parentheses (a rough cut: quotes are not read).
+func shellParts(command string) []string {
+	return strings.FieldsFunc(command, func(r rune) bool {
+		return r == ';' || r == '&' || r == '|' || r == '\n' || r == '(' || r == ')'
+	})
+}
+
+// gitRewrites are the git subcommands that change the work tree's files.
+var gitRewrites = map[string]bool{
+	"commit": true, "merge": true, "rebase": true, "cherry-pick": true, "revert": true, "am": true,
+	"pull": true, "stash": true, "reset": true, "checkout": true, "switch": true, "restore": true,
+}
+
+// gitSubcommand is the first word after git's own options (-C DIR and
+// -c NAME=VALUE take one more word).
+func gitSubcommand(words []string) string {
+	for i := 0; i < len(words); i++ {
+		switch w := words[i]; {
+		case w == "-C" || w == "-c" || w == "--git-dir" || w == "--work-tree":
+			i++
+		case strings.HasPrefix(w, "-"):
+		default:
+			return w
+		}
+	}
+	return ""
+}
+
+// patchFiles are the files an apply_patch patch names: added, updated,
+// deleted, and moved to.
+func patchFiles(patch string) []string {
+	var out []string
+	for _, line := range strings.Split(patch, "\n") {
+		line = strings.TrimSpace(line)
+		for _, p := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
+			if strings.HasPrefix(line, p) {
+				if f := strings.TrimSpace(strings.TrimPrefix(line, p)); f != "" {
+					out = appendNew(out, f)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
