@@ -8,6 +8,7 @@ import (
 
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/harness"
 )
 
 func (a *app) newAdopt() *cobra.Command {
@@ -29,13 +30,13 @@ another chat (one that is no longer yours loses it to the chat adopting).`,
 		Args:        exactArgs(2, "a harness (claude or codex) and a file"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			harness, file := args[0], a.absPath(args[1])
-			if !slices.Contains(state.Readable, harness) {
-				return usage("harness %q: want one of %s", harness, strings.Join(state.Readable, ", "))
+			name, file := args[0], a.absPath(args[1])
+			if !slices.Contains(state.Readable, name) {
+				return usage("harness %q: want one of %s", name, strings.Join(state.Readable, ", "))
 			}
 			var ad *state.Adoption
 			err := a.update(func(tx *state.Tx) (err error) {
-				ad, err = tx.Adopt(a.actor(), harness, file)
+				ad, err = tx.Adopt(a.actor(), name, file, harness.SessionFile)
 				return err
 			})
 			if err != nil {

@@ -164,11 +164,11 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 	return err
 }
 
-// readHookInput reads the event from standard input, within its bound.
 // errNothing is a decoder's word for an event that means nothing in
 // conch (Gemini CLI's PreCompress before a request it does not compress).
 var errNothing = errors.New("nothing to do")
 
+// readHookInput reads the event from standard input, within its bound.
 func (a *app) readHookInput() ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(a.env.In, hookMaxInput+1))
 	if err != nil {

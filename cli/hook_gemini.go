@@ -205,7 +205,7 @@ func (h *hook) geminiShell(ev *harness.Event) map[string]json.RawMessage {
 	if ev.Kind != harness.PreTool || !strings.Contains(bare, "conch") || strings.Contains(bare, "CONCH_CHAT") || strings.Contains(bare, "--chat") {
 		return nil
 	}
-	chat := state.LinkedChat(h.a.homeDir(), state.HarnessGemini, ev.Session)
+	chat := state.LinkedChat(h.a.home.Store(), state.HarnessGemini, ev.Session)
 	if chat == "" {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/conch-sh/conch/state/harness"
+	"github.com/conch-sh/conch/state/store"
 )
 
 // sessionChat is the chat the harness session this command runs in is
@@ -14,7 +15,11 @@ func (a *app) sessionChat() string { return a.sessionChatBut("") }
 // sessionChatBut is sessionChat passing over the variable of one harness:
 // a hook of that harness is its own session.
 func (a *app) sessionChatBut(name string) string {
-	return harness.SessionChat(a.homeDir(), a.env.Getenv, name)
+	dir := a.homeDir()
+	if dir == "" {
+		return ""
+	}
+	return harness.SessionChat(store.NewFiles(dir, nil, 0), a.env.Getenv, name)
 }
 
 // shellChat is the chat a command acts as that names chat from inside a

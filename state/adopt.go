@@ -10,8 +10,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,8 +48,10 @@ func adoptionRel(chat string) string { return "adopted/" + chat + ".json" }
 
 // Adopt links the acting chat to an outside session file. The scan starts
 // at the file's end: what was there before is not news. Adopting the same
-// file again keeps the cursor; another file replaces the link.
-func (tx *Tx) Adopt(a Actor, harness, file string) (*Adoption, error) {
+// file again keeps the cursor; another file replaces the link. isFile
+// asks this computer whether the file is one a session writes, and its
+// size (harness.SessionFile): the harness's file, not conch's.
+func (tx *Tx) Adopt(a Actor, harness, file string, isFile func(string) (size int64, err error)) (*Adoption, error) {
 	if a.Person() {
 		return nil, usagef("adopt links a chat: give --chat ID")
 	}
@@ -65,12 +65,9 @@ func (tx *Tx) Adopt(a Actor, harness, file string) (*Adoption, error) {
 		return nil, usagef("file %s: want an absolute path", file)
 	}
 	file = filepath.Clean(file)
-	st, err := os.Stat(file)
+	size, err := isFile(file)
 	if err != nil {
-		return nil, usagef("session file %s: %v", file, unwrapPath(err))
-	}
-	if !st.Mode().IsRegular() {
-		return nil, usagef("session file %s is not a regular file", file)
+		return nil, usagef("session file %s", err)
 	}
 	c, err := tx.Chat(a.ID)
 	if err != nil {
@@ -111,19 +108,11 @@ func (tx *Tx) Adopt(a Actor, harness, file string) (*Adoption, error) {
 	if ad != nil && ad.File == file && ad.Harness == harness {
 		return ad, nil
 	}
-	ad = &Adoption{Chat: c.ID, Harness: harness, File: file, Offset: st.Size(), Adopted: tx.Now()}
+	ad = &Adoption{Chat: c.ID, Harness: harness, File: file, Offset: size, Adopted: tx.Now()}
 	tx.put(rel, ad, true)
 	kind, chat := actorOf(a)
 	tx.RecordEvent(c, KindAdopted, kind, chat, "adopted the "+harnessName(harness)+" session "+filepath.Base(file), "")
 	return ad, nil
-}
-
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // Adoptions are every chat's links, in the order of their chats' ids.

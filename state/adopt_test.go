@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 func TestIsEcho(t *testing.T) {
@@ -45,7 +47,7 @@ func TestLinkedChat(t *testing.T) {
 	for _, c := range []struct{ session, want string }{
 		{"S1", "c_7"}, {"S2", ""}, {"S3", ""}, {"S4", ""}, {"", ""}, {"a/../b", "c_9"},
 	} {
-		if got := LinkedChat(dir, HarnessCodex, c.session); got != c.want {
+		if got := LinkedChat(store.NewFiles(dir, nil, 0), HarnessCodex, c.session); got != c.want {
 			t.Errorf("LinkedChat(%q) = %q, want %q", c.session, got, c.want)
 		}
 	}

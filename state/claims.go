@@ -2,13 +2,14 @@ package state
 
 import (
 	"errors"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // Claims (issue 18): a chat says which files it is about to change, and the
@@ -411,7 +412,7 @@ func (tx *Tx) endClaims() error {
 		return nil
 	}
 	f, err := tx.readClaims()
-	if errors.Is(err, fs.ErrNotExist) || f == nil {
+	if errors.Is(err, store.ErrNotFound) || f == nil {
 		return nil
 	}
 	if err != nil {

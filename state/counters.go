@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"syscall"
 
 	"github.com/conch-sh/conch/state/store"
 )
@@ -145,7 +144,7 @@ func (tx *View) usedIDs() (Counters, error) {
 // A disk that fails is an error: counters rebuilt short would give ids again.
 func unlessCorrupt(err error) error {
 	var ce *CorruptError
-	if err == nil || errors.As(err, &ce) || errors.Is(err, syscall.EISDIR) {
+	if err == nil || errors.As(err, &ce) || errors.Is(err, store.ErrIsDir) {
 		return nil
 	}
 	return err

@@ -4,11 +4,11 @@ import (
 	"container/heap"
 	"errors"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/conch-sh/conch/state/proc"
 )
 
 // Retention (SPEC §7): the log keeps 30 days and 50,000 events in all.
@@ -101,17 +101,13 @@ func (tx *View) startGC() {
 	if tx.h.Exe == "" {
 		return
 	}
-	cmd := exec.Command(tx.h.Exe, "gc")
-	cmd.Env = append(os.Environ(), "CONCH_HOME="+tx.h.Dir, "CONCH_CHAT=")
+	env := append(os.Environ(), "CONCH_HOME="+tx.h.Dir, "CONCH_CHAT=")
 	if now := tx.h.Getenv("CONCH_NOW"); now != "" {
-		cmd.Env = append(cmd.Env, "CONCH_NOW="+now)
+		env = append(env, "CONCH_NOW="+now)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
+	if err := proc.Detach([]string{tx.h.Exe, "gc"}, env, ""); err != nil {
 		tx.warn("could not start conch gc: %v", err)
-		return
 	}
-	_ = cmd.Process.Release()
 }
 
 // GC prunes the log to DefaultLimits and expires watches (conch gc). Each

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -93,7 +92,7 @@ func Open(o Options) (*Home, error) {
 	path := h.where("config.toml")
 	data, err := h.store.Get("config.toml")
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case errors.Is(err, store.ErrNotFound):
 	case err != nil:
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	default:

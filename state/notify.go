@@ -15,11 +15,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/conch-sh/conch/state/proc"
 )
 
 // The kinds of notice.
@@ -83,7 +83,7 @@ func (tx *Tx) tellPerson(n PersonNotice) {
 	tx.put(notifyRel, l, true)
 	cmd := append(slices.Clone(argv), tx.h.noticeWords(n))
 	env := noticeEnv(n)
-	tx.After(func() { startDetached(cmd, env) })
+	tx.After(func() { _ = proc.Detach(cmd, env, "") })
 }
 
 func (h *Home) noticeWords(n PersonNotice) string {
@@ -101,18 +101,6 @@ func noticeEnv(n PersonNotice) []string {
 	return append(env, "CONCH_NOTIFY_KIND="+n.Kind, "CONCH_NOTIFY_CHAT="+n.Chat, "CONCH_NOTIFY_ID="+n.ID)
 }
 
-// startDetached starts argv in its own session, its streams on /dev/null,
-// and does not wait for it.
-func startDetached(argv []string, env []string) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return
-	}
-	_ = cmd.Process.Release()
-}
-
 // ErrNoNotify is conch notify test's error when no command is set.
 var ErrNoNotify = errors.New("no [notify] command")
 
@@ -126,9 +114,7 @@ func (h *Home) NotifyTest(ctx context.Context) ([]string, error) {
 	}
 	n := PersonNotice{Kind: NoticeTest}
 	cmd := append(slices.Clone(argv), h.noticeWords(n))
-	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
-	c.Env = noticeEnv(n)
-	if out, err := c.CombinedOutput(); err != nil {
+	if out, err := proc.Run(ctx, cmd, noticeEnv(n)); err != nil {
 		msg := strings.TrimSpace(string(out))
 		if len(msg) > 200 {
 			msg = msg[:200]

@@ -2,29 +2,29 @@ package state
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // LinkedChat is the chat a harness session is linked to, read from the
-// session's link in the home at dir without the lock (a link is written
+// session's link in the store without the lock (a link is written
 // whole, by rename), or "" when the session has none. It is what a
 // command run from inside a harness's shell acts as when the shell names
 // its session (Codex's CODEX_THREAD_ID) but no chat: one small file read,
 // so it can run at every command the model runs.
-func LinkedChat(dir, harness, session string) string {
-	return LinkedAgentChat(dir, harness, session, "")
+func LinkedChat(records store.Store, harness, session string) string {
+	return LinkedAgentChat(records, harness, session, "")
 }
 
 // LinkedAgentChat is LinkedChat for a subagent of the session (agent, its
 // id; "" for the session itself): its child chat, else the session's.
 // Qwen Code names the subagent whose command runs in its shell
 // (QWEN_CODE_AGENT_ID).
-func LinkedAgentChat(dir, harness, session, agent string) string {
-	if dir == "" || session == "" || len(session) > 256 {
+func LinkedAgentChat(records store.Store, harness, session, agent string) string {
+	if session == "" || len(session) > 256 {
 		return ""
 	}
-	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(sessionRel(harness, session))))
+	data, err := records.Get(sessionRel(harness, session))
 	if err != nil {
 		return ""
 	}

@@ -1,10 +1,9 @@
 package state
 
 import (
-	"os"
-	"os/exec"
 	"slices"
-	"syscall"
+
+	"github.com/conch-sh/conch/state/proc"
 )
 
 // Wake reasons: what started a reply conch woke.
@@ -70,22 +69,6 @@ func (tx *Tx) runCmd(c *Chat, command string, vars ...string) {
 	}
 	env = append(env, "CONCH_HOME="+tx.h.Dir, "CONCH_CHAT="+c.ID)
 	env = append(env, vars...)
-	dir := c.Folder
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		dir = "/"
-	}
-	tx.After(func() { runDetached(command, env, dir) })
-}
-
-// runDetached starts a shell command in its own session, its streams on
-// /dev/null, and does not wait for it: conch never blocks on a harness.
-func runDetached(command string, env []string, dir string) {
-	cmd := exec.Command("/bin/sh", "-c", command)
-	cmd.Env = env
-	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return
-	}
-	_ = cmd.Process.Release()
+	argv := []string{"/bin/sh", "-c", command}
+	tx.After(func() { _ = proc.Detach(argv, env, c.Folder) })
 }

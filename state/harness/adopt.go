@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -64,4 +65,21 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// SessionFile is the size of a session file that can be adopted, or why
+// it cannot: it must be there, and a regular file.
+func SessionFile(file string) (int64, error) {
+	st, err := os.Stat(file)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return 0, fmt.Errorf("%s: %v", file, err)
+	}
+	if !st.Mode().IsRegular() {
+		return 0, fmt.Errorf("%s is not a regular file", file)
+	}
+	return st.Size(), nil
 }

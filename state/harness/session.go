@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/store"
 )
 
 // exportChat appends `export CONCH_CHAT=ID` to the file the harness
@@ -105,7 +106,7 @@ func (r *run) keptThread(thread string) bool {
 
 // SessionChat is the chat the harness session a command runs in is linked
 // to, or "": the session its shell's variable names (SessionEnv), read in
-// the home at dir without the lock. It wins over CONCH_CHAT: a shell's
+// the home's records without the lock. It wins over CONCH_CHAT: a shell's
 // CONCH_CHAT can be stale (Codex's TUI daemon keeps the environment of the
 // terminal that started it, for every session it serves later), the
 // session's own link is not. A variable whose session is linked to no
@@ -115,7 +116,7 @@ func (r *run) keptThread(thread string) bool {
 // person's. A hook passes over its own harness's variable (but): it is its
 // own session, and only a session of another harness, whose shell started
 // it, can be the chat it was started in.
-func SessionChat(dir string, getenv func(string) string, but string) string {
+func SessionChat(records store.Store, getenv func(string) string, but string) string {
 	for _, k := range known {
 		if k.harness == but || k.caps.SessionEnv == "" {
 			continue
@@ -125,7 +126,7 @@ func SessionChat(dir string, getenv func(string) string, but string) string {
 			if k.caps.AgentEnv != "" {
 				agent = getenv(k.caps.AgentEnv) // a subagent's command acts as its chat
 			}
-			if c := state.LinkedAgentChat(dir, k.harness, id, agent); c != "" {
+			if c := state.LinkedAgentChat(records, k.harness, id, agent); c != "" {
 				return c
 			}
 		}

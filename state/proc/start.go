@@ -1,0 +1,33 @@
+package proc
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// Detach starts argv in its own session, in dir ("" or a folder that is
+// not there: /), its streams on /dev/null, with env, and does not wait for
+// it: conch never blocks on a command it starts for a chat or the person.
+func Detach(argv, env []string, dir string) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	if fi, err := os.Stat(dir); dir == "" || err != nil || !fi.IsDir() {
+		dir = "/"
+	}
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return cmd.Process.Release()
+}
+
+// Run runs argv and waits for it (at most until ctx is done), and gives
+// what it wrote.
+func Run(ctx context.Context, argv, env []string) ([]byte, error) {
+	c := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	c.Env = env
+	return c.CombinedOutput()
+}
