@@ -69,6 +69,9 @@ func (tx *Tx) runCmd(c *Chat, command string, vars ...string) {
 	}
 	env = append(env, "CONCH_HOME="+tx.h.Dir, "CONCH_CHAT="+c.ID)
 	env = append(env, vars...)
-	argv := []string{"/bin/sh", "-c", command}
-	tx.After(func() { _ = proc.Detach(argv, env, c.Folder) })
+	argv, dir := []string{"/bin/sh", "-c", command}, c.Folder
+	if dir == "" {
+		dir = "/" // never the folder of the command that caused it
+	}
+	tx.After(func() { _ = proc.Detach(argv, env, dir) })
 }

@@ -7,16 +7,19 @@ import (
 	"syscall"
 )
 
-// Detach starts argv in its own session, in dir ("" or a folder that is
-// not there: /), its streams on /dev/null, with env, and does not wait for
-// it: conch never blocks on a command it starts for a chat or the person.
+// Detach starts argv in its own session, its streams on /dev/null, with
+// env, and does not wait for it: conch never blocks on a command it starts
+// for a chat or the person. It runs in dir (a folder that is not there: /),
+// or, with dir "", where this command runs.
 func Detach(argv, env []string, dir string) error {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = env
-	if fi, err := os.Stat(dir); dir == "" || err != nil || !fi.IsDir() {
-		dir = "/"
+	if dir != "" {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			dir = "/"
+		}
+		cmd.Dir = dir
 	}
-	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		return err
