@@ -22,7 +22,7 @@ import (
 func (a *app) hooksCommands(chat *cobra.Command) []*cobra.Command {
 	hook := a.newHookGroup()
 	install := group("install", "Set a harness up to report to conch through its hooks")
-	install.AddCommand(a.newInstallClaude(), a.newInstallCodex())
+	install.AddCommand(a.newInstallClaude(), a.newInstallCodex(), a.newInstallGemini(), a.newInstallQwen())
 	return []*cobra.Command{hook, install, a.newAdopt(), a.newScan()}
 }
 

@@ -65,8 +65,11 @@ var (
 // carries: hookTimeout, but 3 s for Codex's SessionEnd and Interrupt,
 // which Codex 0.169 clamps to 3 s, warning at every run.
 func handlerTimeout(harness, event string) int {
-	if harness == state.HarnessCodex && (event == "SessionEnd" || event == "Interrupt") {
+	switch {
+	case harness == state.HarnessCodex && (event == "SessionEnd" || event == "Interrupt"):
 		return 3
+	case harness == state.HarnessGemini:
+		return hookTimeout * 1000 // Gemini CLI's are in milliseconds
 	}
 	return hookTimeout
 }

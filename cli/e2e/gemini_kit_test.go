@@ -77,29 +77,6 @@ func (s *geminiSession) another(answer func(r *geminiRequest, n int) gturn) *gem
 	return o
 }
 
-// install puts conch's hooks in the user settings, as conch install
-// gemini does.
-func (s *geminiSession) install(args ...string) string {
-	s.t.Helper()
-	hooks := map[string]any{}
-	for _, ev := range []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "Notification", "PreCompress", "SessionEnd"} {
-		m := ""
-		if ev == "BeforeTool" || ev == "AfterTool" {
-			m = "*"
-		}
-		if ev == "PreCompress" {
-			m = "manual"
-		}
-		cmd := conchBin + " hook gemini"
-		if d := os.Getenv("ZZ_PAYLOADS"); d != "" {
-			cmd = "tee -a " + d + "/payloads.jsonl | " + cmd
-		}
-		hooks[ev] = []any{map[string]any{"matcher": m, "hooks": []any{map[string]any{"type": "command", "name": "conch", "command": cmd, "timeout": 10000}}}}
-	}
-	s.settings(".gemini/settings.json", map[string]any{"hooks": hooks})
-	return ""
-}
-
 // run runs gemini -p with the prompt (and extra flags), to its end.
 func (s *geminiSession) run(prompt string, flags ...string) execResult {
 	s.t.Helper()

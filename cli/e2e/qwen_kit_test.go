@@ -60,27 +60,6 @@ func (s *qwenSession) qwenEnv() []string {
 	}
 }
 
-// install puts conch's hooks in the user settings, as conch install qwen
-// does.
-func (s *qwenSession) install(args ...string) string {
-	s.t.Helper()
-	hooks := map[string]any{}
-	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "Notification", "PreCompact", "Stop", "StopFailure", "SubagentStart", "SubagentStop", "SessionEnd"} {
-		m := ""
-		switch ev {
-		case "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest":
-			m = "*"
-		}
-		cmd := conchBin + " hook qwen"
-		if d := os.Getenv("ZZ_PAYLOADS"); d != "" {
-			cmd = "tee -a " + d + "/qwen.jsonl | " + cmd
-		}
-		hooks[ev] = []any{map[string]any{"matcher": m, "hooks": []any{map[string]any{"type": "command", "name": "conch", "command": cmd, "timeout": 10}}}}
-	}
-	s.settings(".qwen/settings.json", map[string]any{"hooks": hooks})
-	return ""
-}
-
 // run runs qwen -p with the prompt (and extra flags), to its end.
 func (s *qwenSession) run(prompt string, flags ...string) execResult {
 	s.t.Helper()
