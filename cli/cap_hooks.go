@@ -33,7 +33,7 @@ func (a *app) newHookGroup() *cobra.Command {
 	// A hook must never break the session it serves: its own preparation
 	// turns every failure into a warning, where the root's would exit 2.
 	hook.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return nil }
-	hook.AddCommand(a.newHookClaude(), a.newHookCodex(), a.newHookCopilot(), a.newHookCursor(), a.newHookOpenCode(), a.newHookPi())
+	hook.AddCommand(a.newHookClaude(), a.newHookCodex(), a.newHookCopilot(), a.newHookCursor(), a.newHookOpenCode(), a.newHookPi(), a.newHookGemini(), a.newHookQwen())
 	return hook
 }
 
@@ -61,6 +61,16 @@ type hook struct {
 	// plugin: the harness runs conch's own plugin, which reads the
 	// plugins' answer (sayPlugin), not the hooks' JSON.
 	plugin bool
+	// encode, when set, says an answer in the harness's own JSON (Gemini
+	// CLI's); else in Claude Code's, which Codex and Qwen Code speak too.
+	encode func(ans harness.Answer) any
+	// then, when set, is a second event the one decoded brings (Gemini
+	// CLI's invoke_agent call is a subagent's start or end too), handled
+	// after it; its answer is said only when the first said none.
+	then *harness.Event
+	// speak: the encoder has something to say even for an answer that
+	// says nothing (Gemini CLI's shell command rewritten).
+	speak bool
 }
 
 // warn keeps a warning for the run's one warning line.
@@ -133,20 +143,32 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 	home.LockWait = hookLockWait
 	a.home = home
 	ev, err := decode(h)
+	if errors.Is(err, errNothing) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
 	if ev.Kind == 0 && !h.plugin {
 		return nil // a zero event is one conch leaves alone (a plugin still hears its answer)
 	}
+	env := harness.Env{
+		Cwd: a.env.Cwd, PPID: a.env.PPID, Chat: a.chat,
+		PID:    func() int { return a.harnessPID(0) },
+		Getenv: a.env.Getenv, UserHome: a.userHome(),
+		Warn: func(w string) { h.warnings = append(h.warnings, w) },
+	}
 	var ans harness.Answer
 	if ev.Kind != 0 { // a plugin's event with nothing to do has none
-		ans, err = harness.Handle(home, ev, harness.Env{
-			Cwd: a.env.Cwd, PPID: a.env.PPID, Chat: a.chat,
-			PID:    func() int { return a.harnessPID(0) },
-			Getenv: a.env.Getenv, UserHome: a.userHome(),
-			Warn: func(w string) { h.warnings = append(h.warnings, w) },
-		})
+		ans, err = harness.Handle(home, ev, env)
+	}
+	if err == nil && h.then != nil && !(h.then.Kind == harness.SubagentStart && (ans.Permission == harness.Deny || ans.Stop)) {
+		// (A subagent whose call was refused never runs.)
+		var then harness.Answer
+		then, err = harness.Handle(home, *h.then, env)
+		if ans.IsZero() {
+			ans = then
+		}
 	}
 	say := h.say
 	if h.plugin {
@@ -157,6 +179,10 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 	}
 	return err
 }
+
+// errNothing is a decoder's word for an event that means nothing in
+// conch (Gemini CLI's PreCompress before a request it does not compress).
+var errNothing = errors.New("nothing to do")
 
 // readHookInput reads the event from standard input, within its bound.
 func (a *app) readHookInput() ([]byte, error) {
@@ -218,14 +244,16 @@ type specific struct {
 // say encodes the answer in the harness's JSON and writes it, once. A
 // zero answer says nothing.
 func (h *hook) say(ans harness.Answer) error {
-	if ans.IsZero() || h.answered {
+	if ans.IsZero() && !h.speak || h.answered {
 		return nil
 	}
 	var wire any = encodeAnswer(h.event, ans)
-	switch h.harness {
-	case state.HarnessCopilot:
+	switch {
+	case h.encode != nil:
+		wire = h.encode(ans)
+	case h.harness == state.HarnessCopilot:
 		wire = encodeCopilot(h.kind, ans)
-	case state.HarnessCursor:
+	case h.harness == state.HarnessCursor:
 		wire = encodeCursor(h.kind, ans)
 	}
 	if wire == nil {
@@ -272,9 +300,9 @@ func harnessMode(pm string) string {
 	switch pm {
 	case "plan":
 		return state.ModePlan
-	case "default", "acceptEdits", "dontAsk":
+	case "default", "acceptEdits", "auto_edit", "dontAsk":
 		return state.ModeAsk
-	case "bypassPermissions", "auto":
+	case "bypassPermissions", "auto", "yolo":
 		return state.ModeAuto
 	}
 	return ""

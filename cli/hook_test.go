@@ -65,7 +65,7 @@ func TestHookLockedHome(t *testing.T) {
 }
 
 // recordedHarnesses are the folders of testdata/hooks.
-var recordedHarnesses = []string{"claude", "codex", "copilot", "cursor", "opencode", "pi"}
+var recordedHarnesses = []string{"claude", "codex", "copilot", "cursor", "opencode", "pi", "gemini", "qwen"}
 
 // TestHookPayloadsAreTheRecordedOnes holds the payloads the scripts carry to
 // the recorded ones in testdata/hooks: a script's claude/X or codex/X is
@@ -114,14 +114,14 @@ func FuzzHook(f *testing.F) {
 			if err != nil {
 				f.Fatal(err)
 			}
-			f.Add(data, uint8([]int{0, 1, 3, 4, 5, 6}[i]))
+			f.Add(data, uint8([]int{0, 1, 3, 4, 5, 6, 7, 8}[i]))
 		}
 	}
 	home := filepath.Join(f.TempDir(), "home")
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
 		args := []string{"hook", "claude"}
 		keys := []string{"continue", "stopReason", "decision", "reason", "hookSpecificOutput", "systemMessage"}
-		switch which % 7 {
+		switch which % 9 {
 		case 1:
 			args = []string{"hook", "codex"}
 		case 2:
@@ -141,6 +141,10 @@ func FuzzHook(f *testing.F) {
 		case 6:
 			args = []string{"hook", "pi"}
 			keys = []string{"chat", "context", "block", "stop", "prompt"}
+		case 7:
+			args = []string{"hook", "gemini"}
+		case 8:
+			args = []string{"hook", "qwen"}
 		}
 		env, out, errs := hookEnv(t, home, string(data))
 		if code := Main(args, env); code != 0 {

@@ -79,6 +79,12 @@ func ClaudeUncovered(cwd, above string) string {
 // CopilotAfter is said once conch install copilot put something in.
 const CopilotAfter = "Copilot CLI reads them when a session starts (a repository's once you trust its folder)."
 
+// GeminiAfter is said once conch install gemini put something in.
+const GeminiAfter = "Gemini CLI reads them when a session starts; a project's hooks run only in a trusted folder."
+
+// QwenAfter is said once conch install qwen put something in.
+const QwenAfter = "Qwen Code reads them when a session starts; a project's hooks run only in a trusted folder."
+
 // CursorAfter is said once conch install cursor put something in.
 const CursorAfter = "Cursor reads them when it starts (a project's in a trusted workspace)."
 

@@ -28,13 +28,15 @@ const (
 	// writes; conch reads no session file of theirs.
 	HarnessOpenCode = "opencode"
 	HarnessPi       = "pi"
+	HarnessGemini   = "gemini" // Gemini CLI
+	HarnessQwen     = "qwen"   // Qwen Code
 )
 
 // Harnesses lists them.
-var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessCopilot, HarnessCursor, HarnessOpenCode, HarnessPi}
+var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessCopilot, HarnessCursor, HarnessOpenCode, HarnessPi, HarnessGemini, HarnessQwen}
 
-// Adoptable are the harnesses whose session files conch adopt reads, for
-// checking a word typed.
+// Adoptable are the harnesses whose session files conch reads (a
+// transcript's last words, conch adopt), for checking a word typed.
 var Adoptable = []string{HarnessClaude, HarnessCodex}
 
 // harnessName is a harness's own name, as the log says it.
@@ -52,6 +54,10 @@ func harnessName(h string) string {
 		return "OpenCode"
 	case HarnessPi:
 		return "Pi"
+	case HarnessGemini:
+		return "Gemini CLI"
+	case HarnessQwen:
+		return "Qwen Code"
 	}
 	return h
 }

@@ -13,6 +13,14 @@ import (
 // its session (Codex's CODEX_THREAD_ID) but no chat: one small file read,
 // so it can run at every command the model runs.
 func LinkedChat(records store.Store, harness, session string) string {
+	return LinkedAgentChat(records, harness, session, "")
+}
+
+// LinkedAgentChat is LinkedChat for a subagent of the session (agent, its
+// id; "" for the session itself): its child chat, else the session's.
+// Qwen Code names the subagent whose command runs in its shell
+// (QWEN_CODE_AGENT_ID).
+func LinkedAgentChat(records store.Store, harness, session, agent string) string {
 	if session == "" || len(session) > 256 {
 		return ""
 	}
@@ -21,10 +29,14 @@ func LinkedChat(records store.Store, harness, session string) string {
 		return ""
 	}
 	var link struct {
-		Chat string `json:"chat"`
+		Chat   string            `json:"chat"`
+		Agents map[string]string `json:"agents"`
 	}
 	if json.Unmarshal(data, &link) != nil || !ValidID(link.Chat) {
 		return ""
+	}
+	if id := link.Agents[agent]; agent != "" && ValidID(id) {
+		return id
 	}
 	return link.Chat
 }

@@ -27,6 +27,8 @@ var Recipes = []*Recipe{
 	Cursor,
 	OpenCode,
 	Pi,
+	Gemini,
+	Qwen,
 }
 
 // Recipe is how conch installs itself into one harness.

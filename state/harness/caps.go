@@ -56,6 +56,15 @@ type Capabilities struct {
 	// ShellChat: the harness's plugin (conch's own) puts the chat's id in
 	// the session's shell (CONCH_CHAT), from the answer that names it.
 	ShellChat bool
+	// AgentEnv is the variable the harness sets in a subagent's shell
+	// commands to name the subagent (its hooks' agent_id): a conch command
+	// run there acts as the subagent's child chat.
+	AgentEnv string
+	// RewritesShell: conch puts CONCH_CHAT in each shell command of the
+	// model's that runs conch (the harness lets PreTool's answer change
+	// a tool's arguments, and names no session in its shell): the
+	// adapter's encoder does it, and the session is told so.
+	RewritesShell bool
 	// HiddenThreads: the harness runs threads of its own that report
 	// their turns too (Codex's title generation calls notify): a
 	// TurnComplete for a session linked to no chat, of which the harness
@@ -150,6 +159,25 @@ var known = [...]struct {
 	{state.HarnessPi, Capabilities{
 		Context: hookContext, Deny: true, KeepGoing: true,
 		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, ShellChat: true,
+	}},
+	// Qwen Code 0.24.4 speaks Claude Code's protocol, but a denied tool
+	// (or continue:false before or after one) only fails that call: its
+	// turn ends at the next send of the tools' results (ToolResults). Its
+	// shell has QWEN_CODE_SESSION_ID, and QWEN_CODE_AGENT_ID in a
+	// subagent's; it sources no env file.
+	{state.HarnessQwen, Capabilities{
+		Context: hookContext | KindsOf(ToolResults), Deny: true, KeepGoing: true,
+		ContextCap: 10000, Ask: true,
+		SessionEnv: "QWEN_CODE_SESSION_ID", ShellSession: true, AgentEnv: "QWEN_CODE_AGENT_ID",
+	}},
+	// Gemini CLI 0.61.0 reads additionalContext at SessionStart,
+	// BeforeAgent and AfterTool only; continue:false at BeforeTool keeps
+	// the tool from running and ends the turn. Its shell names no session
+	// (only GEMINI_CLI=1), and its hooks get no env file.
+	{state.HarnessGemini, Capabilities{
+		Context: KindsOf(SessionStart, PromptSubmit, PostTool), Deny: true, KeepGoing: true,
+		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, Ask: true, SystemMessage: true,
+		RewritesShell: true,
 	}},
 }
 

@@ -54,6 +54,10 @@ const (
 	// its turn ends (Cursor's afterAgentResponse): kept in the reply, for
 	// the turn's end, which says none.
 	Words
+	// ToolResults: the turn sends its tools' results to the model (Qwen
+	// Code fires UserPromptSubmit for that send too): the same reply; the
+	// notes now, and a stopped reply's turn ends here.
+	ToolResults
 )
 
 // Event is one harness event, as its decoder read it. Text fields are the
@@ -95,7 +99,9 @@ type Event struct {
 	// event said it at all (else it is read from the transcript).
 	LastWords    string
 	HasLastWords bool
-	// Continued: the turn goes on because an answer kept it going already.
+	// Continued: the turn goes on because an answer kept it going already
+	// (at TurnEnd; at PromptSubmit, the prompt is that answer handed back:
+	// the reply it started goes on, not one of the person's).
 	Continued bool
 	// Background: background work the turn started still runs.
 	Background bool

@@ -88,6 +88,8 @@ func (r *run) handle() error {
 		return r.permission()
 	case Words:
 		return r.words()
+	case ToolResults:
+		return r.toolResults()
 	}
 	return fmt.Errorf("unknown event %q: nothing done", r.ev.Name)
 }
@@ -191,14 +193,9 @@ func (r *run) sessionStart() error {
 	if err != nil {
 		return err
 	}
-	intro := introduce(c, r.exportChat(c) || r.caps.ShellChat)
-	if len(r.caps.EnvFiles) == 0 && r.caps.ShellSession {
-		// No file to export CONCH_CHAT to, but the harness names the
-		// session in its shell: conch commands there act as its chat.
-		intro = introduceLinked(c, r.caps.SessionEnv)
-	}
+	exported := r.exportChat(c) || r.caps.ShellChat
 	return r.withNotes(c, func(notes string) Answer {
-		return context(joinText(intro, render.Prompt, notes))
+		return context(joinText(r.introduction(c, exported), render.Prompt, notes))
 	}, stopAnswer)
 }
 
@@ -210,7 +207,7 @@ func (r *run) userPrompt() error {
 		made bool
 	)
 	prompt := r.ev.Prompt
-	person := !harnessPrompt(prompt) && !r.ev.Delivered
+	person := !harnessPrompt(prompt) && !r.ev.Delivered && !r.ev.Continued
 	in := r.sessionIn(true)
 	in.Agent = ""
 	err := r.update(func(tx *state.Tx) (err error) {
@@ -319,6 +316,9 @@ func (r *run) preTool() error {
 		return r.sayStop(c, r.stopBeforeTool(*se))
 	}
 	if !r.caps.Context.Has(PreTool) {
+		if err == nil && v != nil && v.Decision != state.GuardNote {
+			r.say(r.guardAnswer(v)) // a refusal needs no context
+		}
 		return err
 	}
 	late := err == nil && made && (r.caps.ShellSession || r.caps.ShellChat) && r.ev.Agent == ""
@@ -390,11 +390,16 @@ func (r *run) stopBeforeTool(n state.StopNotice) Answer {
 // the denied tool's result, the person saw it where the turn ended.
 func (r *run) sayStop(c *state.Chat, ans Answer) error {
 	r.say(ans)
-	if c == nil || !r.caps.StopHeard {
+	if c == nil || !r.stopHeard() {
 		return nil // the turn goes on past a denial: its next reply hears it
 	}
 	return r.update(func(tx *state.Tx) error { return tx.HeardStop(state.Actor{ID: c.ID}) })
 }
+
+// stopHeard says whether a stop said at this event ends the turn where
+// it is read: at every event of a harness whose stop does (StopHeard), and
+// at the send of the tools' results, which a stop keeps from being made.
+func (r *run) stopHeard() bool { return r.caps.StopHeard || r.ev.Kind == ToolResults }
 
 func stoppedNotice(err error) *state.StopNotice {
 	if se, ok := err.(*state.StoppedError); ok {
@@ -459,6 +464,29 @@ func (r *run) postTool() error {
 	}
 	if err != nil {
 		return err
+	}
+	return r.withNotes(c, context, stopAnswer)
+}
+
+// ToolResults: the turn sends its tools' results to the model. The reply
+// goes on; the notes reach the model now. A reply another chat stopped
+// (its pending tool was denied, and the reply ended) ends the turn here,
+// and the stop is heard. A subagent's send says nothing: its notes are
+// its parent's to hear.
+func (r *run) toolResults() error {
+	if r.ev.Agent != "" {
+		return nil
+	}
+	look := r.sessionIn(false)
+	var c *state.Chat
+	if err := r.home.View(func(tx *state.View) (err error) { c, err = tx.FindHarnessChat(look); return err }); err != nil || c == nil {
+		return err
+	}
+	if c.Reply == nil {
+		if n := c.StopPending(); n != nil {
+			return r.sayStop(c, stopAnswer(render.StopLine(*n)))
+		}
+		return nil
 	}
 	return r.withNotes(c, context, stopAnswer)
 }

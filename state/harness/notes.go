@@ -30,7 +30,7 @@ func (r *run) withNotes(c *state.Chat, build func(notes string) Answer, stop fun
 				return n, nil
 			case n.StopNow:
 				r.say(stop(render.StopLine(*n.Stop)))
-				if !r.caps.StopHeard {
+				if !r.stopHeard() {
 					return n, nil
 				}
 				return n, tx.HeardStop(actor)

@@ -61,7 +61,29 @@ func (r *run) introduceLate(c *state.Chat) string {
 	if r.caps.ShellSession {
 		return introduceLinked(c, r.caps.SessionEnv)
 	}
-	return introduce(c, r.caps.ShellChat)
+	return r.introduction(c, r.caps.ShellChat)
+}
+
+// introduction is what a session hears first of its chat: how its conch
+// commands act as it, the harness's way (exported: whether conch wrote
+// CONCH_CHAT to the harness's env file).
+func (r *run) introduction(c *state.Chat, exported bool) string {
+	switch {
+	case exported:
+	case r.caps.RewritesShell:
+		return introduceRewritten(c)
+	case r.caps.ShellSession && len(r.caps.EnvFiles) == 0:
+		return introduceLinked(c, r.caps.SessionEnv)
+	}
+	return introduce(c, exported)
+}
+
+// introduceRewritten is what a session hears first when its shell names
+// no session and conch puts CONCH_CHAT in each shell command of the
+// model's that runs conch (Gemini CLI lets a BeforeTool hook rewrite a
+// tool's arguments).
+func introduceRewritten(c *state.Chat) string {
+	return "conch: this session is chat " + c.ID + " among the person's chats; conch commands run from this session's shell act as it (conch sets CONCH_CHAT=" + c.ID + " in each shell command that runs conch; elsewhere, add --chat " + c.ID + ")."
 }
 
 // keptThread says whether Codex keeps a rollout of the thread
@@ -100,7 +122,11 @@ func SessionChat(records store.Store, getenv func(string) string, but string) st
 			continue
 		}
 		if id := getenv(k.caps.SessionEnv); id != "" {
-			if c := state.LinkedChat(records, k.harness, id); c != "" {
+			agent := ""
+			if k.caps.AgentEnv != "" {
+				agent = getenv(k.caps.AgentEnv) // a subagent's command acts as its chat
+			}
+			if c := state.LinkedAgentChat(records, k.harness, id, agent); c != "" {
 				return c
 			}
 		}

@@ -20,20 +20,22 @@ func Family(tool string, input Fields) (family string, files []string) {
 		}
 		return nil
 	}
+	// Claude Code's tools, Codex's, and those of Gemini CLI and Qwen Code
+	// (write_file, replace or edit, read_file, run_shell_command, …).
 	switch tool {
-	case "Edit", "Write", "MultiEdit":
+	case "Edit", "Write", "MultiEdit", "write_file", "replace", "edit":
 		return "edit", file("file_path")
-	case "NotebookEdit":
+	case "NotebookEdit", "notebook_edit":
 		return "edit", file("notebook_path")
-	case "Read":
+	case "Read", "read_file":
 		return "read", file("file_path")
 	case "NotebookRead":
 		return "read", file("notebook_path")
-	case "Grep", "Glob", "LS":
+	case "Grep", "Glob", "LS", "grep_search", "search_file_content", "glob", "list_directory", "read_many_files":
 		return "read", nil
-	case "WebFetch", "WebSearch":
+	case "WebFetch", "WebSearch", "web_fetch", "google_web_search", "web_search":
 		return "browse", nil
-	case "Bash", "BashOutput", "KillShell", "KillBash", "shell", "exec_command", "local_shell":
+	case "Bash", "BashOutput", "KillShell", "KillBash", "shell", "exec_command", "local_shell", "run_shell_command":
 		command := input.Str("command")
 		if commits(command) {
 			return "edit", nil
@@ -52,7 +54,7 @@ func Family(tool string, input Fields) (family string, files []string) {
 // input's command), which the guard reads.
 func shellTool(tool string) bool {
 	switch tool {
-	case "Bash", "shell", "exec_command", "local_shell":
+	case "Bash", "shell", "exec_command", "local_shell", "run_shell_command":
 		return true
 	}
 	return false
@@ -68,15 +70,34 @@ func conchShell(ev *Event) bool {
 // the search made.
 func outsideSource(tool string, input Fields) string {
 	switch tool {
-	case "WebFetch":
-		return render.Clean(input.Str("url"))
-	case "WebSearch":
+	case "WebFetch", "web_fetch":
+		if u := input.Str("url"); u != "" {
+			return render.Clean(u)
+		}
+		// Gemini CLI's web_fetch takes a prompt that holds its URLs.
+		if urls := promptURLs(input.Str("prompt")); urls != "" {
+			return render.Clean(urls)
+		}
+		return "web fetch"
+	case "WebSearch", "google_web_search", "web_search":
 		if q := render.Clean(input.Str("query")); q != "" {
 			return "web search: " + q
 		}
 		return "web search"
 	}
 	return ""
+}
+
+// promptURLs are the http and https URLs a prompt names, space-separated.
+func promptURLs(prompt string) string {
+	var urls []string
+	for _, w := range strings.Fields(prompt) {
+		w = strings.TrimRight(strings.TrimLeft(w, "(<[\"'"), ")>],.;:!?\"'")
+		if strings.HasPrefix(w, "http://") || strings.HasPrefix(w, "https://") {
+			urls = appendNew(urls, w)
+		}
+	}
+	return strings.Join(urls, " ")
 }
 
 // commits says whether a shell command commits, or otherwise rewrites the

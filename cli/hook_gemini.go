@@ -1,0 +1,383 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/harness"
+	"github.com/conch-sh/conch/state/proc"
+)
+
+func (a *app) newHookGemini() *cobra.Command {
+	return &cobra.Command{
+		Use:   "gemini",
+		Short: "Gemini CLI's hook: reads one event on standard input and answers it",
+		Long: `Gemini CLI's hook (conch install gemini puts it in the settings). It reads
+one hook event, JSON on standard input, and does what the event means in
+conch, as conch hook claude does for Claude Code: BeforeAgent starts a
+reply, BeforeTool and AfterTool are a step, AfterAgent ends the reply with
+its last words, SessionEnd stops the chat. It answers in Gemini CLI's
+JSON: the notes as additionalContext (after a tool, at the reply's start);
+when another chat stopped the reply, {"continue": false}, which keeps the
+pending tool from running and ends the turn; {"decision": "block"} at
+AfterAgent to deliver a message that starts a reply. A shell command of
+the model's that runs conch gets CONCH_CHAT set in it (BeforeTool's
+tool_input), so that it acts as the session's chat. The table of events,
+what Gemini CLI cannot do, and the version it was tested against are in
+conch help integrations.
+
+It never breaks the session it serves: bad input, an unknown event, a
+locked home or any failure prints one warning line on standard error
+(which Gemini CLI shows) and answers nothing.
+
+Exit codes: 0, always.`,
+		Args:               cobra.ArbitraryArgs,
+		Annotations:        access(accessWrite),
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asksHelp(args) {
+				return cmd.Help()
+			}
+			return a.runHook(state.HarnessGemini, nil, (*hook).decodeGemini)
+		},
+	}
+}
+
+// geminiKind is what a Gemini CLI event means, 0 for one conch does not
+// take.
+func geminiKind(name string) harness.Kind {
+	switch name {
+	case "SessionStart":
+		return harness.SessionStart
+	case "BeforeAgent":
+		return harness.PromptSubmit
+	case "BeforeTool":
+		return harness.PreTool
+	case "AfterTool":
+		return harness.PostTool
+	case "AfterAgent":
+		return harness.TurnEnd
+	case "Notification":
+		return harness.NeedsYou
+	case "PreCompress":
+		return harness.Compacted
+	case "SessionEnd":
+		return harness.SessionEnd
+	}
+	return 0
+}
+
+// geminiAgentTool is Gemini CLI's tool that runs a subagent.
+const geminiAgentTool = "invoke_agent"
+
+// decodeGemini reads a Gemini CLI event: its fields, and what Gemini CLI
+// leaves out found elsewhere (the approval mode, the earlier reply's words
+// in a turn that went on); the answer is said in Gemini CLI's own JSON.
+func (h *hook) decodeGemini() (harness.Event, error) {
+	p := h.p
+	h.event = p.Str("hook_event_name")
+	if h.event == "" {
+		return harness.Event{}, fmt.Errorf("the event has no hook_event_name")
+	}
+	if h.kind = geminiKind(h.event); h.kind == 0 {
+		return harness.Event{}, fmt.Errorf("unknown event %q: nothing done", h.event)
+	}
+	var rewrite map[string]json.RawMessage
+	h.encode = func(ans harness.Answer) any { return geminiAnswer(h.event, ans, rewrite) }
+	ev := harness.Event{
+		Kind: h.kind, Name: h.event, Harness: h.harness,
+		Session: p.Str("session_id"), Folder: p.Str("cwd"), Transcript: p.Str("transcript_path"),
+		Tool: p.Str("tool_name"), Input: p.Obj("tool_input"), Response: p["tool_response"],
+		Continued: p.Flag("stop_hook_active"), HasLastWords: true,
+	}
+	switch h.event {
+	case "SessionStart", "BeforeAgent":
+		// Gemini CLI names no approval mode in its events: its command
+		// line and settings do.
+		ev.Mode = harnessMode(geminiMode(geminiArgs(h.a.env.PPID), ev.WorkFolder(h.a.env.Cwd), h.a.userHome()))
+	}
+	switch h.event {
+	case "BeforeAgent":
+		ev.Prompt = bareGeminiPrompt(p.Str("prompt"))
+		// AfterAgent's block hands its reason back as a new prompt, which
+		// fires BeforeAgent again: the message's reply goes on.
+		ev.Continued = strings.Contains(ev.Prompt, "<chat-message>") && h.messageReplyGoingOn(ev)
+	case "AfterAgent":
+		ev.LastWords = p.Str("prompt_response")
+		if ev.LastWords == "[no response text]" {
+			ev.LastWords = "" // Gemini CLI's word for a turn that said nothing
+		}
+		if ev.Continued {
+			ev.LastWords = h.sinceLastReply(ev, ev.LastWords)
+		}
+	case "Notification":
+		if ev.Notification = p.Str("notification_type"); ev.Notification == "ToolPermission" {
+			ev.Notification = "permission_prompt"
+		}
+	case "PreCompress":
+		if p.Str("trigger") != "manual" {
+			// Gemini CLI fires it before every model request, whether or
+			// not it compresses: only /compress is one.
+			return ev, errNothing
+		}
+	case "BeforeTool", "AfterTool":
+		rewrite = h.geminiShell(&ev)
+		h.speak = rewrite != nil
+		if ev.Tool == geminiAgentTool {
+			h.then = geminiSubagent(ev)
+		}
+	}
+	return ev, nil
+}
+
+// bareGeminiPrompt is the person's prompt without the context hooks put
+// before it: in gemini -p, SessionStart's additionalContext comes first,
+// in <hook_context>…</hook_context>.
+func bareGeminiPrompt(prompt string) string {
+	for strings.HasPrefix(prompt, "<hook_context>") {
+		end := strings.Index(prompt, "</hook_context>")
+		if end < 0 {
+			break
+		}
+		prompt = strings.TrimLeft(prompt[end+len("</hook_context>"):], " \n")
+	}
+	return prompt
+}
+
+// sessionChat is the chat of the event's session as it is now, read
+// without the lock (nil for none).
+func (h *hook) sessionChat(ev harness.Event) *state.Chat {
+	var c *state.Chat
+	in := state.SessionIn{Harness: ev.Harness, Session: ev.Session, Folder: ev.WorkFolder(h.a.env.Cwd)}
+	_ = h.a.home.View(func(v *state.View) (err error) { c, err = v.FindHarnessChat(in); return err })
+	return c
+}
+
+// messageReplyGoingOn says whether the session's chat is in a reply a
+// message started at the turn's end (conch handed the message back to the
+// harness), still running and not yet past its first step.
+func (h *hook) messageReplyGoingOn(ev harness.Event) bool {
+	c := h.sessionChat(ev)
+	return c != nil && c.Reply != nil && c.Reply.Alive() && !c.Reply.Person && c.Reply.Steps == 0
+}
+
+// sinceLastReply is what a turn that went on with a message said in the
+// message's reply: Gemini CLI's prompt_response holds the whole turn's
+// words, the earlier reply's (which ended with them) first.
+func (h *hook) sinceLastReply(ev harness.Event, text string) string {
+	c := h.sessionChat(ev)
+	if c == nil || c.LastReply == nil || c.LastReply.Text == "" {
+		return text
+	}
+	if i := strings.LastIndex(text, c.LastReply.Text); i >= 0 {
+		return strings.TrimSpace(text[i+len(c.LastReply.Text):])
+	}
+	return text
+}
+
+// geminiShell reads a shell tool's input: the CONCH_CHAT conch put in a
+// command is not the model's (the command reads as the model wrote it),
+// and at BeforeTool a command that runs conch gets it, in the arguments
+// Gemini CLI is to run (returned; nil for none). Gemini CLI builds the
+// tool from the arguments answered alone: all of them are given.
+func (h *hook) geminiShell(ev *harness.Event) map[string]json.RawMessage {
+	if ev.Input == nil || ev.Tool != "run_shell_command" {
+		return nil
+	}
+	command := ev.Input.Str("command")
+	bare := strings.TrimPrefix(command, chatPrefix(command))
+	if bare != command {
+		input := harness.Fields{}
+		for k, v := range ev.Input {
+			input[k] = v
+		}
+		b, _ := json.Marshal(bare)
+		input["command"] = b
+		ev.Input = input
+	}
+	if ev.Kind != harness.PreTool || !strings.Contains(bare, "conch") || strings.Contains(bare, "CONCH_CHAT") || strings.Contains(bare, "--chat") {
+		return nil
+	}
+	chat := state.LinkedChat(h.a.home.Store(), state.HarnessGemini, ev.Session)
+	if chat == "" {
+		return nil
+	}
+	args := map[string]json.RawMessage{}
+	for k, v := range ev.Input {
+		args[k] = v
+	}
+	b, _ := json.Marshal("export CONCH_CHAT=" + chat + "; " + bare)
+	args["command"] = b
+	return args
+}
+
+// chatPrefix is the CONCH_CHAT conch put before a shell command, or "".
+func chatPrefix(command string) string {
+	const p = "export CONCH_CHAT="
+	if !strings.HasPrefix(command, p) {
+		return ""
+	}
+	end := strings.Index(command, "; ")
+	if end < 0 || !state.ValidID(command[len(p):end]) {
+		return ""
+	}
+	return command[:end+2]
+}
+
+// geminiSubagent is what a call of Gemini CLI's invoke_agent also is: at
+// BeforeTool, a subagent's start (its child chat made, its reply begun);
+// at AfterTool, its end (the reply ended with the subagent's report, the
+// child archived). Gemini CLI names no tool call, so the call is known by
+// the agent's name and prompt. The subagent's own tool calls fire the same
+// hooks as its parent's, with nothing telling them apart: they are the
+// parent's steps.
+func geminiSubagent(ev harness.Event) *harness.Event {
+	name := ev.Input.Str("agent_name")
+	sub := harness.Event{
+		Harness: ev.Harness, Name: ev.Name, Session: ev.Session, Folder: ev.Folder, Transcript: ev.Transcript,
+		Agent:     "gemini-agent-" + strconv.FormatUint(fnv64(name+"\x00"+ev.Input.Str("prompt")), 16),
+		AgentType: name, HasLastWords: true,
+	}
+	if ev.Kind == harness.PreTool {
+		sub.Kind = harness.SubagentStart
+		return &sub
+	}
+	sub.Kind = harness.SubagentEnd
+	if len(ev.Response) > 0 {
+		sub.LastWords = toolText(harness.Obj(ev.Response)["llmContent"])
+	}
+	return &sub
+}
+
+// toolText is the text of a tool's result as Gemini CLI gives it: a
+// string, or parts, each with its text.
+func toolText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	_ = json.Unmarshal(raw, &parts)
+	var texts []string
+	for _, p := range parts {
+		if p.Text != "" {
+			texts = append(texts, p.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+// fnv64 is the 64-bit FNV-1a hash of s.
+func fnv64(s string) uint64 {
+	hash := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		hash ^= uint64(s[i])
+		hash *= 1099511628211
+	}
+	return hash
+}
+
+// geminiArgs is the command line of the Gemini CLI process that runs a
+// hook whose parent is ppid (Linux only; nil elsewhere or when it cannot
+// be read).
+func geminiArgs(ppid int) []string {
+	pid := proc.HarnessPID(ppid)
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil {
+		return nil
+	}
+	return strings.Split(strings.TrimRight(string(data), "\x00"), "\x00")
+}
+
+// geminiMode is Gemini CLI's approval mode: --approval-mode (or --yolo)
+// on its command line, else general.defaultApprovalMode of the folder's
+// settings or the person's, else default. A mode changed in the session
+// (Shift+Tab) is not seen: no event names it.
+func geminiMode(args []string, folder, home string) string {
+	for i, a := range args {
+		switch {
+		case a == "-y" || a == "--yolo" || a == "--yolo=true":
+			return "yolo"
+		case a == "--approval-mode" && i+1 < len(args):
+			return args[i+1]
+		case strings.HasPrefix(a, "--approval-mode="):
+			return strings.TrimPrefix(a, "--approval-mode=")
+		}
+	}
+	for _, dir := range []string{folder, home} {
+		if dir == "" {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, ".gemini", "settings.json"))
+		if err != nil {
+			continue
+		}
+		var s struct {
+			General struct {
+				DefaultApprovalMode string `json:"defaultApprovalMode"`
+			} `json:"general"`
+		}
+		if json.Unmarshal(data, &s) == nil && s.General.DefaultApprovalMode != "" {
+			return s.General.DefaultApprovalMode
+		}
+	}
+	return "default"
+}
+
+// geminiOutput is an answer in Gemini CLI's JSON.
+type geminiOutput struct {
+	Continue           *bool          `json:"continue,omitempty"`
+	StopReason         string         `json:"stopReason,omitempty"`
+	Decision           string         `json:"decision,omitempty"`
+	Reason             string         `json:"reason,omitempty"`
+	SystemMessage      string         `json:"systemMessage,omitempty"`
+	HookSpecificOutput map[string]any `json:"hookSpecificOutput,omitempty"`
+}
+
+// geminiAnswer says ans in Gemini CLI's JSON: a refused tool is its
+// decision and reason; a stop before a tool (the tool refused, the turn
+// stopped) is one continue:false whose stopReason is the notice (Gemini
+// CLI puts the stopReason before the model and the person, and runs no
+// tool); a turn kept going is a block whose reason Gemini CLI sends as
+// the next prompt; context is additionalContext; a shell command's
+// rewrite goes in tool_input.
+func geminiAnswer(event string, ans harness.Answer, rewrite map[string]json.RawMessage) any {
+	out := geminiOutput{SystemMessage: ans.SystemMessage}
+	if ans.Stop {
+		f := false
+		out.Continue, out.StopReason = &f, ans.StopReason
+	}
+	if ans.Continue {
+		out.Decision, out.Reason = "block", ans.Prompt
+	}
+	switch ans.Permission {
+	case harness.Deny:
+		out.Decision, out.Reason = "deny", ans.PermissionReason
+		if ans.Stop {
+			out.StopReason = ans.PermissionReason
+		}
+	case harness.Ask:
+		out.Decision, out.Reason, out.SystemMessage = "ask", ans.PermissionReason, ans.PermissionReason
+	}
+	specific := map[string]any{}
+	if ans.Context != "" {
+		specific["additionalContext"] = ans.Context
+	}
+	if rewrite != nil && out.Decision == "" && out.Continue == nil {
+		specific["tool_input"] = rewrite
+	}
+	if len(specific) > 0 {
+		specific["hookEventName"] = event
+		out.HookSpecificOutput = specific
+	}
+	return out
+}
