@@ -145,6 +145,10 @@ func globClass(s string) (globToken, int, error) {
 			}
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			// filepath.Match refuses a byte that is not UTF-8 in a class.
+			return 0, errBadGlob
+		}
 		i += n
 		return r, nil
 	}
