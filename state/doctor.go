@@ -134,7 +134,7 @@ var damageKind = map[store.Damage]FindingKind{
 // expect is doctor's map of the home, as the store's walk asks it.
 func expect(key string) store.Expect {
 	want := shapeOf(key)
-	return store.Expect{Folder: want.kind == shapeFolder, File: want.kind == shapeFile || want.kind == shapeRecord, Noun: want.noun()}
+	return store.Expect{Folder: want.kind == shapeFolder, File: want.kind == shapeFile || want.kind == shapeRecord, Noun: article(want.noun())}
 }
 
 // check looks at the home once and says what is wrong: its files, as the

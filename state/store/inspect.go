@@ -33,7 +33,7 @@ type Damaged struct {
 // Expect is what belongs at a key, as the domain says.
 type Expect struct {
 	Folder, File bool   // a folder belongs there, or a file (neither: either, or not conch's)
-	Noun         string // what belongs there, for the words ("chat record")
+	Noun         string // what belongs there, for the words ("a chat record")
 }
 
 // Inspection is what Inspect found: the files that are wrong, and the
@@ -89,7 +89,7 @@ func (h *Files) Inspect(now time.Time, expect func(key string) Expect) (*Inspect
 		}
 		if e.IsDir() {
 			if want.File {
-				add(key, DamageMisplaced, "a folder where %s belongs", article(want.Noun))
+				add(key, DamageMisplaced, "a folder where %s belongs", want.Noun)
 				return filepath.SkipDir
 			}
 			if m := info.Mode().Perm(); m&0o077 != 0 || m&0o700 != 0o700 {
@@ -137,13 +137,6 @@ func (h *Files) Inspect(now time.Time, expect func(key string) Expect) (*Inspect
 
 // JournalCut is what Inspect says of a journal left behind.
 const JournalCut = "the journal of a committed change that a writer stopped writing: the next command that writes finishes it"
-
-func article(noun string) string {
-	if noun != "" && strings.IndexByte("aeiou", noun[0]) >= 0 {
-		return "an " + noun
-	}
-	return "a " + noun
-}
 
 // SetMode gives the folder or file at key conch's own mode (0700, 0600),
 // through the folder behind a Dir that is a link, never through a link
