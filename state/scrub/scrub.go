@@ -3,14 +3,15 @@
 // and anything shaped like a key: cloud and API keys and tokens, private
 // key blocks, JWTs, password=… pairs.
 //
-// The shapes are data, rules.toml in gitleaks' rule format, embedded in the
-// binary and parsed and compiled on the first Scrub, never before: a
-// command that does not scrub must not pay for the rules, so this package
-// has no init function and no package-level regexp.MustCompile.
+// The shapes are data, rules.toml in gitleaks' rule format, turned into Go
+// (rules_gen.go, kept true by TestRuleTable) so that nothing is decoded at
+// run time. Scrubbing costs nothing where there is nothing to scrub: one
+// pass over the text finds the rules' keywords (as gitleaks does), and only
+// a rule whose keyword occurs is compiled, on its first use, and run. This
+// package has no init function and no package-level regexp.MustCompile.
 package scrub
 
 import (
-	_ "embed"
 	"errors"
 	"fmt"
 	"math"
@@ -18,8 +19,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/BurntSushi/toml"
 
 	"github.com/conch-sh/conch/state/fold"
 )
@@ -32,9 +31,6 @@ const Removed = "[secret removed]"
 // ones ("1", "yes", "dev") would eat ordinary words.
 const minValue = 4
 
-//go:embed rules.toml
-var rulesTOML string
-
 // Scrubber takes secrets out of text. It is safe for concurrent use; the
 // zero value and a nil *Scrubber take out key shapes only.
 type Scrubber struct {
@@ -43,7 +39,7 @@ type Scrubber struct {
 
 // New returns a Scrubber that also takes out each of envValues, the values
 // of the environment variables the configuration names. Empty and very
-// short values (under 4 bytes) are ignored. It does not load the rules.
+// short values (under 4 bytes) are ignored. It compiles no rule.
 func New(envValues []string) *Scrubber {
 	var vs []string
 	for _, v := range envValues {
@@ -59,7 +55,7 @@ func New(envValues []string) *Scrubber {
 }
 
 // TakeOutValues replaces each secret value in text by Removed, longest
-// first, and leaves key shapes alone: it never loads the rules. Like
+// first, and leaves key shapes alone: it never runs a rule. Like
 // Scrub, it looks in the text's fold.
 func (s *Scrubber) TakeOutValues(text string) string {
 	if s == nil || len(s.values) == 0 {
@@ -69,15 +65,15 @@ func (s *Scrubber) TakeOutValues(text string) string {
 }
 
 // Scrub returns text with every secret it finds replaced by Removed. Text
-// with no secret is returned as is. The first call parses and compiles the
-// rule set.
+// with no secret is returned as is. A rule is compiled the first time a
+// text holds one of its keywords.
 //
 // It looks in the text's fold (state/fold): format characters and other
 // unseen runes taken out, compatibility forms and look-alikes folded, so a
 // token split by a zero-width space or written in full-width letters is
 // still a token; what it finds there is taken out of the text itself.
 func (s *Scrubber) Scrub(text string) string {
-	return s.takeOut(text, func(t string) []span { return ruleSet().find(t, s.valueSpans(t, nil)) })
+	return s.takeOut(text, func(t string) []span { return builtin.find(t, s.valueSpans(t, nil)) })
 }
 
 // takeOut replaces what find finds in text's fold, in the text.
@@ -118,11 +114,10 @@ func (s *Scrubber) valueSpans(text string, spans []span) []span {
 	return spans
 }
 
-// Check loads the rule set and reports any rule that could not be used
-// (a regex Go cannot compile), or a rule file that cannot be read. Scrub
-// works without calling it; `conch doctor` and the tests do.
+// Check compiles every rule and reports any that could not be used (a
+// regex Go cannot compile). Scrub works without calling it; the tests do.
 func Check() error {
-	return ruleSet().err
+	return builtin.check()
 }
 
 // span is a byte range [a, b) of the text that holds a secret.
@@ -156,118 +151,122 @@ func replace(text string, spans []span) string {
 	return b.String()
 }
 
-var (
-	loadOnce sync.Once
-	loaded   *rules // nil until the first Scrub or Check
-)
-
-func ruleSet() *rules {
-	loadOnce.Do(func() { loaded = load(rulesTOML) })
-	return loaded
-}
-
-// rules is the compiled rule set.
-type rules struct {
-	list  []*rule
-	allow []*allowlist // the file's global allowlists
-	err   error        // rules that were dropped, or why the file could not be read
-}
-
-type rule struct {
+// ruleSpec is a rule as rules.toml says it, in Go (rules_gen.go).
+type ruleSpec struct {
 	id          string
-	re          *regexp.Regexp
+	regex       string
 	secretGroup int
 	entropy     float64
-	keywords    []string // lower case
-	allow       []*allowlist
+	keywords    []string // lower case, ASCII
+	needs       string   // bytes one of which every match holds; "" for none known
+	allow       []allowSpec
 }
 
-type allowlist struct {
+// allowSpec is an allowlist as rules.toml says it.
+type allowSpec struct {
 	target    string // "secret" (the default), "match" or "line"
-	regexes   []*regexp.Regexp
+	regexes   []string
 	stopwords []string // lower case
 }
 
-// The file's shape: gitleaks' configuration format, of which scrub uses
-// what makes sense without files and commits.
-type fileConfig struct {
-	Rules      []fileRule      `toml:"rules"`
-	Allowlist  *fileAllowlist  `toml:"allowlist"`
-	Allowlists []fileAllowlist `toml:"allowlists"`
+// keywordSpec is one keyword and the rules (indexes into the set's specs)
+// that it wakes.
+type keywordSpec struct {
+	word  string
+	rules []uint8
 }
 
-type fileRule struct {
-	ID          string          `toml:"id"`
-	Regex       string          `toml:"regex"`
-	Path        string          `toml:"path"`
-	SecretGroup int             `toml:"secretGroup"`
-	Entropy     float64         `toml:"entropy"`
-	Keywords    []string        `toml:"keywords"`
-	Allowlist   *fileAllowlist  `toml:"allowlist"`
-	Allowlists  []fileAllowlist `toml:"allowlists"`
+// set is a rule set: its specs, the keyword index over them, and each rule
+// compiled the first time it is wanted.
+type set struct {
+	specs  []ruleSpec
+	global []allowSpec
+	// keywords sorted; those starting with byte b are
+	// keywords[keywordAt[b]:keywordAt[b+1]].
+	keywords  []keywordSpec
+	keywordAt *[257]uint16
+
+	compiled     []compiled // one per spec
+	globalOnce   sync.Once
+	globalAllow  []*allowlist
+	globalErrors error
 }
 
-type fileAllowlist struct {
-	Condition   string   `toml:"condition"`
-	RegexTarget string   `toml:"regexTarget"`
-	Regexes     []string `toml:"regexes"`
-	Stopwords   []string `toml:"stopwords"`
-	Paths       []string `toml:"paths"`
-	Commits     []string `toml:"commits"`
+// builtin is conch's own rule set, generated from rules.toml: static data,
+// so that nothing is built before the first rule is wanted.
+var builtin = set{
+	specs: ruleTable[:], global: globalAllowTable, keywords: keywordTable[:], keywordAt: &keywordIndex,
+	compiled: builtinCompiled[:],
 }
 
-// load parses and compiles a rule file. A rule whose regex does not compile
-// is dropped and named in err; the others still work.
-func load(data string) *rules {
-	var fc fileConfig
-	if _, err := toml.Decode(data, &fc); err != nil {
-		return &rules{err: fmt.Errorf("scrub rules: %w", err)}
-	}
-	rs := &rules{}
-	var errs []error
-	rs.allow = compileAllowlists(fc.Allowlist, fc.Allowlists, "global", &errs)
-	for _, fr := range fc.Rules {
-		if fr.Regex == "" || fr.Path != "" {
-			continue // a rule about file names; there are none here
-		}
-		re, err := regexp.Compile(fr.Regex)
+var builtinCompiled [len(ruleTable)]compiled
+
+// compiled is one rule, compiled on its first use.
+type compiled struct {
+	once  sync.Once
+	re    *regexp.Regexp
+	allow []*allowlist
+	err   error
+}
+
+type allowlist struct {
+	target    string
+	regexes   []*regexp.Regexp
+	stopwords []string
+}
+
+// rule returns rule i compiled, or nil if its regex does not compile.
+func (rs *set) rule(i int) *compiled {
+	c := &rs.compiled[i]
+	c.once.Do(func() {
+		sp := &rs.specs[i]
+		re, err := regexp.Compile(sp.regex)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("scrub rule %s: %w", fr.ID, err))
-			continue
+			c.err = fmt.Errorf("scrub rule %s: %w", sp.id, err)
+			return
 		}
-		r := &rule{id: fr.ID, re: re, secretGroup: fr.SecretGroup, entropy: fr.Entropy}
-		for _, k := range fr.Keywords {
-			r.keywords = append(r.keywords, strings.ToLower(k))
-		}
-		r.allow = compileAllowlists(fr.Allowlist, fr.Allowlists, fr.ID, &errs)
-		rs.list = append(rs.list, r)
+		var errs []error
+		c.re, c.allow = re, compileAllowlists(sp.allow, sp.id, &errs)
+		c.err = errors.Join(errs...)
+	})
+	if c.re == nil {
+		return nil
 	}
-	rs.err = errors.Join(errs...)
-	return rs
+	return c
 }
 
-func compileAllowlists(one *fileAllowlist, many []fileAllowlist, owner string, errs *[]error) []*allowlist {
-	if one != nil {
-		many = append([]fileAllowlist{*one}, many...)
+// globals returns the set's own allowlists, compiled on first use.
+func (rs *set) globals() []*allowlist {
+	rs.globalOnce.Do(func() {
+		var errs []error
+		rs.globalAllow = compileAllowlists(rs.global, "global", &errs)
+		rs.globalErrors = errors.Join(errs...)
+	})
+	return rs.globalAllow
+}
+
+// check compiles every rule and says which could not be.
+func (rs *set) check() error {
+	rs.globals()
+	errs := []error{rs.globalErrors}
+	for i := range rs.specs {
+		rs.rule(i)
+		errs = append(errs, rs.compiled[i].err)
 	}
+	return errors.Join(errs...)
+}
+
+func compileAllowlists(specs []allowSpec, owner string, errs *[]error) []*allowlist {
 	var out []*allowlist
-	for _, fa := range many {
-		// Paths and commits never match text, so an allowlist that needs
-		// them as well as its regexes never applies.
-		if strings.EqualFold(fa.Condition, "AND") && (len(fa.Paths) > 0 || len(fa.Commits) > 0) {
-			continue
-		}
-		al := &allowlist{target: strings.ToLower(fa.RegexTarget)}
-		for _, x := range fa.Regexes {
+	for _, sp := range specs {
+		al := &allowlist{target: sp.target, stopwords: sp.stopwords}
+		for _, x := range sp.regexes {
 			re, err := regexp.Compile(x)
 			if err != nil {
 				*errs = append(*errs, fmt.Errorf("scrub allowlist of %s: %w", owner, err))
 				continue
 			}
 			al.regexes = append(al.regexes, re)
-		}
-		for _, w := range fa.Stopwords {
-			al.stopwords = append(al.stopwords, strings.ToLower(w))
 		}
 		if len(al.regexes) > 0 || len(al.stopwords) > 0 {
 			out = append(out, al)
@@ -276,26 +275,102 @@ func compileAllowlists(one *fileAllowlist, many []fileAllowlist, owner string, e
 	return out
 }
 
-// find appends to spans the secrets the rules find in text.
-func (rs *rules) find(text string, spans []span) []span {
-	if len(rs.list) == 0 || text == "" {
-		return spans
+// maxRules is how many rules a set holds at most: the keyword index names
+// a rule by a byte.
+const maxRules = 256
+
+// wanted marks, in one pass over text, each rule one of whose keywords
+// occurs in it, case-insensitively. A rule without keywords is always
+// wanted.
+func (rs *set) wanted(text string, want *[maxRules]bool) bool {
+	any := false
+	for i := range rs.specs {
+		if len(rs.specs[i].keywords) == 0 {
+			want[i], any = true, true
+		}
 	}
-	lower := strings.ToLower(text)
-	for _, r := range rs.list {
-		if !r.wanted(lower) {
+	if !fold.ASCII(text) {
+		// The keywords are ASCII; a rune whose lower case is ASCII (the
+		// Kelvin sign's k) counts as that letter.
+		text = strings.ToLower(text)
+	}
+	for i := 0; i < len(text); i++ {
+		c := lowerASCII(text[i])
+		ks := rs.keywords[rs.keywordAt[c]:rs.keywordAt[int(c)+1]]
+		if len(ks) == 0 {
 			continue
 		}
+		next := byte(0) // the second byte; the bucket is sorted by it
+		if i+1 < len(text) {
+			next = lowerASCII(text[i+1])
+		}
+		for _, k := range ks {
+			if len(k.word) > 1 && k.word[1] != next {
+				if k.word[1] > next {
+					break
+				}
+				continue
+			}
+			if hasPrefixFold(text[i:], k.word) {
+				for _, r := range k.rules {
+					want[r] = true
+				}
+				any = true
+			}
+		}
+	}
+	return any
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasPrefixFold reports whether s starts with word (lower case ASCII),
+// ASCII case ignored.
+func hasPrefixFold(s, word string) bool {
+	if len(s) < len(word) {
+		return false
+	}
+	for j := 1; j < len(word); j++ { // byte 0 is known to match
+		if lowerASCII(s[j]) != word[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// find appends to spans the secrets the rules find in text.
+func (rs *set) find(text string, spans []span) []span {
+	if text == "" {
+		return spans
+	}
+	var want [maxRules]bool
+	if !rs.wanted(text, &want) {
+		return spans
+	}
+	for i := range rs.specs {
+		if !want[i] || !strings.ContainsAny(text, rs.specs[i].needs) && rs.specs[i].needs != "" {
+			continue
+		}
+		r := rs.rule(i)
+		if r == nil {
+			continue
+		}
+		sp := &rs.specs[i]
 		for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
-			a, b := r.secret(m)
+			a, b := secretOf(sp.secretGroup, m)
 			if a < 0 || a == b {
 				continue
 			}
 			secret := text[a:b]
-			if r.entropy != 0 && entropy(secret) <= r.entropy {
+			if sp.entropy != 0 && entropy(secret) <= sp.entropy {
 				continue
 			}
-			if allowed(r.allow, text, m, secret) || allowed(rs.allow, text, m, secret) {
+			if allowed(r.allow, text, m, secret) || allowed(rs.globals(), text, m, secret) {
 				continue
 			}
 			spans = append(spans, span{a, b})
@@ -304,26 +379,11 @@ func (rs *rules) find(text string, spans []span) []span {
 	return spans
 }
 
-// wanted reports whether one of the rule's keywords is in the lower-cased
-// text: a substring search is far cheaper than the regex, which runs only
-// on a hit. A rule without keywords always runs.
-func (r *rule) wanted(lower string) bool {
-	if len(r.keywords) == 0 {
-		return true
-	}
-	for _, k := range r.keywords {
-		if strings.Contains(lower, k) {
-			return true
-		}
-	}
-	return false
-}
-
-// secret returns the byte range of the secret in a match: the rule's
+// secretOf returns the byte range of the secret in a match: the rule's
 // secretGroup, else the first non-empty group, else the whole match (as
 // gitleaks does).
-func (r *rule) secret(m []int) (int, int) {
-	if g := r.secretGroup; g > 0 {
+func secretOf(group int, m []int) (int, int) {
+	if g := group; g > 0 {
 		if 2*g+1 >= len(m) {
 			return -1, -1
 		}

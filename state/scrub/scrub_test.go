@@ -9,20 +9,37 @@ import (
 	"github.com/conch-sh/conch/state/fold"
 )
 
-// loadedBeforeTests records whether the rules were loaded before the
-// first test ran, after New: importing the package and making a Scrubber
-// must do no work.
-var loadedBeforeTests bool
+// compiledBeforeTests records how many rules were compiled before the
+// first test ran, after New and a Scrub of text with no keyword: importing
+// the package, making a Scrubber and scrubbing ordinary words must compile
+// nothing.
+var compiledBeforeTests int
 
 func TestMain(m *testing.M) {
-	_ = New([]string{"some-env-value"})
-	loadedBeforeTests = loaded != nil
+	sc := New([]string{"some-env-value"})
+	for _, s := range []string{"Fix the login", "src/auth/handler.go", "Chat number 11 of the bench", "make the login tests green"} {
+		if sc.Scrub(s) != s {
+			panic("Scrub changed " + s)
+		}
+	}
+	compiledBeforeTests = compiledCount()
 	os.Exit(m.Run())
 }
 
+// compiledCount is how many of the builtin rules are compiled.
+func compiledCount() int {
+	n := 0
+	for i := range builtin.compiled {
+		if builtin.compiled[i].re != nil {
+			n++
+		}
+	}
+	return n
+}
+
 func TestImportDoesNoWork(t *testing.T) {
-	if loadedBeforeTests {
-		t.Fatal("the rule set was loaded before any Scrub call")
+	if compiledBeforeTests != 0 {
+		t.Fatalf("%d rules were compiled for text that holds no keyword", compiledBeforeTests)
 	}
 }
 
@@ -30,12 +47,11 @@ func TestRulesLoad(t *testing.T) {
 	if err := Check(); err != nil {
 		t.Fatalf("rule set: %v", err)
 	}
-	rs := ruleSet()
-	if len(rs.list) < 60 {
-		t.Fatalf("only %d rules loaded", len(rs.list))
+	if len(builtin.specs) < 60 {
+		t.Fatalf("only %d rules", len(builtin.specs))
 	}
 	seen := map[string]bool{}
-	for _, r := range rs.list {
+	for _, r := range builtin.specs {
 		if seen[r.id] {
 			t.Errorf("rule id %s twice", r.id)
 		}
@@ -171,10 +187,9 @@ var samples = []struct{ id, text, secret string }{
 // findWith returns the secrets one rule finds in text.
 func findWith(t *testing.T, id, text string) []string {
 	t.Helper()
-	rs := ruleSet()
-	for _, r := range rs.list {
+	for _, r := range builtin.specs {
 		if r.id == id {
-			one := &rules{list: []*rule{r}, allow: rs.allow}
+			one := newSet([]ruleSpec{r}, builtin.global)
 			var out []string
 			for _, sp := range one.find(text, nil) {
 				out = append(out, text[sp.a:sp.b])
@@ -191,7 +206,7 @@ func TestEveryRuleHasASample(t *testing.T) {
 	for _, s := range samples {
 		have[s.id] = true
 	}
-	for _, r := range ruleSet().list {
+	for _, r := range builtin.specs {
 		if !have[r.id] {
 			t.Errorf("rule %s has no sample in the tests", r.id)
 		}
@@ -342,7 +357,7 @@ func TestProseUntouched(t *testing.T) {
 // TestGitleaksFormat: the loader reads gitleaks' own format, with its
 // allowlists, stopwords, secret groups and file-only rules.
 func TestGitleaksFormat(t *testing.T) {
-	rs := load(`
+	rs, err := loadSet(`
 title = "gitleaks config"
 [allowlist]
 description = "global allow lists"
@@ -375,11 +390,11 @@ description = "not RE2"
 regex = '''(?<=x)y'''
 keywords = ["x"]
 `)
-	if rs.err == nil || !strings.Contains(rs.err.Error(), "broken") {
-		t.Fatalf("a rule Go cannot compile should be named in the error, got %v", rs.err)
+	if err == nil || !strings.Contains(err.Error(), "broken") {
+		t.Fatalf("a rule Go cannot compile should be named in the error, got %v", err)
 	}
-	if len(rs.list) != 1 || rs.list[0].id != "demo-token" {
-		t.Fatalf("rules loaded: %d", len(rs.list))
+	if len(rs.specs) != 1 || rs.specs[0].id != "demo-token" {
+		t.Fatalf("rules loaded: %d", len(rs.specs))
 	}
 	find := func(text string) []string {
 		var out []string
@@ -402,7 +417,7 @@ keywords = ["x"]
 			t.Errorf("find(%q) = %q, want %q", text, got, want)
 		}
 	}
-	if bad := load("[[rules]\nid="); bad.err == nil || len(bad.list) != 0 {
+	if bad, err := loadSet("[[rules]\nid="); err == nil || len(bad.specs) != 0 {
 		t.Errorf("a broken file should give an error and no rules")
 	}
 }
@@ -642,12 +657,87 @@ func BenchmarkScrubProse(b *testing.B) {
 	}
 }
 
-// BenchmarkLoad is the cost of the first Scrub: parsing and compiling the
-// embedded rules.
-func BenchmarkLoad(b *testing.B) {
+// BenchmarkCompileAll is what Check costs: every rule compiled, as the
+// first Scrub once cost before the keyword prefilter.
+func BenchmarkCompileAll(b *testing.B) {
 	for b.Loop() {
-		if rs := load(rulesTOML); rs.err != nil {
-			b.Fatal(rs.err)
+		rs := newSet(builtin.specs, builtin.global)
+		if err := rs.check(); err != nil {
+			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkField is the cost of scrubbing one field that crosses to
+// another chat (a title, a goal, a file name) in a fresh process: nothing
+// compiled before. Without a candidate secret, no rule is compiled; with
+// one, only the rules its keywords wake.
+func BenchmarkField(b *testing.B) {
+	for _, bc := range []struct{ name, text string }{
+		{"title", "Fix the login redirect after the session expires"},
+		{"file", "internal/handlers/auth/session_refresh.go"},
+		{"goal", "step 12 of the plan: make the login tests green"},
+		{"keyword", "make the tests in c_2 pass"},                            // "pass" is a keyword, the rule needs = or :
+		{"keyword-needs", "step 12 of the plan: make the tests in c_2 pass"}, // both: one rule compiled
+		{"candidate", "deploy with ghp_" + gen(alnum, 36, 9)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			sc := New(nil)
+			for b.Loop() {
+				rs := builtin // as a fresh process has it: nothing compiled
+				rs.compiled = make([]compiled, len(rs.specs))
+				rs.find(bc.text, sc.valueSpans(bc.text, nil))
+			}
+		})
+		b.Run(bc.name+"-warm", func(b *testing.B) {
+			sc := New(nil)
+			sc.Scrub(bc.text)
+			for b.Loop() {
+				sc.Scrub(bc.text)
+			}
+		})
+	}
+}
+
+// FuzzPrefilter: the one pass over a text wakes exactly the rules whose
+// keywords occur in its lower case, as a search of each keyword would.
+func FuzzPrefilter(f *testing.F) {
+	f.Add("Fix the login")
+	f.Add("export GITHUB_TOKEN=ghp_abc and AKIA1234")
+	f.Add("PRIVATE KEY and Bearer and sk-")
+	f.Add("\u212aey with a Kelvin sign, İstanbul, ＡＫＩＡ")
+	f.Add("xoxb-1-2 sig=x hooks.slack.com")
+	f.Fuzz(func(t *testing.T, text string) {
+		var got [maxRules]bool
+		builtin.wanted(text, &got)
+		lower := strings.ToLower(text)
+		for i, sp := range builtin.specs {
+			want := len(sp.keywords) == 0
+			for _, k := range sp.keywords {
+				want = want || strings.Contains(lower, k)
+			}
+			if got[i] != want {
+				t.Fatalf("rule %s: wanted %v, its keywords say %v, in %q", sp.id, got[i], want, text)
+			}
+		}
+	})
+}
+
+// FuzzNeeds: a rule's needs are sound: a text that holds none of them
+// holds no match of the rule, so skipping the rule loses nothing.
+func FuzzNeeds(f *testing.F) {
+	for _, s := range samples {
+		f.Add(s.text)
+	}
+	f.Add("password: hunter2xyz")
+	f.Fuzz(func(t *testing.T, text string) {
+		for i, sp := range builtin.specs {
+			if sp.needs == "" || strings.ContainsAny(text, sp.needs) {
+				continue
+			}
+			if r := builtin.rule(i); r != nil && r.re.MatchString(text) {
+				t.Fatalf("rule %s matches %q, which holds none of %q", sp.id, text, sp.needs)
+			}
+		}
+	})
 }

@@ -4,8 +4,15 @@
 // about -events N events in their logs, made by the changes that record
 // them (goal changes). It prints what it wrote.
 //
+// The everyday home of issue 25 adds, around c_1 (which works in the
+// shared folder): -peers N more chats working in c_1's folder, each
+// changing a file of its own, -goals K goal changes on each of five of
+// them, -claims N live claims held by them, and -messages N messages
+// waiting for c_1.
+//
 //	go run ./bench/fill -chats 50 -events 50000 DIR
 //	go run ./bench/fill -chats 1000 DIR
+//	go run ./bench/fill -chats 50 -peers 19 -goals 30 -claims 50 -messages 5 DIR
 package main
 
 import (
@@ -23,12 +30,17 @@ import (
 func main() {
 	chats := flag.Int("chats", 50, "how many chats")
 	events := flag.Int("events", 0, "about how many events in their logs")
+	var ev everyday
+	flag.IntVar(&ev.peers, "peers", 0, "more chats working in c_1's folder, each changing a file")
+	flag.IntVar(&ev.goals, "goals", 0, "goal changes on each of five of those peers")
+	flag.IntVar(&ev.claims, "claims", 0, "live claims held by the peers")
+	flag.IntVar(&ev.messages, "messages", 0, "messages from the peers waiting for c_1")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: fill [-chats N] [-events N] DIR")
 		os.Exit(2)
 	}
-	if err := fill(flag.Arg(0), *chats, *events); err != nil {
+	if err := fill(flag.Arg(0), *chats, *events, ev); err != nil {
 		fmt.Fprintln(os.Stderr, "fill:", err)
 		os.Exit(1)
 	}
@@ -46,8 +58,11 @@ func (q quickFS) WriteFile(name string, data []byte, durable bool) error {
 	return q.OSFS.WriteFile(name, data, false)
 }
 
-func fill(dir string, chats, events int) error {
-	h, err := state.Open(state.Options{Dir: dir, Hostname: "bench", FS: quickFS{}})
+func fill(dir string, chats, events int, ev everyday) error {
+	// This computer's name, as conch's own commands give it: the chats are
+	// this computer's, so their places, processes and folders count.
+	host, _ := os.Hostname()
+	h, err := state.Open(state.Options{Dir: dir, Hostname: host, FS: quickFS{}})
 	if err != nil {
 		return err
 	}
@@ -145,6 +160,21 @@ func fill(dir string, chats, events int) error {
 			}
 		}
 	}
+	if err := ev.fill(h, filepath.Join(work, "shared")); err != nil {
+		return err
+	}
+	if ev != (everyday{}) {
+		ids = ids[:0]
+		if err := h.View(func(tx *state.View) error {
+			ix, err := tx.ReadIndex()
+			for id := range ix.Chats {
+				ids = append(ids, id)
+			}
+			return err
+		}); err != nil {
+			return err
+		}
+	}
 	total, err := countEvents(h, ids)
 	if err != nil {
 		return err
@@ -175,4 +205,63 @@ func countEvents(h *state.Home, ids []string) (int64, error) {
 		return nil
 	})
 	return total, err
+}
+
+// everyday is what an ordinary afternoon adds around c_1 (issue 25): the
+// person's other chats working in its folder, their goals moving, their
+// claims, their messages.
+type everyday struct{ peers, goals, claims, messages int }
+
+func (ev everyday) fill(h *state.Home, folder string) error {
+	if ev == (everyday{}) {
+		return nil
+	}
+	person := state.Actor{}
+	var peers []string
+	err := h.Update(func(tx *state.Tx) error {
+		for i := range ev.peers {
+			c, err := tx.CreateChat(person, state.NewChat{Title: fmt.Sprintf("Peer %d in the shared folder", i+1), Folder: folder})
+			if err != nil {
+				return err
+			}
+			me := state.Actor{ID: c.ID}
+			if _, err := tx.StartReply(me, state.ReplyStart{Person: true, PID: 1}); err != nil {
+				return err
+			}
+			file := filepath.Join(folder, "pkg"+strconv.Itoa(i), "peer.go")
+			if _, err := tx.Step(me, state.StepIn{Family: "edit", Files: []string{file}, PID: 1}); err != nil {
+				return err
+			}
+			peers = append(peers, c.ID)
+		}
+		return nil
+	})
+	if err != nil || len(peers) == 0 {
+		return err
+	}
+	return h.Update(func(tx *state.Tx) error {
+		for _, id := range peers[:min(5, len(peers))] {
+			for k := range ev.goals {
+				goal := fmt.Sprintf("step %d of the plan: make the tests in %s pass", k+1, id)
+				if _, err := tx.SetChat(person, id, state.ChatChange{Goal: &goal}); err != nil {
+					return err
+				}
+			}
+		}
+		for i := range ev.claims {
+			id := peers[i%len(peers)]
+			file := filepath.Join(folder, "pkg"+strconv.Itoa(i%len(peers)), "claimed"+strconv.Itoa(i)+".go")
+			if _, err := tx.Claim(state.Actor{ID: id}, state.ClaimIn{Patterns: []string{file}, For: 2 * time.Hour, Reason: "mine for now"}); err != nil {
+				return err
+			}
+		}
+		for i := range ev.messages {
+			from := state.Actor{ID: peers[i%len(peers)]}
+			text := fmt.Sprintf("I am changing pkg%d; message %d, please leave it to me", i%len(peers), i+1)
+			if _, err := tx.SendMessage(from, state.SendIn{To: "c_1", Text: text}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
