@@ -108,7 +108,12 @@ func (tx *View) readClaims() (*ClaimsFile, error) {
 // liveClaims are the claims still in force, each with its claimant: not
 // past its time, its chat still there, the person's own, neither stopped
 // nor archived, and its harness process still running.
-func (tx *View) liveClaims() ([]LiveClaim, error) {
+func (tx *View) liveClaims() ([]LiveClaim, error) { return tx.liveClaimsOf(nil) }
+
+// liveClaimsOf is liveClaims of the claims keep keeps (nil: every one): a
+// claim it leaves out costs no look at its claimant, so the hot path's
+// claims that could not concern it open no record.
+func (tx *View) liveClaimsOf(keep func(*Claim) bool) ([]LiveClaim, error) {
 	f, err := tx.readClaims()
 	if err != nil || f == nil || len(f.Claims) == 0 {
 		return nil, err
@@ -120,18 +125,19 @@ func (tx *View) liveClaims() ([]LiveClaim, error) {
 		start uint64
 	}
 	procs := map[proc]bool{}
-	for _, cl := range f.Claims {
-		if !now.Before(cl.Until) {
+	for i := range f.Claims {
+		cl := &f.Claims[i]
+		if !now.Before(cl.Until) || keep != nil && !keep(cl) {
 			continue
 		}
-		c, err := tx.Chat(cl.Chat)
+		s, err := tx.claimant(cl.Chat)
 		if errors.Is(err, ErrNoChat) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		if !claimHolds(c) {
+		if !s.OffersTogether() || s.Status == StatusStopped || s.Archived {
 			continue
 		}
 		if cl.PID != 0 {
@@ -145,13 +151,30 @@ func (tx *View) liveClaims() ([]LiveClaim, error) {
 				continue
 			}
 		}
-		out = append(out, LiveClaim{Claim: cl, Title: c.Title, Outside: len(c.Taint.Outside) > 0, Parent: c.Parent})
+		out = append(out, LiveClaim{Claim: *cl, Title: s.Title, Outside: s.Outside, Parent: s.Parent})
 	}
 	return out, nil
 }
 
+// claimant is what liveClaims needs of a claim's chat: its summary in the
+// index when this transaction has read the index and not the record (the
+// index is true of every committed record), else the record's.
+func (tx *View) claimant(id string) (*Summary, error) {
+	if _, read := tx.cache[chatRel(id)]; !read && tx.index != nil {
+		if s := tx.index.Chats[id]; s != nil {
+			return s, nil
+		}
+	}
+	c, err := tx.Chat(id)
+	if err != nil {
+		return nil, err
+	}
+	return summarize(c), nil
+}
+
 // claimHolds says whether a chat's claims still hold: it is the person's
-// own, and it is neither stopped nor archived.
+// own, and it is neither stopped nor archived (liveClaims asks the same of
+// a summary).
 func claimHolds(c *Chat) bool {
 	return c.OffersTogether() && c.Status != StatusStopped && !c.Archived
 }

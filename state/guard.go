@@ -2,6 +2,7 @@ package state
 
 import (
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -93,13 +94,15 @@ func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
 		folder = me.Reply.Folder
 	}
 	if len(in.Files) > 0 {
-		live, err := tx.liveClaims()
+		live, err := tx.liveClaimsOf(func(cl *Claim) bool {
+			return cl.Computer == tx.h.Computer && slices.ContainsFunc(in.Files, func(f string) bool { return cl.Covers(filepath.Clean(f)) })
+		})
 		if err != nil {
 			return nil, err
 		}
 		for i := range live {
 			l := &live[i]
-			if l.ownClaim(me) || l.Computer != tx.h.Computer {
+			if l.ownClaim(me) {
 				continue
 			}
 			for _, f := range in.Files {

@@ -69,6 +69,10 @@ func (s *Summary) Yours() bool {
 	return !s.IsTask() && !s.Person && (s.Origin == "" || isApp(s.Origin) || s.Origin == "routine")
 }
 
+func (s *Summary) OffersTogether() bool {
+	return !s.IsTask() && !s.Person && (s.Origin == "" || isApp(s.Origin))
+}
+
 // Trusted answers as Chat.Trusted: a task counts, when it is its parent's
 // and its parent is yours.
 func (s *Summary) Trusted() bool { return !s.Person && originRank(s.Origin) > 0 }

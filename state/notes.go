@@ -205,18 +205,23 @@ func (tx *View) readerLines(me *Chat) ([]ReaderLine, error) {
 		}
 		lines = append(lines, l)
 	}
-	claims, err := tx.liveClaims()
+	claims, err := tx.liveClaimsOf(func(cl *Claim) bool {
+		return cl.Computer == computer && claimNear(cl, folder, place, myFiles)
+	})
 	if err != nil {
 		return nil, err
 	}
 	for i := range claims {
 		l := &claims[i]
-		if l.ownClaim(me) || l.Computer != computer || !claimNear(l, folder, place, myFiles) {
+		if l.ownClaim(me) {
 			continue
 		}
 		add(ReaderLine{Kind: "claimed", Key: "claim " + l.Chat + " " + l.Pattern, Chat: l.Chat, Title: l.Title, File: relTo(l.Pattern, folder), Until: l.Until})
 	}
 	for _, s := range others {
+		if len(lines) >= room {
+			break // nothing more is said this call: open no more records
+		}
 		o, err := tx.Chat(s.ID)
 		if err != nil {
 			return nil, err
@@ -249,7 +254,7 @@ func (tx *View) readerLines(me *Chat) ([]ReaderLine, error) {
 // claimNear says whether a claim is one a reply working in folder (place
 // resolved) and having changed files must hear of: it lies in the folder,
 // the folder lies in it, or it covers a file the reply changed.
-func claimNear(l *LiveClaim, folder, place string, files []string) bool {
+func claimNear(l *Claim, folder, place string, files []string) bool {
 	lit := literalDir(l.Pattern)
 	if within(lit, folder) || within(lit, place) || within(folder, lit) || within(place, lit) {
 		return true

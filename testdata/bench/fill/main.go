@@ -1,267 +1,34 @@
-// Command fill writes a home for the benchmarks of SPEC §10 through package
-// state, as conch's own commands would: -chats N chats (a realistic mix:
-// some working, some needing the person, some archived, a few tasks), and
-// about -events N events in their logs, made by the changes that record
-// them (goal changes). It prints what it wrote.
+// Command fill writes a home for the benchmarks (internal/benchhome) and
+// says what it wrote.
 //
-// The everyday home of issue 25 adds, around c_1 (which works in the
-// shared folder): -peers N more chats working in c_1's folder, each
-// changing a file of its own, -goals K goal changes on each of five of
-// them, -claims N live claims held by them, and -messages N messages
-// waiting for c_1.
-//
-//	go run ./bench/fill -chats 50 -events 50000 DIR
-//	go run ./bench/fill -chats 1000 DIR
-//	go run ./bench/fill -chats 50 -peers 19 -goals 30 -claims 50 -messages 5 DIR
+//	go run ./testdata/bench/fill -chats 50 -events 50000 DIR
+//	go run ./testdata/bench/fill -chats 1000 DIR
+//	go run ./testdata/bench/fill -chats 50 -peers 19 -goals 30 -claims 50 -messages 5 DIR
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
-	"time"
 
-	"github.com/conch-sh/conch/state"
-	"github.com/conch-sh/conch/state/store"
+	"github.com/conch-sh/conch/internal/benchhome"
 )
 
 func main() {
-	chats := flag.Int("chats", 50, "how many chats")
-	events := flag.Int("events", 0, "about how many events in their logs")
-	var ev everyday
-	flag.IntVar(&ev.peers, "peers", 0, "more chats working in c_1's folder, each changing a file")
-	flag.IntVar(&ev.goals, "goals", 0, "goal changes on each of five of those peers")
-	flag.IntVar(&ev.claims, "claims", 0, "live claims held by the peers")
-	flag.IntVar(&ev.messages, "messages", 0, "messages from the peers waiting for c_1")
+	o := benchhome.Options{Out: os.Stdout}
+	flag.IntVar(&o.Chats, "chats", 50, "how many chats")
+	flag.IntVar(&o.Events, "events", 0, "about how many events in their logs")
+	flag.IntVar(&o.Peers, "peers", 0, "more chats working in c_1's folder, each changing a file")
+	flag.IntVar(&o.Goals, "goals", 0, "goal changes on each of five of those peers")
+	flag.IntVar(&o.Claims, "claims", 0, "live claims held by the peers")
+	flag.IntVar(&o.Messages, "messages", 0, "messages from the peers waiting for c_1")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: fill [-chats N] [-events N] DIR")
+		fmt.Fprintln(os.Stderr, "usage: fill [-chats N] [-events N] [-peers N -goals K -claims N -messages N] DIR")
 		os.Exit(2)
 	}
-	if err := fill(flag.Arg(0), *chats, *events, ev); err != nil {
+	if err := benchhome.Fill(flag.Arg(0), o); err != nil {
 		fmt.Fprintln(os.Stderr, "fill:", err)
 		os.Exit(1)
 	}
-}
-
-// batch is how many changes go in one transaction: few enough that no
-// transaction holds much in memory, many enough that filling is quick.
-const batch = 100
-
-// quickFS writes without syncing: a home filled for a benchmark need not
-// survive a power cut, and syncing each of 50,000 events takes minutes.
-type quickFS struct{ store.OSFS }
-
-func (q quickFS) WriteFile(name string, data []byte, durable bool) error {
-	return q.OSFS.WriteFile(name, data, false)
-}
-
-func fill(dir string, chats, events int, ev everyday) error {
-	// This computer's name, as conch's own commands give it: the chats are
-	// this computer's, so their places, processes and folders count.
-	host, _ := os.Hostname()
-	h, err := state.Open(state.Options{Dir: dir, Hostname: host, FS: quickFS{}})
-	if err != nil {
-		return err
-	}
-	work := filepath.Join(filepath.Dir(dir), "work")
-	person := state.Actor{}
-	// Chats: a tenth working (their harness is pid 1, which never goes
-	// away), a tenth needing the person, a twentieth archived; every fifth
-	// in the shared folder, the rest spread over twenty; one task a chat for
-	// every tenth chat.
-	for start := 0; start < chats; start += batch {
-		err := h.Update(func(tx *state.Tx) error {
-			for i := start; i < min(start+batch, chats); i++ {
-				folder := filepath.Join(work, "shared")
-				if i%5 != 0 {
-					folder = filepath.Join(work, "repo"+strconv.Itoa(i%20))
-				}
-				c, err := tx.CreateChat(person, state.NewChat{Title: fmt.Sprintf("Chat number %d of the bench", i+1), Folder: folder})
-				if err != nil {
-					return err
-				}
-				me := state.Actor{ID: c.ID}
-				switch {
-				case i%10 == 0:
-					if _, err := tx.StartReply(me, state.ReplyStart{Person: true, PID: 1}); err != nil {
-						return err
-					}
-					file := filepath.Join(folder, "src", "file"+strconv.Itoa(i)+".go")
-					if _, err := tx.Step(me, state.StepIn{Family: "edit", Files: []string{file}, PID: 1}); err != nil {
-						return err
-					}
-				case i%10 == 1:
-					status := state.StatusNeedsYou
-					if _, err := tx.SetChat(person, c.ID, state.ChatChange{Status: &status}); err != nil {
-						return err
-					}
-				case i%20 == 2:
-					yes := true
-					if _, err := tx.SetChat(person, c.ID, state.ChatChange{Archived: &yes}); err != nil {
-						return err
-					}
-				}
-				if i%10 == 3 {
-					if _, err := tx.CreateTask(me, state.NewTask{Title: "A task of chat " + c.ID}); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-	}
-	// Events: goal changes, spread evenly over the chats, to make up the
-	// number asked for with those the chats' making recorded.
-	var ids []string
-	if err := h.View(func(tx *state.View) error {
-		ix, err := tx.ReadIndex()
-		for id := range ix.Chats {
-			ids = append(ids, id)
-		}
-		return err
-	}); err != nil {
-		return err
-	}
-	made, err := countEvents(h, ids)
-	if err != nil {
-		return err
-	}
-	perChat, extra := 0, 0
-	if left := events - int(made); left > 0 && chats > 0 {
-		perChat, extra = left/chats, left%chats
-	}
-	began := time.Now()
-	changes := 0
-	for n := 1; n <= chats && events > 0; n++ {
-		id := "c_" + strconv.Itoa(n)
-		mine := perChat
-		if n <= extra {
-			mine++
-		}
-		changes += mine
-		for done := 0; done < mine; done += batch {
-			err := h.Update(func(tx *state.Tx) error {
-				for k := done; k < min(done+batch, mine); k++ {
-					goal := fmt.Sprintf("goal %d of %s", k+1, id)
-					if _, err := tx.SetChat(person, id, state.ChatChange{Goal: &goal}); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-		}
-	}
-	if err := ev.fill(h, filepath.Join(work, "shared")); err != nil {
-		return err
-	}
-	if ev != (everyday{}) {
-		ids = ids[:0]
-		if err := h.View(func(tx *state.View) error {
-			ix, err := tx.ReadIndex()
-			for id := range ix.Chats {
-				ids = append(ids, id)
-			}
-			return err
-		}); err != nil {
-			return err
-		}
-	}
-	total, err := countEvents(h, ids)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("filled %s: %d records (chats and tasks), %d events in their logs", dir, len(ids), total)
-	if changes > 0 {
-		fmt.Printf(" (%d goal changes in %s)", changes, time.Since(began).Round(time.Millisecond))
-		if total == 0 {
-			fmt.Print("; this build records no events yet")
-		}
-	}
-	fmt.Println()
-	return nil
-}
-
-// countEvents is how many events the chats' logs hold: the sum of their
-// state versions (none is pruned in a home just filled).
-func countEvents(h *state.Home, ids []string) (int64, error) {
-	var total int64
-	err := h.View(func(tx *state.View) error {
-		for _, id := range ids {
-			v, err := tx.StateVersion(id)
-			if err != nil {
-				return err
-			}
-			total += v
-		}
-		return nil
-	})
-	return total, err
-}
-
-// everyday is what an ordinary afternoon adds around c_1 (issue 25): the
-// person's other chats working in its folder, their goals moving, their
-// claims, their messages.
-type everyday struct{ peers, goals, claims, messages int }
-
-func (ev everyday) fill(h *state.Home, folder string) error {
-	if ev == (everyday{}) {
-		return nil
-	}
-	person := state.Actor{}
-	var peers []string
-	err := h.Update(func(tx *state.Tx) error {
-		for i := range ev.peers {
-			c, err := tx.CreateChat(person, state.NewChat{Title: fmt.Sprintf("Peer %d in the shared folder", i+1), Folder: folder})
-			if err != nil {
-				return err
-			}
-			me := state.Actor{ID: c.ID}
-			if _, err := tx.StartReply(me, state.ReplyStart{Person: true, PID: 1}); err != nil {
-				return err
-			}
-			file := filepath.Join(folder, "pkg"+strconv.Itoa(i), "peer.go")
-			if _, err := tx.Step(me, state.StepIn{Family: "edit", Files: []string{file}, PID: 1}); err != nil {
-				return err
-			}
-			peers = append(peers, c.ID)
-		}
-		return nil
-	})
-	if err != nil || len(peers) == 0 {
-		return err
-	}
-	return h.Update(func(tx *state.Tx) error {
-		for _, id := range peers[:min(5, len(peers))] {
-			for k := range ev.goals {
-				goal := fmt.Sprintf("step %d of the plan: make the tests in %s pass", k+1, id)
-				if _, err := tx.SetChat(person, id, state.ChatChange{Goal: &goal}); err != nil {
-					return err
-				}
-			}
-		}
-		for i := range ev.claims {
-			id := peers[i%len(peers)]
-			file := filepath.Join(folder, "pkg"+strconv.Itoa(i%len(peers)), "claimed"+strconv.Itoa(i)+".go")
-			if _, err := tx.Claim(state.Actor{ID: id}, state.ClaimIn{Patterns: []string{file}, For: 2 * time.Hour, Reason: "mine for now"}); err != nil {
-				return err
-			}
-		}
-		for i := range ev.messages {
-			from := state.Actor{ID: peers[i%len(peers)]}
-			text := fmt.Sprintf("I am changing pkg%d; message %d, please leave it to me", i%len(peers), i+1)
-			if _, err := tx.SendMessage(from, state.SendIn{To: "c_1", Text: text}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }
