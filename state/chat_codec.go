@@ -18,8 +18,13 @@ import (
 // decodeFast decodes data into v by hand when v is a record conch has a
 // hand reader for. False: it did not (v is then half filled; start again).
 func decodeFast(data []byte, v any) bool {
-	if c, ok := v.(*Chat); ok {
-		return decodeChat(data, c)
+	switch v := v.(type) {
+	case *Chat:
+		return decodeChat(data, v)
+	case *Message:
+		return decodeMessage(data, v)
+	case *ClaimsFile:
+		return decodeClaims(data, v)
 	}
 	return false
 }

@@ -1,0 +1,128 @@
+package state
+
+// decodeMessage decodes a message's record into m, a zero Message, by hand
+// as decodeChat does a chat's: `conch notes` reads every message due, and
+// encoding/json's first use of a type costs a fresh process more than the
+// whole record. false: the record is for encoding/json to read.
+func decodeMessage(data []byte, m *Message) bool {
+	r := jsonReader{s: string(data)}
+	ok := r.object(func(key string) bool {
+		switch key {
+		case "id":
+			return r.str(&m.ID)
+		case "from":
+			return r.str(&m.From)
+		case "from_title":
+			return r.str(&m.FromTitle)
+		case "to":
+			return r.str(&m.To)
+		case "to_title":
+			return r.str(&m.ToTitle)
+		case "to_task":
+			return r.boolean(&m.ToTask)
+		case "text":
+			return r.str(&m.Text)
+		case "chain":
+			return r.str(&m.Chain)
+		case "sent":
+			return r.time(&m.Sent)
+		case "state":
+			return r.str(&m.State)
+		case "why":
+			return r.str(&m.Why)
+		case "at_start":
+			return r.boolean(&m.AtStart)
+		case "taint":
+			return r.strs(&m.Taint)
+		case "start_reply":
+			return r.boolean(&m.StartReply)
+		case "woke":
+			return r.boolean(&m.Woke)
+		case "passed":
+			return r.boolean(&m.Passed)
+		case "done":
+			return r.time(&m.Done)
+		case "answer":
+			a := &m.Answer
+			return r.object(func(key string) bool {
+				switch key {
+				case "state":
+					return r.str(&a.State)
+				case "delivery":
+					return r.str(&a.Delivery)
+				case "start_reply":
+					return r.str(&a.StartReply)
+				}
+				return false
+			})
+		case "key":
+			return r.str(&m.Key)
+		case "watched":
+			return nullOr(&r, &m.Watched, r.boolean)
+		}
+		return false
+	})
+	if ok {
+		r.space()
+		ok = r.i == len(r.s)
+	}
+	return ok
+}
+
+// decodeClaims decodes claims.json into f, a zero ClaimsFile, by hand: the
+// guard reads it at every edit.
+func decodeClaims(data []byte, f *ClaimsFile) bool {
+	r := jsonReader{s: string(data)}
+	ok := r.object(func(key string) bool {
+		if key != "claims" {
+			return false
+		}
+		if r.literal("null") {
+			f.Claims = nil
+			return true
+		}
+		if !r.byte('[') {
+			return false
+		}
+		f.Claims = []Claim{}
+		for first := true; !r.byte(']'); first = false {
+			if !first && !r.byte(',') {
+				return false
+			}
+			var cl Claim
+			ok := r.object(func(key string) bool {
+				switch key {
+				case "chat":
+					return r.str(&cl.Chat)
+				case "pattern":
+					return r.str(&cl.Pattern)
+				case "glob":
+					return r.boolean(&cl.Glob)
+				case "reason":
+					return r.str(&cl.Reason)
+				case "since":
+					return r.time(&cl.Since)
+				case "until":
+					return r.time(&cl.Until)
+				case "pid":
+					return r.int(&cl.PID)
+				case "pid_start":
+					return r.uint64(&cl.PIDStart)
+				case "computer":
+					return r.str(&cl.Computer)
+				}
+				return false
+			})
+			if !ok {
+				return false
+			}
+			f.Claims = append(f.Claims, cl)
+		}
+		return true
+	})
+	if ok {
+		r.space()
+		ok = r.i == len(r.s)
+	}
+	return ok
+}

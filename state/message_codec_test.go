@@ -1,0 +1,127 @@
+package state
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// sameAsJSONBy fails the test unless decode, when it takes data, reads
+// what encoding/json reads.
+func sameAsJSONBy[T any](t *testing.T, data []byte, decode func([]byte, *T) bool) (took bool) {
+	t.Helper()
+	var fast T
+	if !decode(data, &fast) {
+		return false
+	}
+	var slow T
+	if err := json.Unmarshal(data, &slow); err != nil {
+		t.Fatalf("the hand reader took what encoding/json turns away (%v):\n%s", err, data)
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Fatalf("the hand reader read\n%+v\nencoding/json read\n%+v\nfrom\n%s", fast, slow, data)
+	}
+	return true
+}
+
+// sameMessageAsJSON: decodeMessage reads what encoding/json reads.
+func sameMessageAsJSON(t *testing.T, data []byte) bool {
+	t.Helper()
+	return sameAsJSONBy(t, data, decodeMessage)
+}
+
+// TestDecodeMessageReadsWhatConchWrites: a message record conch writes is
+// read by hand, as encoding/json reads it. A field added to Message
+// without a word in decodeMessage fails here.
+func TestDecodeMessageReadsWhatConchWrites(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 300; i++ {
+		var m Message
+		fillRandom(reflect.ValueOf(&m).Elem(), rnd, i%3 == 0)
+		for _, indent := range []bool{true, false} {
+			data, err := json.Marshal(&m)
+			if indent {
+				data, err = json.MarshalIndent(&m, "", " ")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameMessageAsJSON(t, data) {
+				t.Fatalf("the hand reader turned away a message conch writes:\n%s", data)
+			}
+		}
+	}
+}
+
+// TestDecodeMessageHandsOn: what encoding/json would read another way is
+// handed on to it.
+func TestDecodeMessageHandsOn(t *testing.T) {
+	for _, data := range []string{
+		`{"id":"m_1","id":"m_2"}`, `{"ID":"m_1"}`, `{"text":null}`, `{"sent":"yesterday"}`,
+		`{"answer":{"state":"a"},"answer":{"delivery":"b"}}`, `{"watched":nul}`, `{"taint":["a",]}`,
+		`{"id":"m_1"} {}`, `null`, ``, `{"unknown":1}`,
+	} {
+		if sameMessageAsJSON(t, []byte(data)) {
+			t.Errorf("the hand reader took %s, which it should hand on", data)
+		}
+	}
+	for _, data := range []string{`{"watched":null}`, `{"watched":true,"taint":[]}`, `{"text":"\u00e9 \"q\""}`} {
+		if !sameMessageAsJSON(t, []byte(data)) {
+			t.Errorf("the hand reader handed on %s", data)
+		}
+	}
+}
+
+// FuzzDecodeMessage: whatever the bytes, the hand reader either hands them
+// on or reads exactly what encoding/json reads. Seeds: every message of the
+// fault walk's home.
+func FuzzDecodeMessage(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join(fuzzTemplate(f), "messages", "*.json"))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"id":"m_1","answer":{"state":"waiting"},"watched":false,"taint":["page"]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sameMessageAsJSON(t, data)
+	})
+}
+
+// TestDecodeClaimsReadsWhatConchWrites: claims.json as conch writes it is
+// read by hand, as encoding/json reads it; a field added to Claim without a
+// word in decodeClaims fails here.
+func TestDecodeClaimsReadsWhatConchWrites(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	for i := 0; i < 300; i++ {
+		var f ClaimsFile
+		fillRandom(reflect.ValueOf(&f).Elem(), rnd, i%3 == 0)
+		data, err := json.MarshalIndent(&f, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameAsJSONBy(t, data, decodeClaims) {
+			t.Fatalf("the hand reader turned away claims conch writes:\n%s", data)
+		}
+	}
+	for _, data := range []string{`{"claims":[{"pid":1.5}]}`, `{"claims":[{"chat":"c_1"},]}`, `{"claims":{}}`, `{"Claims":[]}`} {
+		if sameAsJSONBy(t, []byte(data), decodeClaims) {
+			t.Errorf("the hand reader took %s, which it should hand on", data)
+		}
+	}
+}
+
+// FuzzDecodeClaims: the hand reader of claims.json hands on, or reads what
+// encoding/json reads.
+func FuzzDecodeClaims(f *testing.F) {
+	f.Add([]byte(`{"claims":[{"chat":"c_1","pattern":"/w/a.go","glob":false,"since":"2026-11-29T12:00:00Z","until":"2026-11-29T14:00:00Z","pid":1,"pid_start":18,"computer":"vm"}]}`))
+	f.Add([]byte(`{"claims":null}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sameAsJSONBy(t, data, decodeClaims)
+	})
+}
