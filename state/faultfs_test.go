@@ -60,6 +60,13 @@ func (f *faultFS) WriteFile(name string, data []byte, durable bool) error {
 	return f.FS.WriteFile(name, data, durable)
 }
 
+func (f *faultFS) WriteAt(name string, data []byte, off int64) error {
+	if err := f.fault("write", name); err != nil {
+		return err
+	}
+	return f.FS.WriteAt(name, data, off)
+}
+
 func (f *faultFS) Remove(name string) error {
 	if err := f.fault("remove", name); err != nil {
 		return err

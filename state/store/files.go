@@ -62,8 +62,16 @@ func (h *Files) path(key string) string { return filepath.Join(h.Dir, filepath.F
 // Where is the record's file.
 func (h *Files) Where(key string) string { return h.path(key) }
 
-// Get reads the record's file.
-func (h *Files) Get(key string) ([]byte, error) { return h.FS.ReadFile(h.path(key)) }
+// Get reads the record's file, and its overlay's newest live state over
+// it (live.go).
+func (h *Files) Get(key string) ([]byte, error) {
+	p := h.path(key)
+	base, err := h.FS.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	return h.overlaid(p, base)
+}
 
 // List lists a folder, leaving out what is not conch's: a killed writer's
 // temporary file (.c_1.json123) and anything else whose name starts with a
@@ -243,11 +251,22 @@ func (h *Files) writeEvents(events *journal) error {
 // (or removal) is the commit point.
 func (h *Files) commitOne(j *journal, warn func(string, ...any)) error {
 	e := j.entries[0]
+	if !j.durable && !e.remove {
+		// Live state: in the record's overlay, one pwrite; else one
+		// rename, no sync.
+		p := h.path(e.rel)
+		if ok, err := h.writeLive(p, e.data); ok || err != nil {
+			if err != nil {
+				return fmt.Errorf("write %s: %w", p, err)
+			}
+			return nil
+		}
+	}
 	if err := h.applyEntry(e); err != nil {
 		return err
 	}
 	if !j.durable {
-		return nil // live state: one rename, no sync
+		return nil
 	}
 	dir := filepath.Dir(h.path(e.rel))
 	if err := h.FS.SyncDir(dir); err != nil {

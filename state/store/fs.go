@@ -22,6 +22,10 @@ type FS interface {
 	// SyncDir syncs a folder, so that the renames and removals in it
 	// survive a power cut.
 	SyncDir(name string) error
+	// WriteAt writes data at off in name, made (empty, 0600) if it is not
+	// there: in place, with no temporary file, no rename and no sync. It
+	// writes a record's overlay only (live.go).
+	WriteAt(name string, data []byte, off int64) error
 	Remove(name string) error
 	RemoveAll(name string) error
 	Rename(from, to string) error
@@ -41,6 +45,8 @@ func (OSFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name
 func (OSFS) MkdirAll(name string) error                 { return os.MkdirAll(name, 0o700) }
 func (OSFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(name) }
 func (OSFS) SyncDir(name string) error                  { return syncDir(name) }
+
+func (OSFS) WriteAt(name string, data []byte, off int64) error { return writeAt(name, data, off) }
 
 func (OSFS) WriteFile(name string, data []byte, durable bool) error {
 	dir := filepath.Dir(name)

@@ -123,6 +123,8 @@ func (h *Files) Inspect(now time.Time, expect func(key string) Expect) (*Inspect
 				add(key, DamageJournal, "%s", JournalCut)
 			}
 		case strings.HasSuffix(base, ".lock"):
+		case isOverlay(p, base):
+			// A record's overlay (live.go): its record's, not a record.
 		case strings.HasPrefix(base, "."):
 			if now.Sub(info.ModTime()) > staleAfter {
 				add(key, DamageTemp, "temporary file left over by a writer that stopped")
@@ -192,4 +194,15 @@ func (h *Files) RemoveLeftover(key string) error {
 		return err
 	}
 	return h.FS.Remove(p)
+}
+
+// isOverlay says whether the file at p, named base, is the overlay of a
+// record that is there; one whose record is gone is a leftover.
+func isOverlay(p, base string) bool {
+	record, ok := IsLive(base)
+	if !ok {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(filepath.Dir(p), record))
+	return err == nil
 }

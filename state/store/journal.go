@@ -159,6 +159,9 @@ func (h *Files) applyEntry(e journalEntry) error {
 		if err := h.FS.RemoveAll(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", p, err)
 		}
+		// The record's overlay goes with it; one left behind stands over
+		// nothing, and doctor takes it away.
+		_ = h.FS.Remove(livePath(p))
 	} else if err := h.FS.WriteFile(p, e.data, e.durable); err != nil {
 		return fmt.Errorf("write %s: %w", p, err)
 	}

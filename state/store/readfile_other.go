@@ -23,3 +23,16 @@ func ReadFile(name string) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// writeAt writes data at off in name, made if need be.
+func writeAt(name string, data []byte, off int64) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(data, off); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -54,3 +54,34 @@ func ReadFile(name string) ([]byte, error) {
 		}
 	}
 }
+
+// writeAt writes data at off in name, made if need be, with plain system
+// calls, as ReadFile reads.
+func writeAt(name string, data []byte, off int64) error {
+	var fd int
+	var err error
+	for {
+		fd, err = syscall.Open(name, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_CLOEXEC, 0o600)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	for len(data) > 0 {
+		n, err := syscall.Pwrite(fd, data, off)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			_ = syscall.Close(fd)
+			return &fs.PathError{Op: "write", Path: name, Err: err}
+		}
+		data, off = data[n:], off+int64(n)
+	}
+	if err := syscall.Close(fd); err != nil {
+		return &fs.PathError{Op: "close", Path: name, Err: err}
+	}
+	return nil
+}

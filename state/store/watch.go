@@ -53,7 +53,9 @@ func (h *Files) Watch(ctx context.Context, keys ...string) (<-chan struct{}, err
 				}
 				pending = slices.DeleteFunc(pending, func(d string) bool { return w.Add(d) == nil })
 				base := filepath.Base(ev.Name)
-				if strings.HasPrefix(base, ".") || strings.HasSuffix(base, ".lock") {
+				if record, ok := IsLive(base); ok {
+					ev.Name = filepath.Join(filepath.Dir(ev.Name), record) // a step in the record's overlay
+				} else if strings.HasPrefix(base, ".") || strings.HasSuffix(base, ".lock") {
 					continue // a temporary file, not yet the record; a lock
 				}
 				if names[ev.Name] || names[filepath.Dir(ev.Name)] {

@@ -4,6 +4,7 @@
 // 32-process load of SPEC §10.
 //
 //	measure time -runs N NAME=COMMAND...   interleaved runs; prints "NAME median_ms"
+//	                                       (a last word <FILE is the command's standard input)
 //	measure hyperfine FILE                 hyperfine's --export-json; prints "NAME median_ms"
 //	measure rss -runs N COMMAND [ARG]...   prints the largest peak RSS, in KiB
 //	measure load -procs 32 -ops 200 CONCH  each process: ops × (step, notes) as its own chat
@@ -66,9 +67,10 @@ func timeCmd(args []string) error {
 	warmup := fs.Int("warmup", 20, "untimed runs first")
 	_ = fs.Parse(args)
 	type bench struct {
-		name string
-		argv []string
-		took []time.Duration
+		name  string
+		argv  []string
+		stdin []byte
+		took  []time.Duration
 	}
 	var bs []*bench
 	for _, a := range fs.Args() {
@@ -76,13 +78,27 @@ func timeCmd(args []string) error {
 		if !ok {
 			return fmt.Errorf("%q: want NAME=COMMAND", a)
 		}
-		bs = append(bs, &bench{name: name, argv: strings.Fields(command)})
+		b := &bench{name: name, argv: strings.Fields(command)}
+		if last := b.argv[len(b.argv)-1]; strings.HasPrefix(last, "<") {
+			data, err := os.ReadFile(last[1:])
+			if err != nil {
+				return err
+			}
+			b.argv, b.stdin = b.argv[:len(b.argv)-1], data
+		}
+		bs = append(bs, b)
 	}
 	for i := 0; i < *warmup+*runs; i++ {
 		for _, b := range bs {
+			cmd := exec.Command(b.argv[0], b.argv[1:]...)
+			if b.stdin != nil {
+				cmd.Stdin = bytes.NewReader(b.stdin)
+			}
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
 			began := time.Now()
-			if err := exec.Command(b.argv[0], b.argv[1:]...).Run(); err != nil {
-				return fmt.Errorf("%s: %v", b.name, err)
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("%s: %v: %s", b.name, err, stderr.Bytes())
 			}
 			if i >= *warmup {
 				b.took = append(b.took, time.Since(began))

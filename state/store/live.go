@@ -1,0 +1,152 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io/fs"
+	"path/filepath"
+	"strings"
+)
+
+// A step changes one record's live state, at every tool call of every
+// chat. Replacing the record's file for it (a temporary file made, then
+// renamed over the record) costs a file system two changes of a folder,
+// which on a journaling one costs more than the rest of the command. So a
+// live write of a record that is there goes into the record's overlay
+// instead: a file beside it (".c_1.json.live") of two slots, written in
+// place with one pwrite, no file made, no rename.
+//
+// A slot holds a whole record, with a sequence number, the checksum of
+// the record file it stands over, and its own checksum. A reader reads the
+// record file, then the overlay, and takes the newest slot whose own
+// checksum holds and which stands over the record file as it is now; else
+// the record file. A writer (under the lock) writes the older slot, so the
+// newest stays whole while it writes: a reader never sees half a record
+// (a torn slot fails its checksum and the other slot serves), a writer
+// killed before its pwrite changed nothing, and a record replaced by any
+// other write (a durable one, the journal's) outdates its overlay at once,
+// since the slots no longer stand over it. Live state need not survive a
+// power cut; what it loses there is the newest step.
+
+// LiveSuffix ends the name of a record's overlay: ".c_1.json.live".
+const LiveSuffix = ".live"
+
+// liveSlot is how many bytes of record a slot holds; a live record larger
+// than it is written whole, as any other.
+const liveSlot = 16 << 10
+
+// liveHeader is a slot's header: magic, sequence, length, the record
+// file's checksum, the slot's checksum (of the header before it and the
+// data).
+const liveHeader = 4 + 8 + 4 + 4 + 4
+
+const liveMagic = 0x636e6c76 // "cnlv"
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// livePath is the overlay of the record file at p.
+func livePath(p string) string {
+	dir, name := filepath.Split(p)
+	return dir + "." + name + LiveSuffix
+}
+
+// IsLive says whether a file's name is a record's overlay, and of which
+// record ("c_1.json").
+func IsLive(name string) (record string, ok bool) {
+	if !strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json"+LiveSuffix) {
+		return "", false
+	}
+	return strings.TrimSuffix(name[1:], LiveSuffix), true
+}
+
+type slot struct {
+	seq  uint64
+	base uint32 // the checksum of the record file it stands over
+	data []byte
+}
+
+// slots reads the two slots of an overlay's bytes; a slot that is not
+// whole (never written, torn, damaged) is left zero.
+func slots(b []byte) (s [2]slot) {
+	for i := range s {
+		off := i * (liveHeader + liveSlot)
+		if len(b) < off+liveHeader {
+			continue
+		}
+		h := b[off : off+liveHeader]
+		n := int(binary.LittleEndian.Uint32(h[12:]))
+		if binary.LittleEndian.Uint32(h[0:]) != liveMagic || n > liveSlot || len(b) < off+liveHeader+n {
+			continue
+		}
+		data := b[off+liveHeader : off+liveHeader+n]
+		sum := crc32.Update(crc32.Checksum(h[:20], castagnoli), castagnoli, data)
+		if sum != binary.LittleEndian.Uint32(h[20:]) {
+			continue
+		}
+		s[i] = slot{seq: binary.LittleEndian.Uint64(h[4:]), base: binary.LittleEndian.Uint32(h[16:]), data: data}
+	}
+	return s
+}
+
+// overlaid is the record whose file holds base: the newest whole slot of
+// its overlay that stands over base, else base itself.
+func (h *Files) overlaid(p string, base []byte) ([]byte, error) {
+	b, err := h.FS.ReadFile(livePath(p))
+	if errors.Is(err, fs.ErrNotExist) {
+		return base, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	sum := crc32.Checksum(base, castagnoli)
+	var best *slot
+	s := slots(b)
+	for i := range s {
+		if s[i].seq != 0 && s[i].base == sum && (best == nil || s[i].seq > best.seq) {
+			best = &s[i]
+		}
+	}
+	if best == nil {
+		return base, nil
+	}
+	return best.data, nil
+}
+
+// writeLive writes data as the live state of the record file at p, in
+// its overlay, when the record is there and data fits a slot; ok false:
+// it wrote nothing, and the record is to be replaced as any other.
+func (h *Files) writeLive(p string, data []byte) (ok bool, err error) {
+	if len(data) > liveSlot {
+		return false, nil
+	}
+	base, err := h.FS.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	lp := livePath(p)
+	old, err := h.FS.ReadFile(lp)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	s := slots(old)
+	i := 0 // the older slot, or one never written
+	if s[1].seq < s[0].seq {
+		i = 1
+	}
+	buf := make([]byte, liveHeader+len(data))
+	binary.LittleEndian.PutUint32(buf[0:], liveMagic)
+	binary.LittleEndian.PutUint64(buf[4:], max(s[0].seq, s[1].seq)+1)
+	binary.LittleEndian.PutUint32(buf[12:], uint32(len(data)))
+	binary.LittleEndian.PutUint32(buf[16:], crc32.Checksum(base, castagnoli))
+	copy(buf[liveHeader:], data)
+	sum := crc32.Update(crc32.Checksum(buf[:20], castagnoli), castagnoli, data)
+	binary.LittleEndian.PutUint32(buf[20:], sum)
+	if err := h.FS.WriteAt(lp, buf, int64(i*(liveHeader+liveSlot))); err != nil {
+		return false, err
+	}
+	return true, nil
+}

@@ -1,0 +1,247 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func liveHome(t *testing.T) (*Files, func()) {
+	t.Helper()
+	h := NewFiles(filepath.Join(t.TempDir(), "home"), nil, 0)
+	unlock, err := h.Lock(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, unlock
+}
+
+func commit(t *testing.T, h *Files, key, data string, class Class) {
+	t.Helper()
+	if _, err := h.Commit([]Write{{Key: key, Data: []byte(data), Class: class}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func get(t *testing.T, h *Files, key string) string {
+	t.Helper()
+	b, err := h.Get(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func inode(t *testing.T, p string) uint64 {
+	t.Helper()
+	var st syscall.Stat_t
+	if err := syscall.Stat(p, &st); err != nil {
+		t.Fatal(err)
+	}
+	return st.Ino
+}
+
+// TestLiveWriteInPlace: a live write of a record that is there goes into
+// its overlay (the record's file is not replaced), and reads as the record;
+// a durable write afterwards outdates the overlay at once.
+func TestLiveWriteInPlace(t *testing.T) {
+	h, unlock := liveHome(t)
+	defer unlock()
+	key := "chats/c_1.json"
+	p := h.path(key)
+	commit(t, h, key, `{"v":0}`, Live) // no record yet: written whole
+	if _, err := os.Stat(livePath(p)); !os.IsNotExist(err) {
+		t.Fatalf("a new record's first write made an overlay: %v", err)
+	}
+	ino := inode(t, p)
+	for i := 1; i <= 5; i++ {
+		commit(t, h, key, fmt.Sprintf(`{"v":%d}`, i), Live)
+		if got, want := get(t, h, key), fmt.Sprintf(`{"v":%d}`, i); got != want {
+			t.Fatalf("after live write %d: %s, want %s", i, got, want)
+		}
+	}
+	if inode(t, p) != ino {
+		t.Fatal("a live write replaced the record's file")
+	}
+	if b, _ := os.ReadFile(p); string(b) != `{"v":0}` {
+		t.Fatalf("the record's file changed under its overlay: %s", b)
+	}
+	commit(t, h, key, `{"v":"durable"}`, Durable)
+	if got := get(t, h, key); got != `{"v":"durable"}` {
+		t.Fatalf("after a durable write the overlay still stands: %s", got)
+	}
+	commit(t, h, key, `{"v":6}`, Live)
+	if got := get(t, h, key); got != `{"v":6}` {
+		t.Fatalf("a live write over the new record: %s", got)
+	}
+	if _, err := h.Commit([]Write{{Key: key, Delete: true}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Get(key); !os.IsNotExist(err) {
+		t.Fatalf("a deleted record reads: %v", err)
+	}
+	if _, err := os.Stat(livePath(p)); !os.IsNotExist(err) {
+		t.Fatalf("a deleted record's overlay stays: %v", err)
+	}
+}
+
+// TestLiveTornSlot: a slot that is not whole (a power cut mid-write) is
+// passed over; the other slot, or the record's file, serves.
+func TestLiveTornSlot(t *testing.T) {
+	h, unlock := liveHome(t)
+	defer unlock()
+	key := "chats/c_1.json"
+	commit(t, h, key, `{"v":0}`, Durable)
+	commit(t, h, key, `{"v":1}`, Live) // slot 0
+	commit(t, h, key, `{"v":2}`, Live) // slot 1
+	lp := livePath(h.path(key))
+	b, err := os.ReadFile(lp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	torn := bytes.Clone(b)
+	torn[liveHeader+liveSlot+liveHeader+3] ^= 0xff // slot 1's data
+	if err := os.WriteFile(lp, torn, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, h, key); got != `{"v":1}` {
+		t.Fatalf("with the newest slot torn: %s, want the older slot's", got)
+	}
+	torn[liveHeader+2] ^= 0xff // slot 0's data too
+	if err := os.WriteFile(lp, torn, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, h, key); got != `{"v":0}` {
+		t.Fatalf("with both slots torn: %s, want the record's file", got)
+	}
+	commit(t, h, key, `{"v":3}`, Live)
+	if got := get(t, h, key); got != `{"v":3}` {
+		t.Fatalf("a live write after torn slots: %s", got)
+	}
+}
+
+// TestLiveTooLarge: a live record larger than a slot is written whole.
+func TestLiveTooLarge(t *testing.T) {
+	h, unlock := liveHome(t)
+	defer unlock()
+	key := "chats/c_1.json"
+	commit(t, h, key, `{"v":0}`, Durable)
+	big := `{"v":"` + string(bytes.Repeat([]byte("x"), liveSlot)) + `"}`
+	commit(t, h, key, big, Live)
+	if got := get(t, h, key); got != big {
+		t.Fatal("a large live record reads back otherwise")
+	}
+	if b, _ := os.ReadFile(h.path(key)); string(b) != big {
+		t.Fatal("a large live record was not written whole")
+	}
+}
+
+// TestLiveReaders: lock-free readers, while live writes go on, read each
+// record whole: one of the values written, never half of one.
+func TestLiveReaders(t *testing.T) {
+	h, unlock := liveHome(t)
+	defer unlock()
+	key := "chats/c_1.json"
+	value := func(i int) string { return fmt.Sprintf(`{"v":%d,"pad":"%s"}`, i, bytes.Repeat([]byte{'a' + byte(i%26)}, 3000)) }
+	commit(t, h, key, value(0), Durable)
+	written := sync.Map{}
+	written.Store(value(0), true)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				b, err := h.Get(key)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if _, ok := written.Load(string(b)); !ok {
+					t.Errorf("a reader read a record never written (%d bytes)", len(b))
+					return
+				}
+			}
+		}()
+	}
+	for i := 1; i <= 300; i++ {
+		written.Store(value(i), true)
+		commit(t, h, key, value(i), Live)
+	}
+	close(done)
+	wg.Wait()
+}
+
+// TestLiveWatched: a watch on a record hears a live write in its overlay.
+func TestLiveWatched(t *testing.T) {
+	h, unlock := liveHome(t)
+	defer unlock()
+	key := "chats/c_1.json"
+	commit(t, h, key, `{"v":0}`, Durable)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, err := h.Watch(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit(t, h, key, `{"v":1}`, Live)
+	select {
+	case <-ch:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the watch did not hear a live write")
+	}
+}
+
+// TestLiveInspect: doctor's walk takes an overlay for its record's, not a
+// record nor a leftover; one whose record is gone is a leftover.
+func TestLiveInspect(t *testing.T) {
+	h, unlock := liveHome(t)
+	defer unlock()
+	key := "chats/c_1.json"
+	commit(t, h, key, `{"v":0}`, Durable)
+	commit(t, h, key, `{"v":1}`, Live)
+	later := time.Now().Add(time.Hour)
+	in, err := h.Inspect(later, func(string) Expect { return Expect{} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Damaged) != 0 || len(in.Records) != 1 {
+		t.Fatalf("an overlay inspected as %+v", in)
+	}
+	if err := os.Remove(h.path(key)); err != nil {
+		t.Fatal(err)
+	}
+	in, err = h.Inspect(later, func(string) Expect { return Expect{} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Damaged) != 1 || in.Damaged[0].Damage != DamageTemp {
+		t.Fatalf("an overlay with no record inspected as %+v", in.Damaged)
+	}
+}
+
+// FuzzLiveSlots: whatever an overlay holds, reading it never panics, and a
+// slot it takes is one whose checksum holds.
+func FuzzLiveSlots(f *testing.F) {
+	f.Add([]byte{})
+	f.Add(bytes.Repeat([]byte{0xff}, 64))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, s := range slots(b) {
+			if s.seq != 0 && len(s.data) > liveSlot {
+				t.Fatalf("a slot of %d bytes", len(s.data))
+			}
+		}
+	})
+}
