@@ -148,7 +148,9 @@ func TestLiveReaders(t *testing.T) {
 	h, unlock := liveHome(t)
 	defer unlock()
 	key := "chats/c_1.json"
-	value := func(i int) string { return fmt.Sprintf(`{"v":%d,"pad":"%s"}`, i, bytes.Repeat([]byte{'a' + byte(i%26)}, 3000)) }
+	value := func(i int) string {
+		return fmt.Sprintf(`{"v":%d,"pad":"%s"}`, i, bytes.Repeat([]byte{'a' + byte(i%26)}, 3000))
+	}
 	commit(t, h, key, value(0), Durable)
 	written := sync.Map{}
 	written.Store(value(0), true)
