@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -39,11 +38,22 @@ const liveSlot = 16 << 10
 // liveHeader is a slot's header: magic, sequence, length, the record
 // file's checksum, the slot's checksum (of the header before it and the
 // data).
-const liveHeader = 4 + 8 + 4 + 4 + 4
+const liveHeader = 4 + 8 + 4 + 8 + 8
 
 const liveMagic = 0x636e6c76 // "cnlv"
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// sum is FNV-1a (64 bits) of b, from h: a checksum that needs no table
+// built at start-up (a CRC's costs a fresh process more than a step), and
+// catches a torn write as surely.
+func sum(h uint64, b []byte) uint64 {
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+const sumStart = 14695981039346656037
 
 // livePath is the overlay of the record file at p.
 func livePath(p string) string {
@@ -62,7 +72,7 @@ func IsLive(name string) (record string, ok bool) {
 
 type slot struct {
 	seq  uint64
-	base uint32 // the checksum of the record file it stands over
+	base uint64 // the checksum of the record file it stands over
 	data []byte
 }
 
@@ -80,11 +90,10 @@ func slots(b []byte) (s [2]slot) {
 			continue
 		}
 		data := b[off+liveHeader : off+liveHeader+n]
-		sum := crc32.Update(crc32.Checksum(h[:20], castagnoli), castagnoli, data)
-		if sum != binary.LittleEndian.Uint32(h[20:]) {
+		if sum(sum(sumStart, h[:24]), data) != binary.LittleEndian.Uint64(h[24:]) {
 			continue
 		}
-		s[i] = slot{seq: binary.LittleEndian.Uint64(h[4:]), base: binary.LittleEndian.Uint32(h[16:]), data: data}
+		s[i] = slot{seq: binary.LittleEndian.Uint64(h[4:]), base: binary.LittleEndian.Uint64(h[16:]), data: data}
 	}
 	return s
 }
@@ -99,11 +108,11 @@ func (h *Files) overlaid(p string, base []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := crc32.Checksum(base, castagnoli)
+	over := sum(sumStart, base)
 	var best *slot
 	s := slots(b)
 	for i := range s {
-		if s[i].seq != 0 && s[i].base == sum && (best == nil || s[i].seq > best.seq) {
+		if s[i].seq != 0 && s[i].base == over && (best == nil || s[i].seq > best.seq) {
 			best = &s[i]
 		}
 	}
@@ -141,10 +150,9 @@ func (h *Files) writeLive(p string, data []byte) (ok bool, err error) {
 	binary.LittleEndian.PutUint32(buf[0:], liveMagic)
 	binary.LittleEndian.PutUint64(buf[4:], max(s[0].seq, s[1].seq)+1)
 	binary.LittleEndian.PutUint32(buf[12:], uint32(len(data)))
-	binary.LittleEndian.PutUint32(buf[16:], crc32.Checksum(base, castagnoli))
+	binary.LittleEndian.PutUint64(buf[16:], sum(sumStart, base))
 	copy(buf[liveHeader:], data)
-	sum := crc32.Update(crc32.Checksum(buf[:20], castagnoli), castagnoli, data)
-	binary.LittleEndian.PutUint32(buf[20:], sum)
+	binary.LittleEndian.PutUint64(buf[24:], sum(sum(sumStart, buf[:24]), data))
 	if err := h.FS.WriteAt(lp, buf, int64(i*(liveHeader+liveSlot))); err != nil {
 		return false, err
 	}
