@@ -35,6 +35,9 @@ func TestHookCost(t *testing.T) {
 	var report strings.Builder
 	measure := func(t *testing.T, harness string, goal float64, files []string, run func(i int)) {
 		timer := newHookTimer(t)
+		if len(files) == 0 {
+			t.Fatalf("conch install %s wrote no hooks to pair", harness)
+		}
 		for _, f := range files {
 			timer.pair(t, f)
 		}
@@ -67,6 +70,7 @@ func TestHookCost(t *testing.T) {
 			}
 			return turn{say("Done.")}
 		})
+		s.install()
 		measure(t, "codex", 5, hookFiles(t, s.codexHome, "codex"), func(int) { mustRun(t, s.exec("Count", bypass)) })
 	})
 	t.Run("gemini", func(t *testing.T) {
