@@ -100,6 +100,7 @@ func TestHookCost(t *testing.T) {
 			}
 			return turn{say("Done.")}
 		})
+		s.install()
 		measure(t, "copilot", 0, append(hookFiles(t, s.home, "copilot"), hookFiles(t, s.dir, "copilot")...), func(int) { s.mustRun("Count") })
 	})
 	if out := os.Getenv("CONCH_E2E_BENCH_OUT"); out != "" {
