@@ -39,6 +39,8 @@ func decodeChat(data []byte, c *Chat) bool {
 			return r.str(&c.Origin)
 		case "folder":
 			return r.str(&c.Folder)
+		case "reach":
+			return r.str(&c.Reach)
 		case "computer":
 			return r.str(&c.Computer)
 		case "status":

@@ -41,6 +41,7 @@ func encodeChat(c *Chat) ([]byte, error) {
 	w.str("title", c.Title)
 	w.str("origin", c.Origin)
 	w.str("folder", c.Folder)
+	w.strOmit("reach", c.Reach)
 	w.str("computer", c.Computer)
 	w.str("status", c.Status)
 	w.str("mode", c.Mode)

@@ -102,6 +102,7 @@ func (tx *View) inherit(c, from *Chat) {
 		return
 	}
 	tx.carryTaint(from, c)
+	narrowReach(c, from)
 	for _, who := range from.Taint.Person {
 		if !slices.Contains(c.Taint.Person, who) {
 			c.Taint.Person = append(c.Taint.Person, who)
@@ -396,7 +397,7 @@ func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
 	}
 	now := tx.Now()
 	c := &Chat{
-		ID: id, Title: in.Title, Origin: in.Origin, Folder: folder, Computer: tx.h.Computer,
+		ID: id, Title: in.Title, Origin: in.Origin, Folder: folder, Reach: reachOf(folder), Computer: tx.h.Computer,
 		Status: StatusIdle, Mode: in.Mode, Inbound: InboundAccept, Parent: in.Parent,
 		Created: now, LastActive: now, WakeCmd: in.WakeCmd, StopCmd: in.StopCmd,
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/conch-sh/conch/state/place"
 	"github.com/conch-sh/conch/state/store"
 )
 
@@ -208,10 +209,16 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 	if !claimHolds(me) {
 		return nil, refusedf("chat %s is stopped or archived: it holds no claims", me.ID)
 	}
-	folder, place := me.Folder, placeOf(me.Folder)
+	// A claim reaches only inside the chat's place, its links resolved:
+	// never the whole of it, and nothing at all from a place that is the
+	// whole computer.
+	reach := me.reach()
+	if reach == string(filepath.Separator) {
+		return nil, refusedf("chat %s works in / (the whole computer): it may claim nothing there", me.ID)
+	}
 	pid, start := 0, uint64(0)
 	if r := me.Reply; r != nil && r.Alive() {
-		folder, place, pid, start = r.Folder, r.Place, r.PID, r.PIDStart
+		pid, start = r.PID, r.PIDStart
 	} else if pid = harnessPID(in.PPID); pid != 0 {
 		start, _ = procStart(pid)
 	}
@@ -229,18 +236,19 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 		if clean := tx.scrubField(p); clean != p {
 			return nil, usagef("the path %s holds a secret; a claim's path is shown to the other chats", clean)
 		}
-		cl := Claim{Chat: me.ID, Pattern: filepath.Clean(p), Glob: isGlob(p), Reason: in.Reason,
-			Since: now, Until: now.Add(in.For), PID: pid, PIDStart: start, Computer: tx.h.Computer}
-		if cl.Glob {
-			if err := validGlob(cl.Pattern); err != nil {
+		glob := isGlob(p)
+		if glob {
+			if err := validGlob(filepath.Clean(p)); err != nil {
 				return nil, usagef("%s is not a glob conch reads (*, ?, [a-z], \\ escapes)", p)
 			}
-			if lit := literalDir(cl.Pattern); !within(lit, folder) && !within(placeOf(lit), place) {
-				return nil, usagef("a glob claims only inside the chat's own folder (%s): %s", folder, p)
-			}
 		}
-		if within(folder, cl.Pattern) || within(place, cl.Pattern) {
-			return nil, usagef("%s holds the chat's whole folder: claim the files in it (a glob like %s)", p, filepath.Join(folder, "*"))
+		cl := Claim{Chat: me.ID, Pattern: resolvePattern(filepath.Clean(p), glob), Glob: glob, Reason: in.Reason,
+			Since: now, Until: now.Add(in.For), PID: pid, PIDStart: start, Computer: tx.h.Computer}
+		if lit := cl.literal(); !within(lit, reach) {
+			return nil, refusedf("%s is outside the place of chat %s (%s): a claim reaches only inside it", p, me.ID, reach)
+		}
+		if holdsWhole(&cl, reach) {
+			return nil, usagef("%s holds the whole of the chat's place (%s): claim the files in it (a glob like %s)", p, reach, filepath.Join(reach, "src", "*.go"))
 		}
 		if !slices.ContainsFunc(made, func(m Claim) bool { return m.Pattern == cl.Pattern }) {
 			made = append(made, cl)
@@ -277,6 +285,54 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 	})
 	tx.saveClaims(append(keep, made...))
 	return made, nil
+}
+
+// resolvePattern is a claim's pattern with its links resolved: a path's
+// whole, a glob's folder before its first special character (place.Path).
+// Every file a glob so resolved matches lies, as written, inside that
+// folder; the guard resolves the file it judges likewise.
+func resolvePattern(p string, glob bool) string {
+	if !glob {
+		return place.Path(p)
+	}
+	lit := literalDir(p)
+	return filepath.Join(place.Path(lit), strings.TrimPrefix(p, lit))
+}
+
+// literal is the folder or file a claim names before any glob.
+func (cl *Claim) literal() string {
+	if cl.Glob {
+		return literalDir(cl.Pattern)
+	}
+	return cl.Pattern
+}
+
+// holdsWhole says whether a claim holds the whole of dir, or more: it
+// names dir or a folder above it, or it is a glob that matches dir, or
+// every name inside dir (each of its segments past dir is only * and ?).
+func holdsWhole(cl *Claim, dir string) bool {
+	if !cl.Glob {
+		return within(dir, cl.Pattern)
+	}
+	if globCovers(cl.Pattern, dir) {
+		return true
+	}
+	if !within(cl.Pattern, dir) {
+		return false
+	}
+	rest := strings.TrimPrefix(strings.TrimPrefix(cl.Pattern, dir), "/")
+	for _, seg := range strings.Split(rest, "/") {
+		toks, err := globTokens(seg)
+		if err != nil || len(toks) == 0 {
+			return false
+		}
+		for _, t := range toks {
+			if t.kind != '*' && t.kind != '?' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // literalDir is the folder of a glob before its first special character.
@@ -323,10 +379,12 @@ func (tx *Tx) Release(a Actor, patterns []string) ([]Claim, error) {
 	if me == nil && len(patterns) == 0 {
 		return nil, usagef("release, as the person, takes the paths or globs to release")
 	}
-	for _, p := range patterns {
+	resolved := make([]string, len(patterns))
+	for i, p := range patterns {
 		if err := validText("path", p); err != nil {
 			return nil, err
 		}
+		resolved[i] = resolvePattern(filepath.Clean(p), isGlob(p))
 	}
 	live, err := tx.liveClaims()
 	if err != nil {
@@ -338,8 +396,7 @@ func (tx *Tx) Release(a Actor, patterns []string) ([]Claim, error) {
 			return false
 		}
 		named := len(patterns) == 0
-		for _, p := range patterns {
-			p = filepath.Clean(p)
+		for _, p := range resolved {
 			if cl.Pattern == p || (!cl.Glob && (&Claim{Pattern: p, Glob: isGlob(p)}).Covers(cl.Pattern)) {
 				named = true
 			}

@@ -49,10 +49,15 @@ const (
 // record too (its id starts with t_ and Task is set): it runs, steps, hears
 // notes and has a log like any chat.
 type Chat struct {
-	ID         string    `json:"id"`
-	Title      string    `json:"title"`
-	Origin     string    `json:"origin"`
-	Folder     string    `json:"folder"`
+	ID     string `json:"id"`
+	Title  string `json:"title"`
+	Origin string `json:"origin"`
+	Folder string `json:"folder"`
+	// Reach is the place the chat's claims may reach (issue 24): the work
+	// tree holding its folder, resolved, as the harness or the person gave
+	// the folder; a chat made from a chat reaches no further than its
+	// maker. A chat's own reply start --folder does not move it.
+	Reach      string    `json:"reach,omitempty"`
 	Computer   string    `json:"computer"`
 	Status     string    `json:"status"` // idle, needs-you, stopped; working is derived
 	Mode       string    `json:"mode"`

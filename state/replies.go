@@ -13,6 +13,10 @@ type ReplyStart struct {
 	Title  string // a title made from the person's first message, cleaned, for a chat that has none
 	Folder string // absolute; "" for the chat's own
 	PID    int    // the harness process
+	// Reach: the harness or the person at a terminal started it, so its
+	// folder is theirs to give, and the chat's reach moves there. A
+	// chat's own reply start leaves the reach where it was.
+	Reach bool
 }
 
 // StartReply begins a reply of the acting chat. A reply that still runs is
@@ -44,6 +48,9 @@ func (tx *Tx) StartReply(a Actor, in ReplyStart) (*Chat, error) {
 	}
 	if c.Title == "" && in.Title != "" {
 		c.Title = tx.scrubField(in.Title)
+	}
+	if in.Reach {
+		tx.moveReach(c, in.Folder)
 	}
 	r := tx.newReply(c, in.Folder, in.PID)
 	switch {
