@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+
+	"github.com/conch-sh/conch/state/place"
 )
 
 // The guard's answers, as [guard] in config.toml names them, weakest last.
@@ -97,13 +99,21 @@ func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
 		if err != nil {
 			return nil, err
 		}
+		var resolved []string // the files with their links followed, once
 		for i := range live {
 			l := &live[i]
 			if l.ownClaim(me) || l.Computer != tx.h.Computer {
 				continue
 			}
-			for _, f := range in.Files {
-				if !l.Covers(filepath.Clean(f)) {
+			if resolved == nil {
+				// A claim holds resolved paths: the file written through a
+				// link is the file the link names.
+				for _, f := range in.Files {
+					resolved = append(resolved, place.Path(f))
+				}
+			}
+			for j, f := range in.Files {
+				if !l.Covers(resolved[j]) {
 					continue
 				}
 				d := tx.h.GuardClaims()
