@@ -40,10 +40,18 @@ func GuardReason(v *state.Verdict) string {
 		return fmt.Sprintf("%s has claimed %s until %s%s: keep off it. To ask for it: conch chat message %s \"…\"; or change other files meanwhile.",
 			Named(v.Claim.Title, v.Claim.Chat), Clean(v.File), Clock(v.Claim.Until), why(v.Claim.Reason), v.Claim.Chat)
 	case !v.Named:
-		return fmt.Sprintf("another chat is working in this folder: %s would move the checkout under it.", v.Move)
+		return fmt.Sprintf("another chat is working in this %s: %s would move the checkout under it.", guardWhere(v), v.Move)
 	}
-	return fmt.Sprintf("%s is working in this folder: %s would move the checkout under it. Wait for it (conch wait chat %s), ask it (conch chat message %s \"…\"), or work in a worktree of your own.",
-		Named(v.ChatTitle, v.Chat), v.Move, v.Chat, v.Chat)
+	return fmt.Sprintf("%s is working in this %s: %s would move the checkout under it. Wait for it (conch wait chat %s), ask it (conch chat message %s \"…\"), or work in a worktree of your own.",
+		Named(v.ChatTitle, v.Chat), guardWhere(v), v.Move, v.Chat, v.Chat)
+}
+
+// guardWhere is what the chat shares with the one a move would hurt.
+func guardWhere(v *state.Verdict) string {
+	if v.Tree {
+		return "work tree"
+	}
+	return "folder"
 }
 
 // GuardStep is what `conch step` says of a claimed file it steps onto: it

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"path/filepath"
 	"sort"
 	"sync"
 
@@ -67,6 +66,9 @@ type Verdict struct {
 	Move      string `json:"move,omitempty"`
 	Chat      string `json:"chat,omitempty"`
 	ChatTitle string `json:"chat_title,omitempty"`
+	// Tree: the chat works in the same git work tree (else the same
+	// folder, out of git).
+	Tree bool `json:"tree,omitempty"`
 }
 
 // Guard judges a tool call of the acting chat before it runs: an edit onto
@@ -137,27 +139,27 @@ func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
 }
 
 // guardCheckout judges a command that may move the checkout another of
-// the person's chats works in.
+// the person's chats works in: the same work tree (place.Tree, worktrees
+// apart), or, out of git, the same place. The trees are looked up only
+// for a command that moves one.
 func (tx *View) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
-	move, ok := MovesCheckout(in.Command)
-	if !ok {
-		return nil, nil
-	}
-	computer, place, folder := me.Computer, placeOf(me.Folder), me.Folder
+	computer, folder := me.Computer, me.Folder
 	if r := me.Reply; r != nil {
-		computer, place, folder = r.Computer, r.Place, r.Folder
+		computer, folder = r.Computer, r.Folder
 	}
 	if in.Cwd != "" {
 		folder = in.Cwd
-		place = placeOf(in.Cwd)
 	}
+	move, ok := MovesCheckout(in.Command, folder)
+	if !ok {
+		return nil, nil
+	}
+	dir := folder
 	if move.Dir != "" {
-		dir := move.Dir
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(folder, dir)
-		}
-		place = placeOf(dir)
+		dir = move.Dir
 	}
+	where := placeOf(dir)
+	tree, _ := place.Tree(where)
 	ix, err := tx.ReadIndex()
 	if err != nil {
 		return nil, err
@@ -170,7 +172,7 @@ func (tx *View) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
 		if s.ID == me.ID || s.ID == me.Parent || s.Parent == me.ID || !s.Trusted() || s.ReplyStarted.IsZero() {
 			continue
 		}
-		if !sharePlace(computer, place, s.ReplyComputer, s.ReplyPlace, worktrees) || !s.Working() {
+		if !sameTree(computer, where, tree, s, worktrees) || !s.Working() {
 			continue
 		}
 		others = append(others, s)
@@ -190,5 +192,24 @@ func (tx *View) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
 	if o.Outside {
 		d = GuardNote
 	}
-	return &Verdict{Decision: d, Kind: "checkout", Named: me.Trusted(), Move: move.Words, Chat: o.ID, ChatTitle: o.Title}, nil
+	return &Verdict{Decision: d, Kind: "checkout", Named: me.Trusted(), Move: move.Words, Chat: o.ID, ChatTitle: o.Title, Tree: tree != ""}, nil
+}
+
+// sameTree says whether another chat's reply works in the work tree a
+// command moves (tree, "" out of git), or, both out of git, in the same
+// place. A command out of git moves nothing of a chat in a work tree.
+func sameTree(computer, where, tree string, s *Summary, worktrees func() string) bool {
+	if computer != s.ReplyComputer || s.ReplyPlace == "" {
+		return false
+	}
+	if tree != "" && !within(s.ReplyPlace, tree) {
+		return false
+	}
+	other, _ := place.Tree(s.ReplyPlace)
+	if tree == "" && other == "" {
+		// Out of git on both sides (or in a repository conch does not
+		// find on the disk): the same place, one folder in the other.
+		return sharePlace(computer, where, s.ReplyComputer, s.ReplyPlace, worktrees)
+	}
+	return other == tree
 }
