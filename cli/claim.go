@@ -73,9 +73,15 @@ func (a *app) runClaim(o *claimOptions) error {
 	for _, p := range o.paths {
 		in.Patterns = append(in.Patterns, a.absPath(p))
 	}
-	var made []state.Claim
+	var (
+		made  []state.Claim
+		notes []state.Verdict
+	)
 	err := a.update(func(tx *state.Tx) (err error) {
-		made, err = tx.Claim(a.actor(), in)
+		if made, err = tx.Claim(a.actor(), in); err != nil {
+			return err
+		}
+		notes, err = tx.ClaimWorktrees(a.actor(), made)
 		return err
 	})
 	var held *state.ClaimConflict
@@ -90,5 +96,5 @@ func (a *app) runClaim(o *claimOptions) error {
 		live = append(live, state.LiveClaim{Claim: c})
 	}
 	return a.printer().Value(render.ClaimsOut{Claims: render.ClaimsJSON(live, a.chat)},
-		render.Claimed(made, a.env.Cwd, a.userHome()))
+		render.Claimed(made, a.env.Cwd, a.userHome())+render.ClaimNotes(notes))
 }

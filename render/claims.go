@@ -34,6 +34,12 @@ func ClaimHeld(path string, l state.LiveClaim) string {
 // the guard stops (or asks about, or notes) a tool call.
 func GuardReason(v *state.Verdict) string {
 	switch {
+	case v.Kind == "worktree" && v.Claim != nil:
+		return fmt.Sprintf("%s has claimed %s in another worktree of this repository (%s) until %s: your branches will meet at the merge.",
+			Named(v.ChatTitle, v.Chat), Clean(v.File), Clean(v.Worktree), Clock(v.Claim.Until))
+	case v.Kind == "worktree":
+		return fmt.Sprintf("%s is changing %s in another worktree of this repository (%s): your branches will meet at the merge.",
+			Named(v.ChatTitle, v.Chat), Clean(v.File), Clean(v.Worktree))
 	case v.Kind == "claim" && !v.Named:
 		return fmt.Sprintf("another chat has claimed %s until %s: keep off it.", Clean(v.File), Clock(v.Claim.Until))
 	case v.Kind == "claim":
@@ -52,6 +58,15 @@ func guardWhere(v *state.Verdict) string {
 		return "work tree"
 	}
 	return "folder"
+}
+
+// ClaimNotes are the worktree notes on claims just made, one line each.
+func ClaimNotes(notes []state.Verdict) string {
+	var b strings.Builder
+	for i := range notes {
+		b.WriteString("Note: " + GuardReason(&notes[i]) + "\n")
+	}
+	return b.String()
 }
 
 // GuardStep is what `conch step` says of a claimed file it steps onto: it

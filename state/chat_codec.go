@@ -181,6 +181,10 @@ func (r *jsonReader) reply(p *Reply) bool {
 			return r.str(&p.Computer)
 		case "place":
 			return r.str(&p.Place)
+		case "tree":
+			return r.str(&p.Tree)
+		case "repo":
+			return r.str(&p.Repo)
 		case "family":
 			return r.str(&p.Family)
 		case "tool":

@@ -133,6 +133,8 @@ func (w *jsonWriter) reply(key string, r *Reply) {
 	w.str("folder", r.Folder)
 	w.str("computer", r.Computer)
 	w.str("place", r.Place)
+	w.strOmit("tree", r.Tree)
+	w.strOmit("repo", r.Repo)
 	w.str("family", r.Family)
 	w.strOmit("tool", r.Tool)
 	w.time("step_since", r.StepSince)

@@ -134,6 +134,11 @@ type Reply struct {
 	Folder    string    `json:"folder"`
 	Computer  string    `json:"computer"`
 	Place     string    `json:"place"` // the folder resolved, for comparing places
+	// Tree and Repo: the git work tree holding the place and its
+	// repository (place.Tree), worked out when the reply starts so that
+	// a hook compares strings only; "" out of git.
+	Tree      string    `json:"tree,omitempty"`
+	Repo      string    `json:"repo,omitempty"`
 	Family    string    `json:"family"`
 	Tool      string    `json:"tool,omitempty"`
 	StepSince time.Time `json:"step_since"`

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"github.com/conch-sh/conch/state/place"
 )
 
 // ReplyStart is what `conch reply start` asks for.
@@ -89,9 +91,11 @@ func (tx *View) newReply(c *Chat, folder string, pid int) *Reply {
 	c.Replies++
 	c.LastActive = now
 	start, _ := procStart(pid)
+	p := placeOf(folder)
+	tree, repo := place.Tree(p)
 	return &Reply{
 		ID: c.ID + "." + strconv.Itoa(c.Replies), Started: now, Folder: folder,
-		Computer: tx.h.Computer, Place: placeOf(folder), Family: "other",
+		Computer: tx.h.Computer, Place: p, Tree: tree, Repo: repo, Family: "other",
 		StepSince: now, PID: pid, PIDStart: start, Files: []string{},
 	}
 }
