@@ -156,3 +156,10 @@ func Released(gone []state.Claim, dir, home string) string {
 func GuardAskElsewhere(reason string) string {
 	return reason + " The person is to decide: ask them in your answer, and go on only once they say so (they can also set [guard] in conch's config.toml)."
 }
+
+// SessionConflict is the warning of a command whose harness session names
+// a chat more the person's than the one CONCH_CHAT names: CONCH_CHAT
+// stands.
+func SessionConflict(session, named string) string {
+	return fmt.Sprintf("this shell's harness session is chat %s, and CONCH_CHAT names chat %s, which is less yours: acting as %s (a session variable never raises trust)", session, named, named)
+}
