@@ -40,13 +40,13 @@ func GuardReason(v *state.Verdict) string {
 	case v.Kind == "worktree":
 		return fmt.Sprintf("%s is changing %s in another worktree of this repository (%s): your branches will meet at the merge.",
 			Named(v.ChatTitle, v.Chat), Clean(v.File), Clean(v.Worktree))
-	case v.Kind == "claim" && !v.Named:
-		return fmt.Sprintf("another chat has claimed %s until %s: keep off it.", Clean(v.File), Clock(v.Claim.Until))
+	case !v.Named:
+		// A chat that is not the person's hears nothing of the person's
+		// chats: no file, no time, no chat.
+		return "conch's guard holds this tool call for the person: do something else meanwhile."
 	case v.Kind == "claim":
 		return fmt.Sprintf("%s has claimed %s until %s%s: keep off it. To ask for it: conch chat message %s \"…\"; or change other files meanwhile.",
 			Named(v.Claim.Title, v.Claim.Chat), Clean(v.File), Clock(v.Claim.Until), why(v.Claim.Reason), v.Claim.Chat)
-	case !v.Named:
-		return fmt.Sprintf("another chat is working in this %s: %s would move the checkout under it.", guardWhere(v), v.Move)
 	}
 	return fmt.Sprintf("%s is working in this %s: %s would move the checkout under it. Wait for it (conch wait chat %s), ask it (conch chat message %s \"…\"), or work in a worktree of your own.",
 		Named(v.ChatTitle, v.Chat), guardWhere(v), v.Move, v.Chat, v.Chat)

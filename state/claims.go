@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -23,8 +24,15 @@ const (
 	ClaimDefault = 30 * time.Minute
 	// ClaimLongest is the longest a claim may last.
 	ClaimLongest = 2 * time.Hour
-	// MaxClaims is how many live claims one chat may hold.
+	// MaxClaims is how many live claims one chat may hold, its children
+	// (subagents, the chats and tasks it made) with it: a chat cannot
+	// spread its claims over children to hold more.
 	MaxClaims = 50
+	// MaxClaimsAll is how many live claims the home holds in all, and
+	// MaxClaimsBytes how large claims.json may grow: every edit step of
+	// every chat reads it.
+	MaxClaimsAll   = 500
+	MaxClaimsBytes = 512 << 10
 	// MaxClaimReason is the longest reason, in characters.
 	MaxClaimReason = 300
 )
@@ -258,10 +266,21 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 	if err != nil {
 		return nil, err
 	}
-	mine := 0
+	mine, family, all := 0, 0, len(made)
+	root := me.ID // the family the bound counts: the chat's parent's, for a child
+	if me.Parent != "" {
+		root = me.Parent
+	}
 	for _, l := range live {
+		again := l.Chat == me.ID && slices.ContainsFunc(made, func(m Claim) bool { return m.Pattern == l.Pattern })
+		if !again {
+			all++
+			if l.Chat == root || l.Parent == root || l.Chat == me.ID || l.Parent == me.ID {
+				family++
+			}
+		}
 		if l.Chat == me.ID {
-			if !slices.ContainsFunc(made, func(m Claim) bool { return m.Pattern == l.Pattern }) {
+			if !again {
 				mine++
 			}
 			continue
@@ -280,10 +299,20 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 	if mine+len(made) > MaxClaims {
 		return nil, refusedf("chat %s would hold %d claims: a chat holds at most %d (conch release some)", me.ID, mine+len(made), MaxClaims)
 	}
+	if family+len(made) > MaxClaims {
+		return nil, refusedf("chat %s and the chats of its family would hold %d claims: together they hold at most %d (conch release some)", me.ID, family+len(made), MaxClaims)
+	}
+	if all > MaxClaimsAll {
+		return nil, refusedf("the home would hold %d live claims: it holds at most %d in all (the person may conch release some)", all, MaxClaimsAll)
+	}
 	keep := tx.keptClaims(live, func(cl *Claim) bool {
 		return cl.Chat == me.ID && slices.ContainsFunc(made, func(m Claim) bool { return m.Pattern == cl.Pattern })
 	})
-	tx.saveClaims(append(keep, made...))
+	keep = append(keep, made...)
+	if data, err := json.Marshal(&ClaimsFile{Claims: keep}); err == nil && len(data) > MaxClaimsBytes {
+		return nil, refusedf("claims.json would be %d bytes: it is at most %d (the person may conch release some)", len(data), MaxClaimsBytes)
+	}
+	tx.saveClaims(keep)
 	return made, nil
 }
 

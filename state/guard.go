@@ -58,8 +58,8 @@ type GuardIn struct {
 type Verdict struct {
 	Decision string `json:"decision"` // deny, ask, note
 	Kind     string `json:"kind"`     // claim, checkout
-	// Named: the acting chat may hear who (it is the person's own); else
-	// the reason names nobody.
+	// Named: the acting chat may hear who, what and until when (it is the
+	// person's own); else the verdict holds nothing but its decision.
 	Named bool `json:"named"`
 	// A claim: whose, on what file (relative to the chat's folder when
 	// inside it), until when, why.
@@ -128,7 +128,15 @@ func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
 				if l.Outside {
 					d = GuardNote
 				}
-				better(&Verdict{Decision: d, Kind: "claim", Named: me.Trusted(), Claim: l, File: relTo(f, folder)})
+				if !me.Trusted() {
+					// A chat that is not the person's learns nothing of the
+					// person's claims: no file, no time, no note.
+					if d != GuardNote {
+						better(&Verdict{Decision: d, Kind: "claim"})
+					}
+					continue
+				}
+				better(&Verdict{Decision: d, Kind: "claim", Named: true, Claim: l, File: relTo(f, folder)})
 			}
 		}
 		if best == nil {
@@ -207,7 +215,13 @@ func (tx *View) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
 	if o.Outside {
 		d = GuardNote
 	}
-	return &Verdict{Decision: d, Kind: "checkout", Named: me.Trusted(), Move: move.Words, Chat: o.ID, ChatTitle: o.Title, Tree: tree != ""}, nil
+	if !me.Trusted() {
+		if d == GuardNote {
+			return nil, nil
+		}
+		return &Verdict{Decision: d, Kind: "checkout"}, nil
+	}
+	return &Verdict{Decision: d, Kind: "checkout", Named: true, Move: move.Words, Chat: o.ID, ChatTitle: o.Title, Tree: tree != ""}, nil
 }
 
 // sameTree says whether another chat's reply works in the work tree a
