@@ -141,3 +141,20 @@ func FuzzClaimsRecord(f *testing.F) {
 	fuzzRecord[ClaimsFile](f, claimsRel, func(tx *View) error { _, err := tx.liveClaims(); return err },
 		`{"claims":[{"chat":"c_1","pattern":"/p/a","until":"2030-01-01T00:00:00Z"}]}`)
 }
+
+// TestHoldsWhole: a claim holds the whole of a place when it names it or a
+// folder above, or is a glob whose every segment past it matches any name.
+func TestHoldsWhole(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		whole   bool
+	}{
+		{"/r", true}, {"/", true}, {"/r/src", false}, {"/r/*", true}, {"/r/*/*", true}, {"/r/?*", true},
+		{"/r/*/x.go", false}, {"/r/src/*", false}, {"/*", true}, {"/r/*.go", false}, {"/other/*", false},
+	} {
+		cl := Claim{Pattern: c.pattern, Glob: isGlob(c.pattern)}
+		if got := holdsWhole(&cl, "/r"); got != c.whole {
+			t.Errorf("holdsWhole(%s, /r) = %v, want %v", c.pattern, got, c.whole)
+		}
+	}
+}

@@ -181,8 +181,13 @@ func (tx *View) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
 	if move.Dir != "" {
 		dir = move.Dir
 	}
-	where := placeOf(dir)
-	tree, _ := place.Tree(where)
+	where, tree := "", ""
+	if r := me.Reply; r != nil && dir == r.Folder && r.Place != "" {
+		where, tree = r.Place, r.Tree // worked out when the reply started
+	} else {
+		where = placeOf(dir)
+		tree, _ = place.Tree(where)
+	}
 	ix, err := tx.ReadIndex()
 	if err != nil {
 		return nil, err
