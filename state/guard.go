@@ -182,7 +182,7 @@ func (tx *View) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
 		dir = move.Dir
 	}
 	where, tree := "", ""
-	if r := me.Reply; r != nil && dir == r.Folder && r.Place != "" {
+	if r := me.Reply; r != nil && dir == r.Folder && r.Place != "" && r.Tree != "" {
 		where, tree = r.Place, r.Tree // worked out when the reply started
 	} else {
 		where = placeOf(dir)
