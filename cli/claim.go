@@ -26,8 +26,11 @@ func (a *app) newClaimCmd(runF func(*claimOptions) error) *cobra.Command {
 		Use:   "claim PATH|GLOB... [--for DUR] [--reason TEXT]",
 		Short: "As a chat: these files are mine for now; the person's other chats keep off them",
 		Long: `As a chat that offers together: claims files (a path, a folder, or a glob
-such as 'src/auth/*.ts' inside the chat's own folder) for a time (--for,
-default 30m, at most 2h). Paths are resolved like --file. The person's other
+such as 'src/auth/*.ts') for a time (--for, default 30m, at most 2h). Paths
+are resolved like --file, and their links followed. A claim lies inside
+the chat's place: the work tree holding its folder, as the harness or the
+person gave it (a chat's own reply start --folder does not move it), never
+the whole of it, and nothing from a place that is /. The person's other
 chats hear of it when they work in the folder, and an edit of theirs onto a
 claimed file is stopped by their harness's hook ([guard] claims in
 config.toml: deny, ask or note). A claim ends at its time, at conch release,
@@ -35,9 +38,10 @@ when the chat is stopped, archived or deleted, or when its harness process
 is gone. Claiming a path this chat holds again holds it until the new time.
 At most 50 live claims a chat. All of the paths are claimed, or none.
 
-Exit codes: 0 done, 2 bad path, glob or duration, or no chat acting,
-3 another chat holds one of them (the message says who, until when), the
-bound of 50, or a chat that is not yours.`,
+Exit codes: 0 done, 2 bad path, glob or duration, the whole place, or no
+chat acting, 3 another chat holds one of them (the message says who, until
+when), a path outside the chat's place, the bound of 50, or a chat that is
+not yours.`,
 		Args:        cobra.MinimumNArgs(1),
 		Annotations: access(accessWrite),
 	}
@@ -69,9 +73,15 @@ func (a *app) runClaim(o *claimOptions) error {
 	for _, p := range o.paths {
 		in.Patterns = append(in.Patterns, a.absPath(p))
 	}
-	var made []state.Claim
+	var (
+		made  []state.Claim
+		notes []state.Verdict
+	)
 	err := a.update(func(tx *state.Tx) (err error) {
-		made, err = tx.Claim(a.actor(), in)
+		if made, err = tx.Claim(a.actor(), in); err != nil {
+			return err
+		}
+		notes, err = tx.ClaimWorktrees(a.actor(), made)
 		return err
 	})
 	var held *state.ClaimConflict
@@ -86,5 +96,5 @@ func (a *app) runClaim(o *claimOptions) error {
 		live = append(live, state.LiveClaim{Claim: c})
 	}
 	return a.printer().Value(render.ClaimsOut{Claims: render.ClaimsJSON(live, a.chat)},
-		render.Claimed(made, a.env.Cwd, a.userHome()))
+		render.Claimed(made, a.env.Cwd, a.userHome())+render.ClaimNotes(notes))
 }

@@ -20,13 +20,20 @@ to needs-you, a harness's permission or idle prompt), a stop waits for your
 OK (conch confirm), a message is held (conch message pass). Never more than
 one notice a chat a minute, counted for the chat whose doing it is (the one
 that needs you, the one asking to stop another, the sender of a held
-message), across every conch process. A notice says who and what kind:
+message), across every conch process, on the wall clock (CONCH_NOW, which
+a chat can set, does not move it). A notice says who and what kind:
 titles, cleaned, and ids; never a message's words or a stop's reason.
 
-The command runs with conch's environment less CONCH_CHAT, and with
-CONCH_NOTIFY_KIND (needs-you, request, held, test), CONCH_NOTIFY_CHAT and
-CONCH_NOTIFY_ID (the request or message) set. conch top rings the terminal
-bell for the same events.`
+The command runs with a fixed environment, the person's, never that of the
+chat whose doing the notice is: HOME, USER and LOGNAME of your account,
+XDG_RUNTIME_DIR and the session bus when they are there, PATH
+/usr/local/bin:/usr/bin:/bin; then what [notify] env sets, as
+
+  env = ["PATH=/opt/homebrew/bin:/usr/bin:/bin", "DISPLAY=:0"]
+
+and CONCH_NOTIFY_KIND (needs-you, request, held, test), CONCH_NOTIFY_CHAT
+and CONCH_NOTIFY_ID (the request or message). Its program is found on
+that PATH. conch top rings the terminal bell for the same events.`
 
 func (a *app) newNotifyGroup() *cobra.Command {
 	g := group("notify", "Being told when a chat needs you: [notify] command in config.toml")

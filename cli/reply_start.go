@@ -55,7 +55,9 @@ Exit codes: 0 done, 2 usage or no chat acting, 3 no such chat.`,
 
 // runReplyStart starts the acting chat's reply and prints its id.
 func (a *app) runReplyStart(o *replyStartOptions) error {
-	in := state.ReplyStart{Person: o.person, Title: render.CutTitle(o.message, state.MaxTitle), PID: a.harnessPID(o.pid)}
+	// Only the person, at a terminal, moves where the chat's claims reach:
+	// a chat's model runs this from its own shell too.
+	in := state.ReplyStart{Person: o.person, Title: render.CutTitle(o.message, state.MaxTitle), PID: a.harnessPID(o.pid), Reach: a.env.Terminal}
 	if o.folder != "" {
 		in.Folder = a.absPath(o.folder)
 	}

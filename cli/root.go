@@ -201,7 +201,9 @@ shell of a harness session linked to a chat (Codex's CODEX_THREAD_ID,
 Claude Code's CLAUDE_CODE_SESSION_ID, Copilot CLI's
 COPILOT_AGENT_SESSION_ID, Qwen Code's QWEN_CODE_SESSION_ID), or when
 CONCH_CHAT is set, in that order; otherwise it acts as the person at the
-terminal. In a Claude Code or Qwen Code session's shell, a conch command
+terminal. A session variable never raises trust: when CONCH_CHAT names a
+chat less yours than the session's (an outside agent's, one with a guest's
+words), CONCH_CHAT stands, with a warning. In a Claude Code or Qwen Code session's shell, a conch command
 its subagent runs acts as the subagent's chat.
 
 Environment:
@@ -329,14 +331,21 @@ func group(name, short string) *cobra.Command {
 func (a *app) prepare(cmd *cobra.Command) error {
 	acc := cmd.Annotations["access"]
 	a.noHome = acc == accessNone
+	named := "" // CONCH_CHAT, when a harness session's chat stands before it
 	if a.chat == "" {
 		a.chat = a.sessionChat()
+		if env := a.env.Getenv("CONCH_CHAT"); a.chat != "" && env != "" && env != a.chat {
+			named = env
+		}
 	}
 	if a.chat == "" {
 		a.chat = a.env.Getenv("CONCH_CHAT")
 	}
 	if a.chat != "" && !state.ValidID(a.chat) {
 		return &runError{usage("--chat %q is not a chat id (c_N or t_N)", a.chat)}
+	}
+	if named != "" && !state.ValidID(named) {
+		return &runError{usage("CONCH_CHAT %q is not a chat id (c_N or t_N)", named)}
 	}
 	if acc == accessNone {
 		return nil
@@ -348,7 +357,40 @@ func (a *app) prepare(cmd *cobra.Command) error {
 		}
 		a.home = h
 	}
+	if named != "" {
+		if err := a.sessionOrNamed(named); err != nil {
+			return &runError{err}
+		}
+	}
 	a.chat = a.shellChat(a.chat)
+	return nil
+}
+
+// sessionOrNamed settles a harness session's chat (a.chat) against the
+// chat CONCH_CHAT names: a session variable never raises trust, so the
+// session's chat stands only when it is no more the person's than the
+// named one; otherwise CONCH_CHAT stands, with a warning. An outside
+// agent's shell that inherited one of the person's session variables
+// acts as the outside agent's chat.
+func (a *app) sessionOrNamed(named string) error {
+	var more bool
+	err := a.home.View(func(tx *state.View) error {
+		session, err := tx.Chat(a.chat)
+		if err != nil {
+			return nil // the session's chat is gone: the link names nothing
+		}
+		other, err := tx.Chat(named)
+		if err != nil && !errors.Is(err, state.ErrNoChat) {
+			return err
+		}
+		more = other == nil || session.MoreYours(other)
+		return nil
+	})
+	if err != nil || !more {
+		return err
+	}
+	a.printer().Warn("%s", render.SessionConflict(a.chat, named))
+	a.chat = named
 	return nil
 }
 

@@ -78,6 +78,9 @@ func notifyCount() {
 	if c := os.Getenv("CONCH_CHAT"); c != "" {
 		line += " | CONCH_CHAT=" + c
 	}
+	if c := os.Getenv("FROM_CHAT"); c != "" {
+		line += " | FROM_CHAT=" + c // a variable of the causing chat's shell
+	}
 	_, err = f.WriteString(line + "\n")
 	if err != nil || f.Close() != nil {
 		os.Exit(1)

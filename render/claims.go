@@ -34,16 +34,39 @@ func ClaimHeld(path string, l state.LiveClaim) string {
 // the guard stops (or asks about, or notes) a tool call.
 func GuardReason(v *state.Verdict) string {
 	switch {
-	case v.Kind == "claim" && !v.Named:
-		return fmt.Sprintf("another chat has claimed %s until %s: keep off it.", Clean(v.File), Clock(v.Claim.Until))
+	case v.Kind == "worktree" && v.Claim != nil:
+		return fmt.Sprintf("%s has claimed %s in another worktree of this repository (%s) until %s: your branches will meet at the merge.",
+			Named(v.ChatTitle, v.Chat), Clean(v.File), Clean(v.Worktree), Clock(v.Claim.Until))
+	case v.Kind == "worktree":
+		return fmt.Sprintf("%s is changing %s in another worktree of this repository (%s): your branches will meet at the merge.",
+			Named(v.ChatTitle, v.Chat), Clean(v.File), Clean(v.Worktree))
+	case !v.Named:
+		// A chat that is not the person's hears nothing of the person's
+		// chats: no file, no time, no chat.
+		return "conch's guard holds this tool call for the person: do something else meanwhile."
 	case v.Kind == "claim":
 		return fmt.Sprintf("%s has claimed %s until %s%s: keep off it. To ask for it: conch chat message %s \"…\"; or change other files meanwhile.",
 			Named(v.Claim.Title, v.Claim.Chat), Clean(v.File), Clock(v.Claim.Until), why(v.Claim.Reason), v.Claim.Chat)
-	case !v.Named:
-		return fmt.Sprintf("another chat is working in this folder: %s would move the checkout under it.", v.Move)
 	}
-	return fmt.Sprintf("%s is working in this folder: %s would move the checkout under it. Wait for it (conch wait chat %s), ask it (conch chat message %s \"…\"), or work in a worktree of your own.",
-		Named(v.ChatTitle, v.Chat), v.Move, v.Chat, v.Chat)
+	return fmt.Sprintf("%s is working in this %s: %s would move the checkout under it. Wait for it (conch wait chat %s), ask it (conch chat message %s \"…\"), or work in a worktree of your own.",
+		Named(v.ChatTitle, v.Chat), guardWhere(v), v.Move, v.Chat, v.Chat)
+}
+
+// guardWhere is what the chat shares with the one a move would hurt.
+func guardWhere(v *state.Verdict) string {
+	if v.Tree {
+		return "work tree"
+	}
+	return "folder"
+}
+
+// ClaimNotes are the worktree notes on claims just made, one line each.
+func ClaimNotes(notes []state.Verdict) string {
+	var b strings.Builder
+	for i := range notes {
+		b.WriteString("Note: " + GuardReason(&notes[i]) + "\n")
+	}
+	return b.String()
 }
 
 // GuardStep is what `conch step` says of a claimed file it steps onto: it
@@ -132,4 +155,11 @@ func Released(gone []state.Claim, dir, home string) string {
 // the person (Codex 0.169): the tool is denied, and the model told to ask.
 func GuardAskElsewhere(reason string) string {
 	return reason + " The person is to decide: ask them in your answer, and go on only once they say so (they can also set [guard] in conch's config.toml)."
+}
+
+// SessionConflict is the warning of a command whose harness session names
+// a chat more the person's than the one CONCH_CHAT names: CONCH_CHAT
+// stands.
+func SessionConflict(session, named string) string {
+	return fmt.Sprintf("this shell's harness session is chat %s, and CONCH_CHAT names chat %s, which is less yours: acting as %s (a session variable never raises trust)", session, named, named)
 }

@@ -101,14 +101,21 @@ func (p *Printer) Warn(format string, args ...any) {
 	fmt.Fprintf(p.Err, "conch: warning: %s\n", Line(fmt.Sprintf(format, args...)))
 }
 
-// Line makes s one line that drives no terminal: every control character
-// (C0 with newline and ESC, DEL, C1) and line or paragraph separator
-// becomes a space. For conch's own lines (errors, warnings) that quote a
-// value; a field a model chose is Clean'd as well.
+// Line makes s one line that drives no terminal and reorders nothing:
+// every control character (C0 with newline and ESC, DEL, C1), line or
+// paragraph separator and bidi control (a U+202E in a path would show the
+// rest of the line backwards) becomes a space. For conch's own lines
+// (errors, warnings) that quote a value; a field a model chose is Clean'd
+// as well.
 func Line(s string) string { return spaced(s, lineBreaks) }
 
 func lineBreaks(r rune) bool {
-	return r < ' ' || (0x7f <= r && r <= 0x9f) || r == 0x2028 || r == 0x2029
+	return r < ' ' || (0x7f <= r && r <= 0x9f) || r == 0x2028 || r == 0x2029 || isBidi(r)
+}
+
+// isBidi reports the bidi controls: marks, embeddings, overrides, isolates.
+func isBidi(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f || (0x202a <= r && r <= 0x202e) || (0x2066 <= r && r <= 0x2069)
 }
 
 // Terminal makes text safe to write to a person's terminal, lines kept:

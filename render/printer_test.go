@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestTerminalSafe: no control sequence gets through conch's own output,
@@ -28,4 +29,28 @@ func TestTerminalSafe(t *testing.T) {
 	if s := "plain\ntext"; Terminal(s) != s || string(EscapeJSONControls([]byte(s))) != s {
 		t.Error("plain text changed")
 	}
+}
+
+// FuzzLine: an error or warning line holds no control character, no line
+// break and no bidi control, whatever it quotes; a line with none of them
+// is left as it is.
+func FuzzLine(f *testing.F) {
+	for _, s := range []string{"claim x\u202egpj.exe", "a\x1b[31mb\nc", "plain words", "\u2066iso\u2069 \u200f", "\u0085next"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Line(s)
+		dirty := false
+		for _, r := range got {
+			if lineBreaks(r) {
+				t.Fatalf("Line(%q) = %q keeps %U", s, got, r)
+			}
+		}
+		for _, r := range s {
+			dirty = dirty || lineBreaks(r)
+		}
+		if !dirty && got != s && utf8.ValidString(s) {
+			t.Fatalf("Line(%q) = %q: changed a clean line", s, got)
+		}
+	})
 }

@@ -49,8 +49,11 @@ func waitHow(kind, how string) string {
 // WaitHeadline is how a waited-for chat or task ended, as one sentence:
 // “Fix the login” finished its reply.
 func WaitHeadline(w state.EndedWait) string {
-	if w.How == state.EndedGone {
+	switch w.How {
+	case state.EndedGone:
 		return fmt.Sprintf("there is no %s %s any more", w.Kind, w.Target)
+	case state.EndedHidden:
+		return fmt.Sprintf("%s %s is no longer one this chat may wait on", w.Kind, w.Target)
 	}
 	s := fmt.Sprintf("“%s” %s", Clean(w.Title), waitHow(w.Kind, w.How))
 	if w.Kind == state.WaitTask {
@@ -69,7 +72,7 @@ func WaitBlock(w state.EndedWait) string {
 	if w.Kind == state.WaitChat && w.How == state.EndedNeedsYou {
 		b.WriteString(" Tell the person so.")
 	}
-	if w.Text == "" || w.Bare || w.How == state.EndedGone {
+	if w.Text == "" || w.Bare || w.How == state.EndedGone || w.How == state.EndedHidden {
 		b.WriteString("]")
 		return b.String()
 	}
@@ -123,7 +126,7 @@ func WaitList(vs []*state.WaitView, now time.Time) string {
 	var b strings.Builder
 	for _, v := range vs {
 		switch {
-		case v.Ending != nil && v.Ending.How == state.EndedGone:
+		case v.Ending != nil && (v.Ending.How == state.EndedGone || v.Ending.How == state.EndedHidden):
 			fmt.Fprintf(&b, "%s  %s  ended: %s\n", v.Target, v.Kind, WaitHeadline(*v.Ending))
 		case v.Ending != nil:
 			fmt.Fprintf(&b, "%s  %s  “%s”  ended: %s\n", v.Target, v.Kind, Clean(v.Title), waitHow(v.Kind, v.Ending.How))

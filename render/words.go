@@ -272,9 +272,7 @@ func isBreak(r rune) bool {
 		return true
 	case r == 0x2028, r == 0x2029: // line and paragraph separators
 		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f, // bidi marks
-		0x202a <= r && r <= 0x202e, // bidi embeddings and overrides
-		0x2066 <= r && r <= 0x2069: // bidi isolates
+	case isBidi(r):
 		return true
 	}
 	return false

@@ -44,6 +44,8 @@ func decodeChat(data []byte, c *Chat) bool {
 			return r.str(&c.Origin)
 		case "folder":
 			return r.str(&c.Folder)
+		case "reach":
+			return r.str(&c.Reach)
 		case "computer":
 			return r.str(&c.Computer)
 		case "status":
@@ -184,6 +186,10 @@ func (r *jsonReader) reply(p *Reply) bool {
 			return r.str(&p.Computer)
 		case "place":
 			return r.str(&p.Place)
+		case "tree":
+			return r.str(&p.Tree)
+		case "repo":
+			return r.str(&p.Repo)
 		case "family":
 			return r.str(&p.Family)
 		case "tool":

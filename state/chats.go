@@ -82,6 +82,30 @@ func (c *Chat) PersonsOwn() bool { return !c.IsTask() && (c.Origin == "" || isAp
 // parent chain: the hot commands open nothing more for it.
 func (c *Chat) Trusted() bool { return len(c.Taint.Person) == 0 && originRank(c.Origin) > 0 }
 
+// trustRank orders chats by how much they are the person's: one that
+// offers together, a routine's run, a task of the person's, anyone
+// else's; nobody else's words before someone's, and within each, one
+// that read nothing from outside first.
+func (c *Chat) trustRank() int {
+	base := 0
+	switch {
+	case c.OffersTogether():
+		base = 3
+	case c.Yours():
+		base = 2
+	case c.Trusted():
+		base = 1
+	}
+	r := base * 2
+	if len(c.Taint.Outside) == 0 {
+		r++
+	}
+	return r
+}
+
+// MoreYours says whether c is more the person's than o (trustRank).
+func (c *Chat) MoreYours(o *Chat) bool { return c.trustRank() > o.trustRank() }
+
 // originRank orders origins by how much they are yours: a chat the person
 // is in (2), a routine's run (1), anyone else's (0).
 func originRank(o string) int {
@@ -102,6 +126,7 @@ func (tx *View) inherit(c, from *Chat) {
 		return
 	}
 	tx.carryTaint(from, c)
+	narrowReach(c, from)
 	for _, who := range from.Taint.Person {
 		if !slices.Contains(c.Taint.Person, who) {
 			c.Taint.Person = append(c.Taint.Person, who)
@@ -396,7 +421,7 @@ func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
 	}
 	now := tx.Now()
 	c := &Chat{
-		ID: id, Title: in.Title, Origin: in.Origin, Folder: folder, Computer: tx.h.Computer,
+		ID: id, Title: in.Title, Origin: in.Origin, Folder: folder, Reach: reachOf(folder), Computer: tx.h.Computer,
 		Status: StatusIdle, Mode: in.Mode, Inbound: InboundAccept, Parent: in.Parent,
 		Created: now, LastActive: now, WakeCmd: in.WakeCmd, StopCmd: in.StopCmd,
 	}

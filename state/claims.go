@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/conch-sh/conch/state/place"
 	"github.com/conch-sh/conch/state/store"
 )
 
@@ -22,8 +24,15 @@ const (
 	ClaimDefault = 30 * time.Minute
 	// ClaimLongest is the longest a claim may last.
 	ClaimLongest = 2 * time.Hour
-	// MaxClaims is how many live claims one chat may hold.
+	// MaxClaims is how many live claims one chat may hold, its children
+	// (subagents, the chats and tasks it made) with it: a chat cannot
+	// spread its claims over children to hold more.
 	MaxClaims = 50
+	// MaxClaimsAll is how many live claims the home holds in all, and
+	// MaxClaimsBytes how large claims.json may grow: every edit step of
+	// every chat reads it.
+	MaxClaimsAll   = 500
+	MaxClaimsBytes = 512 << 10
 	// MaxClaimReason is the longest reason, in characters.
 	MaxClaimReason = 300
 )
@@ -231,10 +240,16 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 	if !claimHolds(me) {
 		return nil, refusedf("chat %s is stopped or archived: it holds no claims", me.ID)
 	}
-	folder, place := me.Folder, placeOf(me.Folder)
+	// A claim reaches only inside the chat's place, its links resolved:
+	// never the whole of it, and nothing at all from a place that is the
+	// whole computer.
+	reach := me.reach()
+	if reach == string(filepath.Separator) {
+		return nil, refusedf("chat %s works in / (the whole computer): it may claim nothing there", me.ID)
+	}
 	pid, start := 0, uint64(0)
 	if r := me.Reply; r != nil && r.Alive() {
-		folder, place, pid, start = r.Folder, r.Place, r.PID, r.PIDStart
+		pid, start = r.PID, r.PIDStart
 	} else if pid = harnessPID(in.PPID); pid != 0 {
 		start, _ = procStart(pid)
 	}
@@ -252,18 +267,19 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 		if clean := tx.scrubField(p); clean != p {
 			return nil, usagef("the path %s holds a secret; a claim's path is shown to the other chats", clean)
 		}
-		cl := Claim{Chat: me.ID, Pattern: filepath.Clean(p), Glob: isGlob(p), Reason: in.Reason,
-			Since: now, Until: now.Add(in.For), PID: pid, PIDStart: start, Computer: tx.h.Computer}
-		if cl.Glob {
-			if err := validGlob(cl.Pattern); err != nil {
+		glob := isGlob(p)
+		if glob {
+			if err := validGlob(filepath.Clean(p)); err != nil {
 				return nil, usagef("%s is not a glob conch reads (*, ?, [a-z], \\ escapes)", p)
 			}
-			if lit := literalDir(cl.Pattern); !within(lit, folder) && !within(placeOf(lit), place) {
-				return nil, usagef("a glob claims only inside the chat's own folder (%s): %s", folder, p)
-			}
 		}
-		if within(folder, cl.Pattern) || within(place, cl.Pattern) {
-			return nil, usagef("%s holds the chat's whole folder: claim the files in it (a glob like %s)", p, filepath.Join(folder, "*"))
+		cl := Claim{Chat: me.ID, Pattern: resolvePattern(filepath.Clean(p), glob), Glob: glob, Reason: in.Reason,
+			Since: now, Until: now.Add(in.For), PID: pid, PIDStart: start, Computer: tx.h.Computer}
+		if lit := cl.literal(); !within(lit, reach) {
+			return nil, refusedf("%s is outside the place of chat %s (%s): a claim reaches only inside it", p, me.ID, reach)
+		}
+		if holdsWhole(&cl, reach) {
+			return nil, usagef("%s holds the whole of the chat's place (%s): claim the files in it (a glob like %s)", p, reach, filepath.Join(reach, "src", "*.go"))
 		}
 		if !slices.ContainsFunc(made, func(m Claim) bool { return m.Pattern == cl.Pattern }) {
 			made = append(made, cl)
@@ -273,10 +289,21 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 	if err != nil {
 		return nil, err
 	}
-	mine := 0
+	mine, family, all := 0, 0, len(made)
+	root := me.ID // the family the bound counts: the chat's parent's, for a child
+	if me.Parent != "" {
+		root = me.Parent
+	}
 	for _, l := range live {
+		again := l.Chat == me.ID && slices.ContainsFunc(made, func(m Claim) bool { return m.Pattern == l.Pattern })
+		if !again {
+			all++
+			if l.Chat == root || l.Parent == root || l.Chat == me.ID || l.Parent == me.ID {
+				family++
+			}
+		}
 		if l.Chat == me.ID {
-			if !slices.ContainsFunc(made, func(m Claim) bool { return m.Pattern == l.Pattern }) {
+			if !again {
 				mine++
 			}
 			continue
@@ -295,11 +322,69 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 	if mine+len(made) > MaxClaims {
 		return nil, refusedf("chat %s would hold %d claims: a chat holds at most %d (conch release some)", me.ID, mine+len(made), MaxClaims)
 	}
+	if family+len(made) > MaxClaims {
+		return nil, refusedf("chat %s and the chats of its family would hold %d claims: together they hold at most %d (conch release some)", me.ID, family+len(made), MaxClaims)
+	}
+	if all > MaxClaimsAll {
+		return nil, refusedf("the home would hold %d live claims: it holds at most %d in all (the person may conch release some)", all, MaxClaimsAll)
+	}
 	keep := tx.keptClaims(live, func(cl *Claim) bool {
 		return cl.Chat == me.ID && slices.ContainsFunc(made, func(m Claim) bool { return m.Pattern == cl.Pattern })
 	})
-	tx.saveClaims(append(keep, made...))
+	keep = append(keep, made...)
+	if data, err := json.Marshal(&ClaimsFile{Claims: keep}); err == nil && len(data) > MaxClaimsBytes {
+		return nil, refusedf("claims.json would be %d bytes: it is at most %d (the person may conch release some)", len(data), MaxClaimsBytes)
+	}
+	tx.saveClaims(keep)
 	return made, nil
+}
+
+// resolvePattern is a claim's pattern with its links resolved: a path's
+// whole, a glob's folder before its first special character (place.Path).
+// Every file a glob so resolved matches lies, as written, inside that
+// folder; the guard resolves the file it judges likewise.
+func resolvePattern(p string, glob bool) string {
+	if !glob {
+		return place.Path(p)
+	}
+	lit := literalDir(p)
+	return filepath.Join(place.Path(lit), strings.TrimPrefix(p, lit))
+}
+
+// literal is the folder or file a claim names before any glob.
+func (cl *Claim) literal() string {
+	if cl.Glob {
+		return literalDir(cl.Pattern)
+	}
+	return cl.Pattern
+}
+
+// holdsWhole says whether a claim holds the whole of dir, or more: it
+// names dir or a folder above it, or it is a glob that matches dir, or
+// every name inside dir (each of its segments past dir is only * and ?).
+func holdsWhole(cl *Claim, dir string) bool {
+	if !cl.Glob {
+		return within(dir, cl.Pattern)
+	}
+	if globCovers(cl.Pattern, dir) {
+		return true
+	}
+	if !within(cl.Pattern, dir) {
+		return false
+	}
+	rest := strings.TrimPrefix(strings.TrimPrefix(cl.Pattern, dir), "/")
+	for _, seg := range strings.Split(rest, "/") {
+		toks, err := globTokens(seg)
+		if err != nil || len(toks) == 0 {
+			return false
+		}
+		for _, t := range toks {
+			if t.kind != '*' && t.kind != '?' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // literalDir is the folder of a glob before its first special character.
@@ -346,10 +431,12 @@ func (tx *Tx) Release(a Actor, patterns []string) ([]Claim, error) {
 	if me == nil && len(patterns) == 0 {
 		return nil, usagef("release, as the person, takes the paths or globs to release")
 	}
-	for _, p := range patterns {
+	resolved := make([]string, len(patterns))
+	for i, p := range patterns {
 		if err := validText("path", p); err != nil {
 			return nil, err
 		}
+		resolved[i] = resolvePattern(filepath.Clean(p), isGlob(p))
 	}
 	live, err := tx.liveClaims()
 	if err != nil {
@@ -361,8 +448,7 @@ func (tx *Tx) Release(a Actor, patterns []string) ([]Claim, error) {
 			return false
 		}
 		named := len(patterns) == 0
-		for _, p := range patterns {
-			p = filepath.Clean(p)
+		for _, p := range resolved {
 			if cl.Pattern == p || (!cl.Glob && (&Claim{Pattern: p, Glob: isGlob(p)}).Covers(cl.Pattern)) {
 				named = true
 			}

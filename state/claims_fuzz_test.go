@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/shlex"
 )
 
 // FuzzClaimGlob: the glob reading agrees with filepath.Match, and overlap
@@ -62,34 +64,72 @@ func literalTokens(name string) []globToken {
 }
 
 // FuzzMovesCheckout: the shell-command classifier never panics; a line
-// that never says git moves nothing; one wrapped whole in single quotes,
-// as an argument, moves nothing; a command before it, after a ;, changes
-// nothing of the verdict.
+// that never says git (quotes and backslashes out) moves nothing; one
+// wrapped whole in single quotes, as an argument, moves nothing; a command
+// before it, after a ;, changes nothing of the verdict; and a move it
+// finds is found still through every wrapper that runs the line (sh -c,
+// bash -lc, eval, env, timeout, nice, sudo -u, cd . &&), and through git
+// -c alias.X=... when the line is one git command.
 func FuzzMovesCheckout(f *testing.F) {
 	for _, s := range []string{
 		"git stash", "git checkout -b 'new branch'", "git checkout -- a.go", "cd x && git reset --hard HEAD~1",
 		"echo \"$(git stash pop)\"", "git -C ../other rebase main", "git clean -fdx", "git clean -n -f",
 		"FOO=1 sudo -E git switch main", "git stash list", "echo 'git stash'", "if true; then git rebase -i x; fi",
 		"git commit -am 'reset --hard'", "`git stash`", "git \\\n stash", "git status | grep stash",
+		"sh -c 'git stash'", "bash -lc \"cd /tmp && git pull\"", "eval git merge x", "env -i A=1 git restore .",
+		"timeout -s KILL 5 git checkout .", "nice -n 5 git reset --keep", "sudo -u bob git stash pop",
+		"xargs git checkout --", "git -c alias.s=stash s", "git -c alias.x='!git stash' x", "pushd .; git stash; popd",
+		"(cd /; git stash)", "cd / || git stash", "env -S 'git stash'", "g''it stash", "git checkout :/",
 	} {
 		f.Add(s)
 	}
+	wrap := []func(string) string{
+		func(l string) string { return "sh -c " + shellJoin([]string{l}) },
+		func(l string) string { return "bash -lc " + shellJoin([]string{l}) },
+		func(l string) string { return "eval " + shellJoin([]string{l}) },
+		func(l string) string { return "cd . && " + l },
+	}
+	prefix := []string{"env ", "timeout 10 ", "nice -n 10 ", "sudo -u bob ", "env A=1 nohup "}
 	f.Fuzz(func(t *testing.T, line string) {
-		m, ok := MovesCheckout(line)
-		if ok && !strings.HasPrefix(m.Words, "git ") {
+		m, ok := MovesCheckout(line, "")
+		if ok && !strings.HasPrefix(m.Words, "git") {
 			t.Fatalf("%q: a move that is not git's: %q", line, m.Words)
 		}
-		if ok && !strings.Contains(line, "git") {
+		if ok && !saysGit(line) {
 			t.Fatalf("%q moves a checkout without saying git", line)
 		}
 		if !strings.ContainsRune(line, '\'') {
-			if _, q := MovesCheckout("echo '" + line + "'"); q {
+			if _, q := MovesCheckout("echo '"+line+"'", ""); q {
 				t.Fatalf("%q, single-quoted, is taken for a command", line)
 			}
 		}
 		if strings.Count(line, "'")%2 == 0 && strings.Count(line, "\"")%2 == 0 && !strings.ContainsAny(line, "\\`#") {
-			if _, after := MovesCheckout("true; " + line); after != ok {
+			if _, after := MovesCheckout("true; "+line, ""); after != ok {
 				t.Fatalf("%q: %v alone, %v after true;", line, ok, after)
+			}
+		}
+		if !ok || strings.ContainsAny(line, "\x00") {
+			return
+		}
+		for _, w := range wrap {
+			if _, still := MovesCheckout(w(line), ""); !still {
+				t.Fatalf("%q moves, but not wrapped as %q", line, w(line))
+			}
+		}
+		words, err := shlex.Split(line)
+		if err != nil || len(words) < 2 || words[0] != "git" || strings.ContainsAny(line, ";&|()`$\n{}") {
+			return
+		}
+		for _, p := range prefix {
+			if _, still := MovesCheckout(p+line, ""); !still {
+				t.Fatalf("%q moves, but not after %q", line, p)
+			}
+		}
+		// The subcommand as an alias of itself.
+		if !strings.HasPrefix(words[1], "-") {
+			aliased := append([]string{"git", "-c", "alias.zz=" + words[1], "zz"}, words[2:]...)
+			if _, still := MovesCheckout(shellJoin(aliased), ""); !still {
+				t.Fatalf("%q moves, but not as %q", line, shellJoin(aliased))
 			}
 		}
 	})
@@ -100,4 +140,21 @@ func FuzzMovesCheckout(f *testing.F) {
 func FuzzClaimsRecord(f *testing.F) {
 	fuzzRecord[ClaimsFile](f, claimsRel, func(tx *View) error { _, err := tx.liveClaims(); return err },
 		`{"claims":[{"chat":"c_1","pattern":"/p/a","until":"2030-01-01T00:00:00Z"}]}`)
+}
+
+// TestHoldsWhole: a claim holds the whole of a place when it names it or a
+// folder above, or is a glob whose every segment past it matches any name.
+func TestHoldsWhole(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		whole   bool
+	}{
+		{"/r", true}, {"/", true}, {"/r/src", false}, {"/r/*", true}, {"/r/*/*", true}, {"/r/?*", true},
+		{"/r/*/x.go", false}, {"/r/src/*", false}, {"/*", true}, {"/r/*.go", false}, {"/other/*", false},
+	} {
+		cl := Claim{Pattern: c.pattern, Glob: isGlob(c.pattern)}
+		if got := holdsWhole(&cl, "/r"); got != c.whole {
+			t.Errorf("holdsWhole(%s, /r) = %v, want %v", c.pattern, got, c.whole)
+		}
+	}
 }

@@ -144,7 +144,15 @@
 //	§12 the storage behind one interface         → state/store/store.go (Store) → state/store/store_test.go
 //	§13 claims                                   → claims.go (Claim) → claim_basic, claim_overlap, claim_bound, claim_ends
 //	§13 the guard                                → guard.go (Guard, GuardCheckout) → guard_claude, guard_codex, guard_checkout
+//	§13 a claim reaches the chat's place         → reach.go (reachOf, moveReach) → threat_claim_reach
+//	§13 links resolved on both sides             → claims.go (resolvePattern) → threat_claim_links
+//	§13 what moves work, through wrappers        → shellcmd.go (MovesCheckout) → threat_guard_discard, threat_guard_wrappers
+//	§13 the checkout guard judges by work tree   → guard.go (guardCheckout, sameTree) → threat_guard_discard, threat_guard_wrappers
+//	§13 worktrees of one repository: a note      → guard.go (guardWorktrees, ClaimWorktrees) → threat_guard_worktrees
+//	§13 claims bounded as a whole                → claims.go (MaxClaimsAll, MaxClaimsBytes) → threat_claim_bounds
+//	§13 the guard tells outsiders nothing        → guard.go (Guard) → threat_guard_untrusted
+//	§13 a session variable never raises trust    → chats.go (MoreYours) → threat_session_trust
 //	§13 conch top                                → top.go (PersonView) → top_once
-//	§13 notifications                            → notify.go (tellPerson) → notify_events, notify_once_a_minute, notify_nothing
+//	§13 notifications                            → notify.go (tellPerson) → notify_events, notify_once_a_minute, notify_nothing, threat_notify_clock
 //	§13 trust: inherited, origins, the clock     → chats.go (inherit) → threat_inherit_harness, threat_chat_new_parent, threat_clock_retention
 package state

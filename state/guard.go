@@ -4,7 +4,10 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
+
+	"github.com/conch-sh/conch/state/place"
 )
 
 // The guard's answers, as [guard] in config.toml names them, weakest last.
@@ -55,8 +58,8 @@ type GuardIn struct {
 type Verdict struct {
 	Decision string `json:"decision"` // deny, ask, note
 	Kind     string `json:"kind"`     // claim, checkout
-	// Named: the acting chat may hear who (it is the person's own); else
-	// the reason names nobody.
+	// Named: the acting chat may hear who, what and until when (it is the
+	// person's own); else the verdict holds nothing but its decision.
 	Named bool `json:"named"`
 	// A claim: whose, on what file (relative to the chat's folder when
 	// inside it), until when, why.
@@ -66,6 +69,12 @@ type Verdict struct {
 	Move      string `json:"move,omitempty"`
 	Chat      string `json:"chat,omitempty"`
 	ChatTitle string `json:"chat_title,omitempty"`
+	// Tree: the chat works in the same git work tree (else the same
+	// folder, out of git).
+	Tree bool `json:"tree,omitempty"`
+	// Worktree: a note, the same path changed or claimed in this other
+	// worktree of the repository (Chat names who, Claim the claim).
+	Worktree string `json:"worktree,omitempty"`
 }
 
 // Guard judges a tool call of the acting chat before it runs: an edit onto
@@ -100,20 +109,45 @@ func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
 		if err != nil {
 			return nil, err
 		}
+		var resolved []string // the files with their links followed, once
 		for i := range live {
 			l := &live[i]
 			if l.ownClaim(me) {
 				continue
 			}
-			for _, f := range in.Files {
-				if !l.Covers(filepath.Clean(f)) {
+			if resolved == nil {
+				// A claim holds resolved paths: the file written through a
+				// link is the file the link names.
+				for _, f := range in.Files {
+					resolved = append(resolved, place.Path(f))
+				}
+			}
+			for j, f := range in.Files {
+				if !l.Covers(resolved[j]) {
 					continue
 				}
 				d := tx.h.GuardClaims()
 				if l.Outside {
 					d = GuardNote
 				}
-				better(&Verdict{Decision: d, Kind: "claim", Named: me.Trusted(), Claim: l, File: relTo(f, folder)})
+				if !me.Trusted() {
+					// A chat that is not the person's learns nothing of the
+					// person's claims: no file, no time, no note.
+					if d != GuardNote {
+						better(&Verdict{Decision: d, Kind: "claim"})
+					}
+					continue
+				}
+				better(&Verdict{Decision: d, Kind: "claim", Named: true, Claim: l, File: relTo(f, folder)})
+			}
+		}
+		if best == nil {
+			v, err := tx.guardWorktrees(me, in.Files, live)
+			if err != nil {
+				return nil, err
+			}
+			if v != nil {
+				better(v)
 			}
 		}
 	}
@@ -130,26 +164,31 @@ func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
 }
 
 // guardCheckout judges a command that may move the checkout another of
-// the person's chats works in.
+// the person's chats works in: the same work tree (place.Tree, worktrees
+// apart), or, out of git, the same place. The trees are looked up only
+// for a command that moves one.
 func (tx *View) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
-	move, ok := MovesCheckout(in.Command)
-	if !ok {
-		return nil, nil
-	}
-	computer, place, folder := me.Computer, placeOf(me.Folder), me.Folder
+	computer, folder := me.Computer, me.Folder
 	if r := me.Reply; r != nil {
-		computer, place, folder = r.Computer, r.Place, r.Folder
+		computer, folder = r.Computer, r.Folder
 	}
 	if in.Cwd != "" {
 		folder = in.Cwd
-		place = placeOf(in.Cwd)
 	}
+	move, ok := MovesCheckout(in.Command, folder)
+	if !ok {
+		return nil, nil
+	}
+	dir := folder
 	if move.Dir != "" {
-		dir := move.Dir
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(folder, dir)
-		}
-		place = placeOf(dir)
+		dir = move.Dir
+	}
+	where, tree := "", ""
+	if r := me.Reply; r != nil && dir == r.Folder && r.Place != "" && r.Tree != "" {
+		where, tree = r.Place, r.Tree // worked out when the reply started
+	} else {
+		where = placeOf(dir)
+		tree, _ = place.Tree(where)
 	}
 	ix, err := tx.ReadIndex()
 	if err != nil {
@@ -163,7 +202,7 @@ func (tx *View) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
 		if s.ID == me.ID || s.ID == me.Parent || s.Parent == me.ID || !s.Trusted() || s.ReplyStarted.IsZero() {
 			continue
 		}
-		if !sharePlace(computer, place, s.ReplyComputer, s.ReplyPlace, worktrees) || !s.Working() {
+		if !sameTree(computer, where, tree, s, worktrees) || !s.Working() {
 			continue
 		}
 		others = append(others, s)
@@ -183,5 +222,168 @@ func (tx *View) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
 	if o.Outside {
 		d = GuardNote
 	}
-	return &Verdict{Decision: d, Kind: "checkout", Named: me.Trusted(), Move: move.Words, Chat: o.ID, ChatTitle: o.Title}, nil
+	if !me.Trusted() {
+		if d == GuardNote {
+			return nil, nil
+		}
+		return &Verdict{Decision: d, Kind: "checkout"}, nil
+	}
+	return &Verdict{Decision: d, Kind: "checkout", Named: true, Move: move.Words, Chat: o.ID, ChatTitle: o.Title, Tree: tree != ""}, nil
+}
+
+// sameTree says whether another chat's reply works in the work tree a
+// command moves (tree, "" out of git), or, both out of git, in the same
+// place. A command out of git moves nothing of a chat in a work tree.
+func sameTree(computer, where, tree string, s *Summary, worktrees func() string) bool {
+	if computer != s.ReplyComputer || s.ReplyPlace == "" {
+		return false
+	}
+	if tree != "" && !within(s.ReplyPlace, tree) {
+		return false
+	}
+	other, _ := place.Tree(s.ReplyPlace)
+	if tree == "" && other == "" {
+		// Out of git on both sides (or in a repository conch does not
+		// find on the disk): the same place, one folder in the other.
+		return sharePlace(computer, where, s.ReplyComputer, s.ReplyPlace, worktrees)
+	}
+	return other == tree
+}
+
+// sibling is another of the person's chats working in another worktree
+// of the same repository: its chat and that worktree, and the roots its
+// harness names its files under (the tree resolved, and as its folder
+// was given).
+type sibling struct {
+	chat  *Chat
+	tree  string
+	roots []string
+}
+
+// siblings are the person's other chats working in other worktrees of the
+// repository me works in (none for a chat that is not the person's, or
+// out of git). It costs a look up the disk for each other chat working on
+// this computer, and nothing when there is none.
+func (tx *View) siblings(me *Chat) ([]sibling, error) {
+	r := me.Reply
+	if r == nil || r.Repo == "" || !me.Trusted() {
+		return nil, nil
+	}
+	ix, err := tx.ReadIndex()
+	if err != nil {
+		return nil, err
+	}
+	var out []sibling
+	for _, s := range ix.Chats {
+		if s.ID == me.ID || s.ID == me.Parent || s.Parent == me.ID || !s.Trusted() || s.ReplyStarted.IsZero() ||
+			s.ReplyComputer != r.Computer || s.ReplyPlace == "" || within(s.ReplyPlace, r.Tree) || !s.Working() {
+			continue
+		}
+		tree, repo := place.Tree(s.ReplyPlace)
+		if repo != r.Repo || tree == r.Tree {
+			continue
+		}
+		o, err := tx.Chat(s.ID)
+		if err != nil || o.Reply == nil {
+			continue
+		}
+		roots := []string{tree}
+		if suffix := strings.TrimPrefix(o.Reply.Place, tree); strings.HasSuffix(o.Reply.Folder, suffix) {
+			roots = append(roots, strings.TrimSuffix(o.Reply.Folder, suffix))
+		}
+		out = append(out, sibling{o, tree, roots})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].chat.ID < out[j].chat.ID })
+	return out, nil
+}
+
+// inTree is p relative to tree, when inside it (and not tree itself).
+func inTree(p, tree string) (string, bool) {
+	if p == tree || !within(p, tree) {
+		return "", false
+	}
+	return strings.TrimPrefix(p, tree+string(filepath.Separator)), true
+}
+
+// worktreeNote is the note of a path another chat changes or claims in a
+// sibling worktree.
+func worktreeNote(sib sibling, rel string, l *LiveClaim) *Verdict {
+	return &Verdict{Decision: GuardNote, Kind: "worktree", Named: true, Chat: sib.chat.ID, ChatTitle: sib.chat.Title, File: rel, Claim: l, Worktree: sib.tree}
+}
+
+// guardWorktrees: an edit of a path that another of the person's chats
+// changes, or holds a claim on, in another worktree of the same
+// repository is a note, never a denial: their branches will meet at the
+// merge.
+func (tx *View) guardWorktrees(me *Chat, files []string, live []LiveClaim) (*Verdict, error) {
+	sibs, err := tx.siblings(me)
+	if err != nil || len(sibs) == 0 {
+		return nil, err
+	}
+	for _, f := range files {
+		rel, ok := inTree(place.Path(f), me.Reply.Tree)
+		if !ok {
+			continue
+		}
+		for _, sib := range sibs {
+			for i := range live {
+				if l := &live[i]; l.Chat == sib.chat.ID && l.Covers(filepath.Join(sib.tree, rel)) {
+					return worktreeNote(sib, rel, l), nil
+				}
+			}
+			for _, root := range sib.roots {
+				if slices.Contains(sib.chat.Reply.Files, filepath.Join(root, rel)) {
+					return worktreeNote(sib, rel, nil), nil
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// ClaimWorktrees are the notes on claims just made: a path another of the
+// person's chats changes, or claims, in another worktree of the same
+// repository (a note: the claims stand).
+func (tx *View) ClaimWorktrees(a Actor, made []Claim) ([]Verdict, error) {
+	if a.Person() || len(made) == 0 {
+		return nil, nil
+	}
+	me, err := tx.Chat(a.ID)
+	if err != nil {
+		return nil, err
+	}
+	sibs, err := tx.siblings(me)
+	if err != nil || len(sibs) == 0 {
+		return nil, err
+	}
+	live, err := tx.liveClaims()
+	if err != nil {
+		return nil, err
+	}
+	var out []Verdict
+	for _, m := range made {
+		rel, ok := inTree(m.Pattern, me.Reply.Tree)
+		if !ok {
+			continue
+		}
+	sibs:
+		for _, sib := range sibs {
+			there := Claim{Pattern: filepath.Join(sib.tree, rel), Glob: m.Glob}
+			for i := range live {
+				if l := &live[i]; l.Chat == sib.chat.ID && there.overlaps(&l.Claim) {
+					out = append(out, *worktreeNote(sib, rel, l))
+					continue sibs
+				}
+			}
+			for _, f := range sib.chat.Reply.Files {
+				for _, root := range sib.roots {
+					if frel, ok := inTree(f, root); ok && there.Covers(filepath.Join(sib.tree, frel)) {
+						out = append(out, *worktreeNote(sib, rel, nil))
+						continue sibs
+					}
+				}
+			}
+		}
+	}
+	return out, nil
 }

@@ -389,6 +389,7 @@ func (tx *Tx) newChat(title, folder, mode string, parent *Chat) (*Chat, error) {
 		ID: id, Title: tx.scrubField(title), Folder: cutBytes(folder, MaxFolder), Computer: tx.h.Computer, Status: StatusIdle,
 		Mode: mode, Inbound: InboundAccept, Created: now, LastActive: now,
 	}
+	c.Reach = reachOf(c.Folder)
 	if parent != nil {
 		c.Parent = parent.ID
 		if modeRank(c.Mode) > modeRank(parent.Mode) {

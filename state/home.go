@@ -32,6 +32,9 @@ type Config struct {
 		// Command is run, detached, for each event that needs the person,
 		// with the sentence as its last argument (notify.go).
 		Command []string `toml:"command"`
+		// Env is what the command's environment has beyond the fixed one
+		// (noticeEnv): NAME=VALUE each, as the person set it here.
+		Env []string `toml:"env"`
 	} `toml:"notify"`
 	// Guard is what the pre-tool hooks answer (issue 18): deny, ask or note.
 	Guard struct {
@@ -127,6 +130,11 @@ func Open(o Options) (*Home, error) {
 	for _, g := range []struct{ key, v string }{{"claims", h.Config.Guard.Claims}, {"checkout", h.Config.Guard.Checkout}} {
 		if g.v != "" && guardRank(g.v) == 0 {
 			return nil, fmt.Errorf("config %s: [guard] %s = %q: it takes deny, ask or note", path, g.key, g.v)
+		}
+	}
+	for _, kv := range h.Config.Notify.Env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" || strings.ContainsAny(k, " \t\x00") || strings.ContainsRune(kv, 0) {
+			return nil, fmt.Errorf("config %s: [notify] env %q: each is NAME=VALUE", path, kv)
 		}
 	}
 	if h.store == nil && o.Backend != nil {

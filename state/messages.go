@@ -889,6 +889,22 @@ func (tx *View) Cards(a Actor, id string) ([]Card, error) {
 		}
 		ids = c.Cards
 	}
+	// A chat sees no card of a chat it may not see (one no longer the
+	// person's, since): not its title, not that it wrote.
+	hidden := func(string) bool { return false }
+	if !a.Person() {
+		me, err := tx.Chat(a.ID)
+		if err != nil {
+			return nil, err
+		}
+		hidden = func(other string) bool {
+			if other == me.ID || other == id {
+				return false
+			}
+			o, err := tx.Chat(other)
+			return err == nil && !canSee(me, o)
+		}
+	}
 	for _, cid := range ids {
 		side := ""
 		if ValidRequestID(cid) {
@@ -896,7 +912,7 @@ func (tx *View) Cards(a Actor, id string) ([]Card, error) {
 			if err != nil {
 				return nil, err
 			}
-			if r == nil {
+			if r == nil || hidden(r.By) || hidden(r.Target) {
 				continue
 			}
 			if id != "" {
@@ -915,7 +931,7 @@ func (tx *View) Cards(a Actor, id string) ([]Card, error) {
 		if err != nil {
 			return nil, err
 		}
-		if m == nil {
+		if m == nil || hidden(m.From) || hidden(m.To) {
 			continue
 		}
 		state, why, err := tx.MessageState(m)

@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/user"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -70,7 +72,8 @@ func (tx *Tx) tellPerson(n PersonNotice) {
 	if l == nil || l.Last == nil {
 		l = &notifyLog{Last: map[string]time.Time{}}
 	}
-	now := tx.Now()
+	// The wall clock, which CONCH_NOW (the chat's to set) does not move.
+	now := tx.h.Wall().UTC()
 	if last, ok := l.Last[n.Chat]; ok && now.Sub(last) < NotifyEvery && !now.Before(last) {
 		return
 	}
@@ -81,8 +84,12 @@ func (tx *Tx) tellPerson(n PersonNotice) {
 	}
 	l.Last[n.Chat] = now
 	tx.put(notifyRel, l, true)
-	cmd := append(slices.Clone(argv), tx.h.noticeWords(n))
-	env := noticeEnv(n)
+	env := tx.h.noticeEnv(n)
+	cmd, err := noticeCommand(argv, env, tx.h.noticeWords(n))
+	if err != nil {
+		tx.warn("the person was not told (%s): %v", n.Kind, err)
+		return
+	}
 	tx.After(func() { _ = proc.Detach(cmd, env, "") })
 }
 
@@ -93,12 +100,56 @@ func (h *Home) noticeWords(n PersonNotice) string {
 	return "conch: " + n.Kind + " " + n.Chat
 }
 
-// noticeEnv is the environment a notify command runs with: conch's own,
-// less CONCH_CHAT (the notifier is the person's program, not the chat's),
-// with what the notice is about.
-func noticeEnv(n PersonNotice) []string {
-	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "CONCH_CHAT=") })
+// noticeEnv is the environment a notify command runs with, fixed and the
+// person's: never the environment of the chat whose doing the notice is
+// (its PATH, its LD_PRELOAD, its CONCH_CHAT). The user's HOME, USER and
+// LOGNAME from the system's account, the session's XDG_RUNTIME_DIR and
+// bus when they are there, a minimal PATH; then [notify] env as the
+// person set it in config.toml (a PATH there wins); then what the notice
+// is about.
+func (h *Home) noticeEnv(n PersonNotice) []string {
+	env := []string{minimalPath}
+	if u, err := user.Current(); err == nil {
+		env = append(env, "HOME="+u.HomeDir, "USER="+u.Username, "LOGNAME="+u.Username)
+	}
+	if run := fmt.Sprintf("/run/user/%d", os.Getuid()); os.Getuid() >= 0 {
+		if fi, err := os.Stat(run); err == nil && fi.IsDir() {
+			env = append(env, "XDG_RUNTIME_DIR="+run)
+			if _, err := os.Stat(run + "/bus"); err == nil {
+				env = append(env, "DBUS_SESSION_BUS_ADDRESS=unix:path="+run+"/bus")
+			}
+		}
+	}
+	for _, kv := range h.Config.Notify.Env {
+		k, _, _ := strings.Cut(kv, "=")
+		env = slices.DeleteFunc(env, func(e string) bool { return strings.HasPrefix(e, k+"=") })
+		env = append(env, kv)
+	}
 	return append(env, "CONCH_NOTIFY_KIND="+n.Kind, "CONCH_NOTIFY_CHAT="+n.Chat, "CONCH_NOTIFY_ID="+n.ID)
+}
+
+// noticeCommand is the [notify] command with the sentence last, its
+// program found on the PATH of env (the notice's own, never the PATH of
+// the chat whose doing it is).
+func noticeCommand(argv, env []string, words string) ([]string, error) {
+	cmd := append(slices.Clone(argv), words)
+	if strings.ContainsRune(cmd[0], filepath.Separator) {
+		return cmd, nil
+	}
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, cmd[0])
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			cmd[0] = p
+			return cmd, nil
+		}
+	}
+	return cmd, fmt.Errorf("the [notify] command %s is not on its PATH (%s): name it by its whole path, or set PATH in [notify] env", cmd[0], path)
 }
 
 // ErrNoNotify is conch notify test's error when no command is set.
@@ -113,8 +164,12 @@ func (h *Home) NotifyTest(ctx context.Context) ([]string, error) {
 		return nil, &Error{Kind: ErrUsage, Msg: fmt.Sprintf("%s: set one in %s, as [notify] command = [\"notify-send\", \"conch\"]", ErrNoNotify, h.where("config.toml"))}
 	}
 	n := PersonNotice{Kind: NoticeTest}
-	cmd := append(slices.Clone(argv), h.noticeWords(n))
-	if out, err := proc.Run(ctx, cmd, noticeEnv(n)); err != nil {
+	env := h.noticeEnv(n)
+	cmd, err := noticeCommand(argv, env, h.noticeWords(n))
+	if err != nil {
+		return append(slices.Clone(argv), h.noticeWords(n)), err
+	}
+	if out, err := proc.Run(ctx, cmd, env); err != nil {
 		msg := strings.TrimSpace(string(out))
 		if len(msg) > 200 {
 			msg = msg[:200]

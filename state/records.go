@@ -49,10 +49,15 @@ const (
 // record too (its id starts with t_ and Task is set): it runs, steps, hears
 // notes and has a log like any chat.
 type Chat struct {
-	ID         string    `json:"id"`
-	Title      string    `json:"title"`
-	Origin     string    `json:"origin"`
-	Folder     string    `json:"folder"`
+	ID     string `json:"id"`
+	Title  string `json:"title"`
+	Origin string `json:"origin"`
+	Folder string `json:"folder"`
+	// Reach is the place the chat's claims may reach (issue 24): the work
+	// tree holding its folder, resolved, as the harness or the person gave
+	// the folder; a chat made from a chat reaches no further than its
+	// maker. A chat's own reply start --folder does not move it.
+	Reach      string    `json:"reach,omitempty"`
 	Computer   string    `json:"computer"`
 	Status     string    `json:"status"` // idle, needs-you, stopped; working is derived
 	Mode       string    `json:"mode"`
@@ -129,6 +134,11 @@ type Reply struct {
 	Folder    string    `json:"folder"`
 	Computer  string    `json:"computer"`
 	Place     string    `json:"place"` // the folder resolved, for comparing places
+	// Tree and Repo: the git work tree holding the place and its
+	// repository (place.Tree), worked out when the reply starts so that
+	// a hook compares strings only; "" out of git.
+	Tree      string    `json:"tree,omitempty"`
+	Repo      string    `json:"repo,omitempty"`
 	Family    string    `json:"family"`
 	Tool      string    `json:"tool,omitempty"`
 	StepSince time.Time `json:"step_since"`

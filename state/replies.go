@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+
+	"github.com/conch-sh/conch/state/place"
 )
 
 // ReplyStart is what `conch reply start` asks for.
@@ -13,6 +15,10 @@ type ReplyStart struct {
 	Title  string // a title made from the person's first message, cleaned, for a chat that has none
 	Folder string // absolute; "" for the chat's own
 	PID    int    // the harness process
+	// Reach: the harness or the person at a terminal started it, so its
+	// folder is theirs to give, and the chat's reach moves there. A
+	// chat's own reply start leaves the reach where it was.
+	Reach bool
 }
 
 // StartReply begins a reply of the acting chat. A reply that still runs is
@@ -44,6 +50,9 @@ func (tx *Tx) StartReply(a Actor, in ReplyStart) (*Chat, error) {
 	}
 	if c.Title == "" && in.Title != "" {
 		c.Title = tx.scrubField(in.Title)
+	}
+	if in.Reach {
+		tx.moveReach(c, in.Folder)
 	}
 	r := tx.newReply(c, in.Folder, in.PID)
 	switch {
@@ -82,9 +91,11 @@ func (tx *View) newReply(c *Chat, folder string, pid int) *Reply {
 	c.Replies++
 	c.LastActive = now
 	start, _ := procStart(pid)
+	p := placeOf(folder)
+	tree, repo := place.Tree(p)
 	return &Reply{
 		ID: c.ID + "." + strconv.Itoa(c.Replies), Started: now, Folder: folder,
-		Computer: tx.h.Computer, Place: placeOf(folder), Family: "other",
+		Computer: tx.h.Computer, Place: p, Tree: tree, Repo: repo, Family: "other",
 		StepSince: now, PID: pid, PIDStart: start, Files: []string{},
 	}
 }

@@ -53,7 +53,7 @@ func (tx *Tx) CreateTask(a Actor, in NewTask) (*Chat, error) {
 	// A task is its parent's: yours only if the parent is (it takes the
 	// parent's origin), and what came into the parent is in it too.
 	t := &Chat{
-		ID: id, Title: tx.scrubField(in.Title), Origin: parent.Origin, Folder: folder, Computer: tx.h.Computer, Status: StatusIdle,
+		ID: id, Title: tx.scrubField(in.Title), Origin: parent.Origin, Folder: folder, Reach: reachOf(folder), Computer: tx.h.Computer, Status: StatusIdle,
 		Mode: parent.Mode, Inbound: InboundAccept, Parent: parent.ID, Created: now, LastActive: now,
 		Task: &TaskInfo{State: TaskRunning},
 	}

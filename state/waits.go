@@ -52,8 +52,13 @@ const (
 	EndedStopped  = "stopped"   // stopped before its reply finished (stopped, failed, or its process gone)
 	EndedNeedsYou = "needs-you" // it needs the person
 	EndedIdle     = "idle"      // it never began a reply
-	EndedGone     = "gone"      // deleted, or no longer one the waiter may see
+	EndedGone     = "gone"      // deleted
+	EndedHidden   = "hidden"    // there still, but no longer one the waiter may see
 )
+
+// unseen says whether an ending tells nothing of the target: it is gone,
+// or no longer the waiter's to see.
+func (e *Ending) unseen() bool { return e.How == EndedGone || e.How == EndedHidden }
 
 // Waits is one waiter's record, CONCH_HOME/waits/WAITER.json.
 type Waits struct {
@@ -288,7 +293,7 @@ func (tx *View) endingOf(c *Chat) Ending {
 func (tx *View) tell(waiter *Chat, w *Wait) *EndedWait {
 	e := w.Ended
 	ew := &EndedWait{Target: w.Target, Kind: w.Kind, Title: w.Title, How: e.How, Ended: e.At}
-	if e.How == EndedGone {
+	if e.unseen() {
 		// Nothing about a chat that is not (or no longer) one of yours.
 		ew.Title = ""
 		return ew
@@ -343,9 +348,11 @@ func (tx *Tx) endWait(a Actor, waiter string, target *Chat, e Ending) error {
 	if w == nil || w.Ended != nil {
 		return nil
 	}
-	if e.How == EndedGone || !visibleTo(waiter, target) {
-		e = Ending{At: e.At, How: EndedGone}
-	} else {
+	switch {
+	case e.How == EndedGone:
+	case e.How == EndedHidden || !visibleTo(waiter, target):
+		e = Ending{At: e.At, How: EndedHidden}
+	default:
 		w.Title = target.Title
 	}
 	if waiter == PersonWaiter {
@@ -363,7 +370,7 @@ func (tx *Tx) endWait(a Actor, waiter string, target *Chat, e Ending) error {
 		return err
 	}
 	me.Waiting = without(me.Waiting, target.ID)
-	if e.How != EndedGone {
+	if !e.unseen() {
 		tx.carryTaint(target, me)
 	}
 	if !w.blocked() && !me.Working() {
@@ -752,7 +759,7 @@ func (tx *Tx) settleTarget(a Actor, waiter, id string) error {
 	if !visibleTo(waiter, t) {
 		// No longer one the waiter may see: this wait ends alone, saying
 		// nothing of it.
-		if err := tx.endWait(a, waiter, t, Ending{At: tx.Now(), How: EndedGone}); err != nil {
+		if err := tx.endWait(a, waiter, t, Ending{At: tx.Now(), How: EndedHidden}); err != nil {
 			return err
 		}
 		tx.saveChat(t, true)
@@ -803,8 +810,11 @@ func (tx *View) endedWaits(me *Chat) ([]EndedWait, error) {
 // it still works (stopped, but set to carry on).
 func (tx *View) endingNow(waiter, id string) *Ending {
 	t, err := tx.Chat(id)
-	if err != nil || !visibleTo(waiter, t) {
+	if err != nil {
 		return &Ending{At: tx.Now(), How: EndedGone}
+	}
+	if !visibleTo(waiter, t) {
+		return &Ending{At: tx.Now(), How: EndedHidden}
 	}
 	cp := *t
 	if cp.goneReply() {

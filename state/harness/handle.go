@@ -229,7 +229,7 @@ func (r *run) userPrompt() error {
 			}
 			return tx.HookedPrompt(c.ID, r.ev.Harness, prompt)
 		}
-		rs := state.ReplyStart{Person: person, PID: r.env.PID()}
+		rs := state.ReplyStart{Person: person, PID: r.env.PID(), Reach: true}
 		if person {
 			rs.Title = render.CutTitle(prompt, state.MaxTitle)
 		}
@@ -594,7 +594,7 @@ func (r *run) stop() error {
 			// The turn went on with no reply running (the person answered
 			// a prompt that ended the last one): its last words still end
 			// a reply, for whoever waits on the chat.
-			if _, err := tx.StartReply(actor, state.ReplyStart{PID: r.env.PID()}); err != nil {
+			if _, err := tx.StartReply(actor, state.ReplyStart{PID: r.env.PID(), Reach: true}); err != nil {
 				return err
 			}
 		}
@@ -648,7 +648,7 @@ func (r *run) subagentStart() error {
 		if err != nil {
 			return err
 		}
-		_, err = tx.StartReply(state.Actor{ID: c.ID}, state.ReplyStart{PID: r.env.PID()})
+		_, err = tx.StartReply(state.Actor{ID: c.ID}, state.ReplyStart{PID: r.env.PID(), Reach: true})
 		return err
 	})
 }
@@ -778,7 +778,7 @@ func (r *run) turnComplete() error {
 		if c.Reply == nil {
 			// Nothing reported the turn's start (the hooks are off): the
 			// turn is a reply of its own, the person's when they typed.
-			rs := state.ReplyStart{Person: len(r.ev.Inputs) > 0, Title: render.CutTitle(first, state.MaxTitle), PID: r.env.PID()}
+			rs := state.ReplyStart{Person: len(r.ev.Inputs) > 0, Title: render.CutTitle(first, state.MaxTitle), PID: r.env.PID(), Reach: true}
 			if _, err := tx.StartReply(actor, rs); err != nil {
 				return err
 			}

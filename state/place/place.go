@@ -54,3 +54,88 @@ func swapCase(s string) string {
 		return unicode.ToUpper(r)
 	}, s)
 }
+
+// Path resolves a path that may not exist yet (a file about to be
+// written, a claim on one): the longest part of it that exists has its
+// links followed, the rest is kept as it is, and the case folded as Of
+// folds it. A file written through a link and the file the link names are
+// one path.
+func Path(p string) string {
+	p = filepath.Clean(p)
+	rest := ""
+	for d := p; ; d = filepath.Dir(d) {
+		if r, err := filepath.EvalSymlinks(d); err == nil {
+			if caseInsensitive(r) {
+				r, rest = strings.ToLower(r), strings.ToLower(rest)
+			}
+			return filepath.Join(r, rest)
+		}
+		if d == filepath.Dir(d) {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(d), rest)
+	}
+}
+
+// Tree finds the git work tree holding dir (a place, resolved) as git
+// finds it, from the disk alone (no git process): the nearest folder up
+// from dir that holds a .git entry, a folder or a worktree's file. repo is
+// the repository's common folder (the .git folder itself, for every
+// worktree of one repository), so two worktrees of one repository have
+// two trees and one repo. Both "" when dir is in no work tree. What git
+// reads beyond the disk (GIT_DIR, GIT_WORK_TREE, core.worktree) is not
+// read.
+func Tree(dir string) (tree, repo string) {
+	for d := dir; ; d = filepath.Dir(d) {
+		g := filepath.Join(d, ".git")
+		if fi, err := os.Lstat(g); err == nil {
+			switch {
+			case fi.IsDir():
+				return d, g
+			case fi.Mode().IsRegular():
+				return d, commonDir(d, g)
+			}
+		}
+		if d == filepath.Dir(d) {
+			return "", ""
+		}
+	}
+}
+
+// maxGitFile is how much of a .git file or a commondir file is read.
+const maxGitFile = 4096
+
+// commonDir is the repository a worktree's .git file points to: its
+// gitdir, and that folder's commondir when it has one.
+func commonDir(tree, gitFile string) string {
+	line := readLine(gitFile)
+	dir, ok := strings.CutPrefix(line, "gitdir:")
+	if !ok {
+		return gitFile
+	}
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(tree, dir)
+	}
+	if c := readLine(filepath.Join(dir, "commondir")); c != "" {
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(dir, c)
+		}
+		dir = c
+	}
+	return Of(dir)
+}
+
+// readLine is the first line of a small file, trimmed; "" when it cannot
+// be read.
+func readLine(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, maxGitFile)
+	n, _ := f.Read(buf)
+	line, _, _ := strings.Cut(string(buf[:n]), "\n")
+	return strings.TrimSpace(line)
+}
