@@ -103,18 +103,8 @@ func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
 		folder = me.Reply.Folder
 	}
 	if len(in.Files) > 0 {
-		live, err := tx.liveClaimsOf(func(cl *Claim) bool {
-			return cl.Computer == tx.h.Computer && slices.ContainsFunc(in.Files, func(f string) bool { return cl.Covers(filepath.Clean(f)) })
-		})
-		if err != nil {
-			return nil, err
-		}
 		var resolved []string // the files with their links followed, once
-		for i := range live {
-			l := &live[i]
-			if l.ownClaim(me) {
-				continue
-			}
+		resolve := func() []string {
 			if resolved == nil {
 				// A claim holds resolved paths: the file written through a
 				// link is the file the link names.
@@ -122,6 +112,22 @@ func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
 					resolved = append(resolved, place.Path(f))
 				}
 			}
+			return resolved
+		}
+		// Only a claim that covers one of the files costs a look at its
+		// claimant.
+		live, err := tx.liveClaimsOf(func(cl *Claim) bool {
+			return cl.Computer == tx.h.Computer && slices.ContainsFunc(resolve(), cl.Covers)
+		})
+		if err != nil {
+			return nil, err
+		}
+		for i := range live {
+			l := &live[i]
+			if l.ownClaim(me) {
+				continue
+			}
+			resolve()
 			for j, f := range in.Files {
 				if !l.Covers(resolved[j]) {
 					continue
@@ -142,7 +148,7 @@ func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
 			}
 		}
 		if best == nil {
-			v, err := tx.guardWorktrees(me, in.Files, live)
+			v, err := tx.guardWorktrees(me, in.Files)
 			if err != nil {
 				return nil, err
 			}
@@ -315,9 +321,16 @@ func worktreeNote(sib sibling, rel string, l *LiveClaim) *Verdict {
 // changes, or holds a claim on, in another worktree of the same
 // repository is a note, never a denial: their branches will meet at the
 // merge.
-func (tx *View) guardWorktrees(me *Chat, files []string, live []LiveClaim) (*Verdict, error) {
+func (tx *View) guardWorktrees(me *Chat, files []string) (*Verdict, error) {
 	sibs, err := tx.siblings(me)
 	if err != nil || len(sibs) == 0 {
+		return nil, err
+	}
+	// The siblings' claims: they name paths in their own worktrees.
+	live, err := tx.liveClaimsOf(func(cl *Claim) bool {
+		return cl.Computer == tx.h.Computer && slices.ContainsFunc(sibs, func(sib sibling) bool { return sib.chat.ID == cl.Chat })
+	})
+	if err != nil {
 		return nil, err
 	}
 	for _, f := range files {
