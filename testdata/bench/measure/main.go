@@ -4,7 +4,8 @@
 // 32-process load of SPEC §10.
 //
 //	measure time -runs N NAME=COMMAND...   interleaved runs; prints "NAME median_ms"
-//	                                       (a last word <FILE is the command's standard input)
+//	                                       (a last word <FILE is the command's standard input;
+//	                                       first words KEY=VALUE are set in its environment)
 //	measure hyperfine FILE                 hyperfine's --export-json; prints "NAME median_ms"
 //	measure rss -runs N COMMAND [ARG]...   prints the largest peak RSS, in KiB
 //	measure load -procs 32 -ops 200 CONCH  each process: ops × (step, notes) as its own chat
@@ -70,6 +71,7 @@ func timeCmd(args []string) error {
 		name  string
 		argv  []string
 		stdin []byte
+		env   []string // KEY=VALUE, beside the environment of measure
 		took  []time.Duration
 	}
 	var bs []*bench
@@ -79,6 +81,9 @@ func timeCmd(args []string) error {
 			return fmt.Errorf("%q: want NAME=COMMAND", a)
 		}
 		b := &bench{name: name, argv: strings.Fields(command)}
+		for len(b.argv) > 1 && strings.Contains(b.argv[0], "=") {
+			b.env, b.argv = append(b.env, b.argv[0]), b.argv[1:]
+		}
 		if last := b.argv[len(b.argv)-1]; strings.HasPrefix(last, "<") {
 			data, err := os.ReadFile(last[1:])
 			if err != nil {
@@ -93,6 +98,9 @@ func timeCmd(args []string) error {
 			cmd := exec.Command(b.argv[0], b.argv[1:]...)
 			if b.stdin != nil {
 				cmd.Stdin = bytes.NewReader(b.stdin)
+			}
+			if b.env != nil {
+				cmd.Env = append(os.Environ(), b.env...)
 			}
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
