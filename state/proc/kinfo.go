@@ -85,8 +85,9 @@ func startOf(pid int, look func(pid int) (kinfo, bool)) (uint64, bool) {
 }
 
 // climb is HarnessPID over look, as Linux's reads /proc: past the shells
-// that only ran the command, stopping below a process named conch.
-func climb(ppid int, look func(pid int) (kinfo, bool)) int {
+// (a program whose name isShell says is one) that only ran the command,
+// stopping below a process named conch.
+func climb(ppid int, look func(pid int) (kinfo, bool), isShell func(name string) bool) int {
 	pid, below := ppid, ppid
 	for i := 0; i < 4; i++ {
 		k, ok := look(pid)
@@ -96,22 +97,12 @@ func climb(ppid int, look func(pid int) (kinfo, bool)) int {
 		if k.comm == "conch" {
 			return below
 		}
-		if !shell(k.comm) || k.ppid <= 1 {
+		if !isShell(k.comm) || k.ppid <= 1 {
 			return pid
 		}
 		below, pid = pid, k.ppid
 	}
 	return pid
-}
-
-// shell says whether a program of that name is a shell, which runs a
-// command for a harness and is gone the moment the command is.
-func shell(name string) bool {
-	switch name {
-	case "sh", "bash", "dash", "zsh", "fish", "ksh", "busybox":
-		return true
-	}
-	return false
 }
 
 // darwinProcArgs decodes sysctl kern.procargs2: argc (an int32), the

@@ -221,7 +221,7 @@ func TestDarwinHookReplyRestsOnHarness(t *testing.T) {
 		macProc{pid: hookShell, ppid: harness, comm: "sh", sec: 1_764_600_321, usec: 7},
 	)
 	// conch's parent is the hook's shell.
-	pid := climb(hookShell, m.look)
+	pid := climb(hookShell, m.look, shell)
 	if pid != harness {
 		t.Fatalf("the reply rests on %d; want the harness %d (the hook's shell is %d)", pid, harness, hookShell)
 	}
@@ -286,7 +286,7 @@ func TestDarwinClimb(t *testing.T) {
 		{600, 604, "four levels"},
 		{999, 999, "no such process"},
 	} {
-		if got := climb(c.ppid, m.look); got != c.want {
+		if got := climb(c.ppid, m.look, shell); got != c.want {
 			t.Errorf("climb(%d) = %d, want %d: %s", c.ppid, got, c.want, c.why)
 		}
 	}

@@ -32,7 +32,7 @@ func Start(pid int) (uint64, bool) { return startOf(pid, look) }
 // HarnessPID is the process that runs a chat, seen from a conch command
 // whose parent is ppid: past any shell that only ran the command, stopping
 // below conch itself, as on Linux (see there).
-func HarnessPID(ppid int) int { return climb(ppid, look) }
+func HarnessPID(ppid int) int { return climb(ppid, look, shell) }
 
 // details is what process pid's own details say: its words and
 // environment (sysctl kern.procargs2, the person's own processes only)
