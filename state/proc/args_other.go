@@ -1,10 +1,10 @@
-//go:build !linux && !darwin
+//go:build !linux && !darwin && !(freebsd && (amd64 || arm64 || riscv64))
 
 package proc
 
-// Elsewhere than Linux and macOS conch does not read another process's
-// command line, environment or folder: no Codex daemon is told from its
-// TUI, and no harness's words are known.
+// Elsewhere than Linux, macOS and FreeBSD's 64-bit systems conch does not
+// read another process's command line, environment or folder: no Codex
+// daemon is told from its TUI, and no harness's words are known.
 
 // IsCodexDaemon says whether process pid is Codex's app-server daemon:
 // here, never.

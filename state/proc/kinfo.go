@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 )
 
-// What macOS's kernel says of a process, decoded from the bytes it hands
+// What macOS's (and FreeBSD's) kernel says of a process, decoded from the bytes it hands
 // over: a struct kinfo_proc (sysctl kern.proc.pid), the words and
 // environment a process started with (sysctl kern.procargs2) and its
 // current folder (proc_info's PROC_PIDVNODEPATHINFO). The decoding and
@@ -58,6 +58,56 @@ func darwinKinfo(b []byte) (kinfo, bool) {
 		comm:   string(comm),
 		zombie: b[darwinStat] == darwinZombie,
 	}, true
+}
+
+// Where conch's fields are in FreeBSD's struct kinfo_proc (<sys/user.h>,
+// KINFO_PROC_SIZE) on its 64-bit systems (amd64, arm64, riscv64), all
+// little-endian.
+const (
+	freebsdKinfoSize = 0x440
+	freebsdPID       = 72  // ki_pid, int32
+	freebsdPPID      = 76  // ki_ppid, int32
+	freebsdStartSec  = 336 // ki_start.tv_sec, int64
+	freebsdStartUsec = 344 // ki_start.tv_usec, int64
+	freebsdStat      = 388 // ki_stat, char
+	freebsdComm      = 447 // ki_comm, char[COMMLEN+1]
+	freebsdCommLen   = 20
+	freebsdZombie    = 5 // SZOMB, <sys/proc.h>
+)
+
+// freebsdKinfo decodes one of FreeBSD's struct kinfo_proc; false for
+// bytes of another size.
+func freebsdKinfo(b []byte) (kinfo, bool) {
+	if len(b) != freebsdKinfoSize {
+		return kinfo{}, false
+	}
+	le := binary.LittleEndian
+	comm := b[freebsdComm : freebsdComm+freebsdCommLen]
+	if i := bytes.IndexByte(comm, 0); i >= 0 {
+		comm = comm[:i]
+	}
+	return kinfo{
+		pid:    int(int32(le.Uint32(b[freebsdPID:]))),
+		ppid:   int(int32(le.Uint32(b[freebsdPPID:]))),
+		start:  le.Uint64(b[freebsdStartSec:])*1_000_000 + le.Uint64(b[freebsdStartUsec:]),
+		comm:   string(comm),
+		zombie: b[freebsdStat] == freebsdZombie,
+	}, true
+}
+
+// nulWords are the NUL-ended words of FreeBSD's kern.proc.args (as
+// Linux's /proc/PID/cmdline).
+func nulWords(b []byte) []string {
+	var out []string
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, 0)
+		if i < 0 {
+			i = len(b)
+		}
+		out = append(out, string(b[:i]))
+		b = b[min(i+1, len(b)):]
+	}
+	return out
 }
 
 // darwinKinfos decodes the records of sysctl kern.proc.all, one after

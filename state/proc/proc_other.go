@@ -1,4 +1,4 @@
-//go:build unix && !linux && !darwin
+//go:build unix && !linux && !darwin && !(freebsd && (amd64 || arm64 || riscv64))
 
 package proc
 
