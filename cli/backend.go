@@ -89,6 +89,9 @@ func (a *app) runOnBackend(args []string) (code int, ran bool) {
 	err := a.execNats(args)
 	// Only a failed exec returns.
 	msg := fmt.Sprintf("the home is on the backend %s, and %s cannot be run: %v (go install github.com/conch-sh/conch/cmd/conch-nats)", url, conchNats, err)
+	if errors.Is(err, errNoExec) {
+		msg = fmt.Sprintf("the home is on the backend %s, and this system cannot run %s in conch's place (Windows has no exec): run %s itself, or a conch built with go install -tags nats ./cmd/conch", url, conchNats, conchNats)
+	}
 	if firstWord(args) == "hook" {
 		// A hook never breaks the session it serves.
 		fmt.Fprintf(a.env.Err, "conch: warning: hook: %s\n", msg)
@@ -98,9 +101,12 @@ func (a *app) runOnBackend(args []string) (code int, ran bool) {
 	return ExitFailed, true
 }
 
+// errNoExec is execNats's error where a process cannot be replaced.
+var errNoExec = errors.New("this system cannot replace a process")
+
 func (a *app) execNats(args []string) error {
 	if a.env.Exec == nil {
-		return errors.New("this system cannot replace a process")
+		return errNoExec
 	}
 	exe := ""
 	if a.env.Exe != "" {

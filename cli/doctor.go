@@ -28,7 +28,8 @@ func (a *app) newDoctorCmd(runF func(*doctorOptions) error) *cobra.Command {
 do not parse (torn or corrupt), and temporary files left over by a writer
 that stopped. --repair quarantines what cannot be read (into
 CONCH_HOME/quarantine), removes leftover temporary files, sets permissions
-and rebuilds the index from the chat records, and says what it did.
+and rebuilds the index from the chat records, and says what it did. On
+Windows, which has no such modes, permissions are not checked.
 
 Exit codes: 0 nothing wrong (or all repaired), 1 problems found.`,
 		Args:        exactArgs(0, "no arguments"),

@@ -1,3 +1,5 @@
+//go:build unix
+
 package cli
 
 import (
@@ -9,6 +11,9 @@ import (
 	"syscall"
 	"testing"
 )
+
+// Modes and owners (a folder of mode 000, another user's uid) are Unix's:
+// the file is built on Unix only.
 
 // asOwner runs the real conch as the home's owner, a user who is not root:
 // this user when the test is not root, else nobody (65534), whose home the

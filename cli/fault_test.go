@@ -1,3 +1,5 @@
+//go:build linux
+
 package cli
 
 import (
@@ -37,6 +39,9 @@ import (
 //   - no id given twice (a record under a known id is still the same one,
 //     and the next chat's id is past every id seen);
 //   - no panic, no hang (a run is bounded).
+//
+// strace and the pseudo-terminal it opens (/dev/ptmx, TIOCGPTN) are
+// Linux's: the file is built on Linux only.
 //
 // CONCH_FAULT_ALL=1 runs every fault point of every command (the README's
 // "Measuring" section has the figures); otherwise a fast subset (every

@@ -22,7 +22,9 @@ standard input, and answers in Codex's JSON, as conch hook claude does for
 Claude Code (Codex's hooks speak the same protocol; Codex refuses
 continue:false before a tool, so a stopped reply's tool is denied instead).
 Interrupt ends the reply as stopped, SessionEnd stops the chat; the events
-and what Codex 0.169 allows are in conch help integrations.
+and what Codex 0.169 allows are in conch help integrations. On Windows
+the TUI's app-server daemon is not told apart (conch reads no process's
+command line there): its hooks act as the daemon's CONCH_CHAT.
 
 With one argument it is Codex's notify program: Codex appends one JSON
 object to the command, {"type": "agent-turn-complete", "thread-id", "turn-id",

@@ -287,16 +287,9 @@ func fnv64(s string) uint64 {
 }
 
 // geminiArgs is the command line of the Gemini CLI process that runs a
-// hook whose parent is ppid (Linux only; nil elsewhere or when it cannot
-// be read).
-func geminiArgs(ppid int) []string {
-	pid := proc.HarnessPID(ppid)
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-	if err != nil {
-		return nil
-	}
-	return strings.Split(strings.TrimRight(string(data), "\x00"), "\x00")
-}
+// hook whose parent is ppid (Linux and macOS; nil elsewhere or when it
+// cannot be read).
+func geminiArgs(ppid int) []string { return proc.Args(proc.HarnessPID(ppid)) }
 
 // geminiMode is Gemini CLI's approval mode: --approval-mode (or --yolo)
 // on its command line, else general.defaultApprovalMode of the folder's

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -170,7 +169,7 @@ func (a *app) topLive(in, out *os.File) error {
 	}()
 
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGWINCH)
+	signal.Notify(sigs, topSignals...)
 	defer signal.Stop(sigs)
 	keys := make(chan string, 16)
 	go readKeys(in, keys)
@@ -240,7 +239,7 @@ func (a *app) topLive(in, out *os.File) error {
 	for {
 		select {
 		case s := <-sigs:
-			if s == syscall.SIGWINCH {
+			if s == resized {
 				last = ""
 				draw()
 				continue

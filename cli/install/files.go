@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/renameio/v2"
-
 	"github.com/conch-sh/conch/render"
 )
 
@@ -72,7 +70,7 @@ func writeWhole(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, err)
 	}
-	if err := renameio.WriteFile(path, data, 0o600, renameio.WithExistingPermissions()); err != nil {
+	if err := replaceFile(path, data); err != nil {
 		return fmt.Errorf("cannot write %s: %v", path, err)
 	}
 	return nil

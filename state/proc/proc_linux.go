@@ -1,15 +1,8 @@
-// Package proc is what conch knows of the processes on this computer: a
-// process's start time (so a pid reused by a stranger keeps no reply
-// alive), the harness that runs a conch command, Codex's daemon and the
-// TUI it serves. Only Linux reads /proc; elsewhere a pid's existence is
-// all there is. It knows nothing of chats: state asks it.
 package proc
 
 import (
-	"errors"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/conch-sh/conch/state/store"
 )
@@ -62,11 +55,11 @@ func HarnessPID(ppid int) int {
 		if open < 0 || shut < open {
 			return pid
 		}
-		switch s[open+1 : shut] {
-		case "conch":
+		name := s[open+1 : shut]
+		if name == "conch" {
 			return below
-		case "sh", "bash", "dash", "zsh", "fish", "ksh", "busybox":
-		default:
+		}
+		if !shell(name) {
 			return pid
 		}
 		fields := strings.Fields(s[shut+1:])
@@ -80,14 +73,4 @@ func HarnessPID(ppid int) int {
 		below, pid = pid, parent
 	}
 	return pid
-}
-
-// Exists says whether a process with that pid exists: one system call,
-// without the start time that tells a pid reused by another process.
-func Exists(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }

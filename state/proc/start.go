@@ -4,10 +4,10 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"syscall"
 )
 
-// Detach starts argv in its own session, its streams on /dev/null, with
+// Detach starts argv in its own session (on Windows, its own process
+// group, with no console), its streams on /dev/null, with
 // env, and does not wait for it: conch never blocks on a command it starts
 // for a chat or the person. It runs in dir (a folder that is not there: /),
 // or, with dir "", where this command runs.
@@ -20,7 +20,7 @@ func Detach(argv, env []string, dir string) error {
 		}
 		cmd.Dir = dir
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = detached()
 	if err := cmd.Start(); err != nil {
 		return err
 	}

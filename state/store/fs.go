@@ -5,8 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/google/renameio/v2"
 )
 
 // FS is every file-system call Files makes. The real one is
@@ -40,7 +38,7 @@ type OSFS struct{}
 func (OSFS) ReadFile(name string) ([]byte, error)       { return ReadFile(name) }
 func (OSFS) Remove(name string) error                   { return os.Remove(name) }
 func (OSFS) RemoveAll(name string) error                { return os.RemoveAll(name) }
-func (OSFS) Rename(from, to string) error               { return os.Rename(from, to) }
+func (OSFS) Rename(from, to string) error               { return rename(from, to) }
 func (OSFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
 func (OSFS) MkdirAll(name string) error                 { return os.MkdirAll(name, 0o700) }
 func (OSFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(name) }
@@ -50,7 +48,7 @@ func (OSFS) WriteAt(name string, data []byte, off int64) error { return writeAt(
 
 func (OSFS) WriteFile(name string, data []byte, durable bool) error {
 	dir := filepath.Dir(name)
-	t, err := renameio.TempFile(dir, name)
+	t, err := tempFile(dir, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		// The record's folder is made on its first write only, not
 		// looked up again at every write.
@@ -67,7 +65,7 @@ func (OSFS) WriteFile(name string, data []byte, durable bool) error {
 				}
 			}
 		}
-		t, err = renameio.TempFile(dir, name)
+		t, err = tempFile(dir, name)
 	}
 	if err != nil {
 		return err
@@ -95,21 +93,9 @@ func (OSFS) WriteFile(name string, data []byte, durable bool) error {
 	if err := t.File.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(t.Name(), name); err != nil {
+	if err := rename(t.Name(), name); err != nil {
 		return err
 	}
 	renamed = true
-	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
-		return err
-	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -92,7 +93,7 @@ func (h *Files) Inspect(now time.Time, expect func(key string) Expect) (*Inspect
 				add(key, DamageMisplaced, "a folder where %s belongs", want.Noun)
 				return filepath.SkipDir
 			}
-			if m := info.Mode().Perm(); m&0o077 != 0 || m&0o700 != 0o700 {
+			if m := info.Mode().Perm(); hasModes && (m&0o077 != 0 || m&0o700 != 0o700) {
 				add(key, DamageFolderMode, "folder mode %o, want 0700", m)
 			} else if err := canUse(p, true); err != nil {
 				add(key, DamageOpen, "%v", err)
@@ -107,7 +108,7 @@ func (h *Files) Inspect(now time.Time, expect func(key string) Expect) (*Inspect
 			add(key, DamageMisplaced, "not a plain file (%s) where conch keeps its own files", info.Mode().Type())
 			return nil
 		}
-		if m := info.Mode().Perm(); m&0o077 != 0 || m&0o600 != 0o600 {
+		if m := info.Mode().Perm(); hasModes && (m&0o077 != 0 || m&0o600 != 0o600) {
 			add(key, DamageFileMode, "file mode %o, want 0600", m)
 		} else if err := canUse(p, false); err != nil {
 			add(key, DamageOpen, "%v", err)
@@ -136,6 +137,10 @@ func (h *Files) Inspect(now time.Time, expect func(key string) Expect) (*Inspect
 	})
 	return in, err
 }
+
+// hasModes says whether this system's files have Unix modes for Inspect
+// to check; Windows's do not (Go gives 0666 or 0444, folders 0777).
+const hasModes = runtime.GOOS != "windows"
 
 // JournalCut is what Inspect says of a journal left behind.
 const JournalCut = "the journal of a committed change that a writer stopped writing: the next command that writes finishes it"

@@ -5,11 +5,10 @@ package store
 import (
 	"io"
 	"io/fs"
-	"os"
 )
 
 func ReadFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
+	f, err := openRead(name)
 	if err != nil {
 		return nil, err
 	}

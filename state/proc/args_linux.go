@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 
 	"github.com/conch-sh/conch/state/store"
@@ -14,9 +13,9 @@ import (
 // (`codex app-server …`, which the TUI starts and leaves running after
 // /quit, serving every later session): a process that is the harness of a
 // turn only while the turn runs, and whose environment is the first
-// terminal's, not the session's. Only Linux can tell; elsewhere, no.
+// terminal's, not the session's.
 func IsCodexDaemon(pid int) bool {
-	if runtime.GOOS != "linux" || pid <= 0 {
+	if pid <= 0 {
 		return false
 	}
 	data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
@@ -32,9 +31,9 @@ func IsCodexDaemon(pid int) bool {
 }
 
 // Args are the command-line words process pid started with, nil
-// where they cannot be read (another system than Linux, a process gone).
+// where they cannot be read (a process gone).
 func Args(pid int) []string {
-	if runtime.GOOS != "linux" || pid <= 0 {
+	if pid <= 0 {
 		return nil
 	}
 	data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
@@ -54,7 +53,7 @@ func Args(pid int) []string {
 // none or more than one. It runs the session's turn for as long as the
 // person is in it: at /quit the daemon goes on, the TUI does not.
 func CodexClient(daemon int, folder, codexHome string) int {
-	if runtime.GOOS != "linux" || folder == "" {
+	if folder == "" {
 		return 0
 	}
 	ents, err := os.ReadDir("/proc")
