@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conch-sh/conch/cli"
 	"github.com/conch-sh/conch/state/store/natsstore"
 	"github.com/conch-sh/conch/state/store/natsstore/natstest"
 )
@@ -365,5 +367,170 @@ func TestConchRunsConchNats(t *testing.T) {
 	out, errs, err := conch(`{"session_id":"S1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, "hook", "claude")
 	if err != nil || out != "" || !strings.HasPrefix(errs, "conch: warning: hook") {
 		t.Fatalf("a hook without conch-nats: %q %q %v", out, errs, err)
+	}
+}
+
+// startHub runs conch-hub as a person does, with its credentials (--auth)
+// on 127.0.0.1, and reads the join line it prints: the URL and the token.
+func startHub(t *testing.T, args ...string) (cmd *exec.Cmd, url, token string) {
+	t.Helper()
+	p, err := exec.LookPath("conch-hub")
+	if err != nil {
+		t.Fatalf("no conch-hub on PATH (testscript.Main puts it there): %v", err)
+	}
+	cmd = exec.Command(p, args...)
+	cmd.Env = conchEnv(t.TempDir(), "")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	r := bufio.NewReader(out)
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("conch-hub printed no join line: %v\n%s", err, errb.String())
+		}
+		if f := strings.Fields(line); len(f) == 5 && f[0] == "conch" && f[1] == "backend" && f[2] == "join" {
+			go func() { _, _ = r.WriteTo(io.Discard) }()
+			return cmd, f[3], f[4]
+		}
+	}
+}
+
+// A hub with credentials, joined by the line it prints: without them a
+// computer gets nothing (no creds, or plain nats://, or another hub's
+// token); joined, its files are its own (0600), its commands reach the
+// home and doctor says the link is authenticated and encrypted.
+func TestJoinHub(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: no processes on a backend")
+	}
+	store := t.TempDir()
+	_, url, token := startHub(t, "--listen", "127.0.0.1:0", "--store", store, "--auth", filepath.Join(store, "auth"))
+	if !strings.HasPrefix(url, "tls://127.0.0.1:") {
+		t.Fatalf("the join line's URL is %q", url)
+	}
+	for _, f := range []string{"auth/ca.pem", "auth/ca-key.pem", "auth/user.nk", "auth/routes.secret", "node.pem", "node-key.pem"} {
+		if st, err := os.Stat(filepath.Join(store, f)); err != nil || st.Mode().Perm() != 0o600 {
+			t.Errorf("the hub's %s: %v %v", f, st, err)
+		}
+	}
+	c := &computer{t: t, bin: conchBinTB(t), home: filepath.Join(t.TempDir(), "home"), name: "laptop"}
+	dir := t.TempDir()
+	// Not joined: nothing, however it is asked.
+	for _, u := range []string{url, "nats://" + strings.TrimPrefix(url, "tls://")} {
+		cmd := c.cmd("", "chat", "new", "--title", "Intruder", "--folder", dir)
+		cmd.Env = append(cmd.Env, "CONCH_BACKEND_URL="+u)
+		if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "cannot be reached") {
+			t.Fatalf("%s without credentials: %v\n%s", u, err, out)
+		}
+	}
+	// Another hub's token is no key to this one.
+	other := t.TempDir()
+	_, _, otherToken := startHub(t, "--listen", "127.0.0.1:0", "--store", other, "--auth", filepath.Join(other, "auth"))
+	c.run("", "backend", "join", url, otherToken)
+	if out, err := c.cmd("", "chat", "new", "--title", "Intruder", "--folder", dir).CombinedOutput(); err == nil {
+		t.Fatalf("another hub's token reached the home:\n%s", out)
+	}
+	// Joined with its own token.
+	if out := c.run("", "backend", "join", url, token); !strings.Contains(out, "joined "+url) {
+		t.Fatalf("join said %q", out)
+	}
+	for _, f := range []string{"config.toml", "hub.creds", "hub-ca.pem"} {
+		if st, err := os.Stat(filepath.Join(c.home, f)); err != nil || st.Mode().Perm() != 0o600 {
+			t.Errorf("the joined computer's %s: %v %v", f, st, err)
+		}
+	}
+	if id := strings.TrimSpace(c.run("", "chat", "new", "--title", "Joined", "--folder", dir)); id != "c_1" {
+		t.Fatalf("the joined computer's chat is %q", id)
+	}
+	if out := c.run("", "doctor"); !strings.Contains(out, "the link: authenticated, encrypted (TLS)") {
+		t.Fatalf("doctor on the joined computer:\n%s", out)
+	}
+	// A bad token, a URL beyond loopback in clear: one line, exit 2, the
+	// config as it was.
+	before, _ := os.ReadFile(filepath.Join(c.home, "config.toml"))
+	for _, args := range [][]string{{url, "SUnot-a-token"}, {"nats://hub.lan:4222", token}} {
+		out, err := c.cmd("", append([]string{"backend", "join"}, args...)...).CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 || strings.Count(string(out), "\n") != 1 {
+			t.Errorf("join %q: %v\n%s", args, err, out)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(c.home, "config.toml")); string(after) != string(before) {
+		t.Errorf("a refused join changed the config:\n%s", after)
+	}
+}
+
+// A backend beyond this computer in clear, or without credentials, is
+// refused from the config's words alone, before anything is dialed (the
+// backend here fails the test if it is opened): one line that says how
+// to join, exit 2; a hook warns and exits 0. Loopback stays open.
+func TestBackendRefusedBeyondLoopback(t *testing.T) {
+	for _, c := range []struct {
+		backend string
+		opened  bool
+	}{
+		{"url = \"nats://hub.lan:4222\"", false},
+		{"url = \"nats://192.0.2.4:4222\"\ncreds = \"/c\"\ntls_ca = \"/ca\"", false},
+		{"url = \"tls://hub.lan:4222\"", false},
+		{"url = \"tls://127.0.0.1:4222,tls://hub.lan:4222\"\ntls_ca = \"/ca\"", false},
+		{"url = \"tls://hub.lan:4222\"\ncreds = \"/c\"\ntls_ca = \"/ca\"", true},
+		{"url = \"nats://127.0.0.1:4222\"", true},
+	} {
+		home := t.TempDir()
+		if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("[backend]\n"+c.backend+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"chats", "list"}, {"hook", "claude"}} {
+			opened := false
+			var errb strings.Builder
+			code := cli.Main(args, cli.Env{
+				In: strings.NewReader(`{"session_id":"S1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`), Out: io.Discard, Err: &errb,
+				Getenv: func(k string) string { return map[string]string{"CONCH_HOME": home}[k] }, Now: time.Now, Hostname: "laptop", Cwd: home,
+				OpenBackend: func(cli.BackendConfig) (cli.BackendStore, error) {
+					opened = true
+					return nil, errors.New("the fake backend is not there")
+				},
+			})
+			switch {
+			case opened != c.opened:
+				t.Errorf("%q, conch %s: opened the backend: %v", c.backend, args[0], opened)
+			case c.opened:
+			case args[0] == "hook" && (code != 0 || !strings.Contains(errb.String(), "conch backend join")):
+				t.Errorf("%q: the hook: exit %d: %s", c.backend, code, errb.String())
+			case args[0] != "hook" && (code != 2 || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), "conch backend join")):
+				t.Errorf("%q: exit %d: %q", c.backend, code, errb.String())
+			}
+		}
+	}
+}
+
+// setBackend changes only [backend]'s url, creds and tls_ca; the rest of
+// the config is as it was.
+func TestJoinKeepsConfig(t *testing.T) {
+	home := t.TempDir()
+	cfg := "# mine\n[preferences]\ncomputer = \"laptop\"\n\n[backend]   # the hub\nurl = \"nats://127.0.0.1:4222\"\nhome = \"work\"\n\n[notify]\ncommand = [\"notify-send\"]\n"
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := natstest.StartSecure(t)
+	var out strings.Builder
+	if code := cli.Main([]string{"backend", "join", srv.URL, srv.Token}, cli.Env{
+		In: strings.NewReader(""), Out: &out, Err: &out,
+		Getenv: func(k string) string { return map[string]string{"CONCH_HOME": home}[k] }, Now: time.Now, Hostname: "laptop", Cwd: home,
+	}); code != 0 {
+		t.Fatalf("join: %d %s", code, out.String())
+	}
+	got, _ := os.ReadFile(filepath.Join(home, "config.toml"))
+	want := strings.Replace(cfg, "url = \"nats://127.0.0.1:4222\"\n", "creds = \""+filepath.Join(home, "hub.creds")+"\"\ntls_ca = \""+filepath.Join(home, "hub-ca.pem")+"\"\nurl = \""+srv.URL+"\"\n", 1)
+	if string(got) != want {
+		t.Fatalf("the config after join:\n%s\nwant:\n%s", got, want)
 	}
 }

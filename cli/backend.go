@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/conch-sh/conch/state"
 	"github.com/conch-sh/conch/state/store"
+	"github.com/conch-sh/conch/state/store/natsstore/join"
 )
 
 // OpenBackend opens a home on a NATS server (cli/natsbackend.Open).
@@ -26,6 +28,7 @@ type OpenBackend func(BackendConfig) (BackendStore, error)
 // BackendConfig is what config.toml's [backend] says, and who asks.
 type BackendConfig struct {
 	URL, Home, Creds, TLSCA string
+	Replicas                int           // copies of the home's bucket: 1 or 3; 0: 1
 	Holder                  string        // who holds the lock: computer and pid
 	Timeout                 time.Duration // reaching the server, each request; 0: the store's
 }
@@ -43,6 +46,9 @@ type BackendHealth struct {
 	RTT      time.Duration
 	Summary  string
 	Problems []string
+	// Authenticated and Encrypted say what the link is: credentials the
+	// server asked for, TLS.
+	Authenticated, Encrypted bool
 }
 
 // conchNats is the conch that links the NATS client.
@@ -81,6 +87,10 @@ func (a *app) runOnBackend(args []string) (code int, ran bool) {
 	switch firstWord(args) {
 	case "", "version", "help", "completion":
 		return 0, false
+	case "backend":
+		if i := slices.Index(args, "backend"); firstWord(args[i+1:]) == "join" {
+			return 0, false // it writes the local config, and reaches nothing
+		}
 	}
 	url := a.backendURL()
 	if url == "" {
@@ -134,6 +144,12 @@ func (a *app) backend(cfg state.Config) (store.Store, error) {
 	if url == "" {
 		return nil, nil
 	}
+	if err := join.Refusal(join.Link{URL: url, Creds: cfg.Backend.Creds, TLSCA: cfg.Backend.TLSCA}); err != nil {
+		return nil, usage("%v", err)
+	}
+	if r := cfg.Backend.Replicas; r != 0 && r != 1 && r != 3 {
+		return nil, usage("[backend] replicas = %d: 1, or 3 on a cluster of three nodes", r)
+	}
 	if a.env.OpenBackend == nil {
 		return nil, fmt.Errorf("the home is on the backend %s: this conch cannot reach one (run %s)", url, conchNats)
 	}
@@ -146,7 +162,7 @@ func (a *app) backend(cfg state.Config) (store.Store, error) {
 		who = a.env.Hostname
 	}
 	return a.env.OpenBackend(BackendConfig{
-		URL: url, Home: home, Creds: cfg.Backend.Creds, TLSCA: cfg.Backend.TLSCA,
+		URL: url, Home: home, Creds: cfg.Backend.Creds, TLSCA: cfg.Backend.TLSCA, Replicas: cfg.Backend.Replicas,
 		Timeout: a.backendTimeout, Holder: who + " pid " + strconv.Itoa(os.Getpid()),
 	})
 }
@@ -154,7 +170,7 @@ func (a *app) backend(cfg state.Config) (store.Store, error) {
 func (a *app) newBackendGroup() *cobra.Command {
 	g := group("backend", "One home on several computers: the records on NATS JetStream ([backend])")
 	g.Long = strings.TrimRight(topicBackend, "\n")
-	g.AddCommand(a.newBackendMigrate())
+	g.AddCommand(a.newBackendMigrate(), a.newBackendJoin())
 	return g
 }
 

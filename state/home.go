@@ -45,6 +45,8 @@ type Config struct {
 		Home  string `toml:"home"`
 		Creds string `toml:"creds"`
 		TLSCA string `toml:"tls_ca"`
+		// Replicas is how many copies of the home a cluster keeps: 1 or 3.
+		Replicas int `toml:"replicas"`
 	} `toml:"backend"`
 }
 

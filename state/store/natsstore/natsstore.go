@@ -38,6 +38,7 @@ import (
 
 	"github.com/conch-sh/conch/lock"
 	"github.com/conch-sh/conch/state/store"
+	"github.com/conch-sh/conch/state/store/natsstore/join"
 )
 
 const (
@@ -58,10 +59,13 @@ const (
 
 // Options say which server and home.
 type Options struct {
-	URL   string // nats://host:4222
+	URL   string // nats://host:4222, or several separated by commas
 	Home  string // the bucket; "": DefaultHome
-	Creds string // a NATS credentials file, or ""
+	Creds string // a NATS credentials file (a user JWT and seed, or an nkey seed), or ""
 	TLSCA string // a CA file for the server's certificate, or ""
+	// Replicas is how many copies of the home the bucket keeps (1 or 3,
+	// on a cluster); 0: 1. It applies when the bucket is made.
+	Replicas int
 	// Timeout bounds the connection and each request; 0: 5 s.
 	Timeout  time.Duration
 	LockWait time.Duration // 0: lock.DefaultWait
@@ -71,6 +75,8 @@ type Options struct {
 // Store is one home on a JetStream server.
 type Store struct {
 	url, bucket string
+	replicas    int
+	creds       bool // the link authenticates with credentials
 	timeout     time.Duration
 	lockWait    time.Duration
 	holder      []byte
@@ -122,9 +128,23 @@ func Open(o Options) (*Store, error) {
 		host, _ := os.Hostname()
 		o.Holder = host + " pid " + strconv.Itoa(os.Getpid())
 	}
+	switch o.Replicas {
+	case 0:
+		o.Replicas = 1
+	case 1, 3:
+	default:
+		return nil, fmt.Errorf("backend replicas %d: 1, or 3 on a cluster of three nodes", o.Replicas)
+	}
+	if err := join.Refusal(join.Link{URL: o.URL, Creds: o.Creds, TLSCA: o.TLSCA}); err != nil {
+		return nil, err
+	}
 	opts := []nats.Option{nats.Name("conch"), nats.Timeout(o.Timeout), nats.MaxReconnects(-1), nats.ReconnectWait(100 * time.Millisecond)}
 	if o.Creds != "" {
-		opts = append(opts, nats.UserCredentials(expand(o.Creds)))
+		opt, err := credentials(expand(o.Creds))
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, opt)
 	}
 	if o.TLSCA != "" {
 		opts = append(opts, nats.RootCAs(expand(o.TLSCA)))
@@ -138,8 +158,26 @@ func Open(o Options) (*Store, error) {
 		nc.Close()
 		return nil, fmt.Errorf("backend %s: %v", o.URL, err)
 	}
-	s := &Store{url: o.URL, bucket: o.Home, timeout: o.Timeout, lockWait: o.LockWait, holder: []byte(o.Holder), nc: nc, js: js}
+	s := &Store{url: o.URL, bucket: o.Home, replicas: o.Replicas, creds: o.Creds != "", timeout: o.Timeout, lockWait: o.LockWait, holder: []byte(o.Holder), nc: nc, js: js}
 	return s, nil
+}
+
+// credentials is the NATS option of a credentials file: a user's JWT and
+// seed (decentralised auth, nsc's), or a user's nkey seed alone (what
+// conch backend join writes from conch-hub's token).
+func credentials(p string) (nats.Option, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("backend creds: %v", err)
+	}
+	if strings.Contains(string(data), "BEGIN NATS USER JWT") {
+		return nats.UserCredentials(p), nil
+	}
+	opt, err := nats.NkeyOptionFromSeed(p)
+	if err != nil {
+		return nil, fmt.Errorf("backend creds %s: neither a user's JWT and seed nor a user's nkey seed: %v", p, err)
+	}
+	return opt, nil
 }
 
 func expand(p string) string {
@@ -332,6 +370,7 @@ func (s *Store) make() error {
 		Description:    "conch home",
 		History:        1,
 		Storage:        jetstream.FileStorage,
+		Replicas:       s.replicas,
 		LimitMarkerTTL: markerTTL,
 		MaxValueSize:   store.MaxRecord,
 	})
@@ -766,6 +805,9 @@ type Health struct {
 	RTT      time.Duration // one round trip to the server
 	Summary  string        // the bucket, as conch needs it
 	Problems []string      // what is not as conch needs it
+	// Authenticated: the server took this computer's credentials (it
+	// asks for them); Encrypted: the link is TLS.
+	Authenticated, Encrypted bool
 }
 
 // Health reaches the server, measures a round trip and checks the home's
@@ -777,6 +819,9 @@ func (s *Store) Health() (Health, error) {
 		return h, s.fail("", err)
 	}
 	h.RTT = rtt
+	_, tlsErr := s.nc.TLSConnectionState()
+	h.Encrypted = tlsErr == nil
+	h.Authenticated = s.creds && s.nc.AuthRequired()
 	if s.kv() == nil {
 		h.Summary = "the home is not made yet (the first command that writes makes it)"
 		return h, nil
@@ -801,6 +846,9 @@ func (s *Store) Health() (Health, error) {
 	keys, err := s.keys(recordPrefix + ">")
 	if err != nil {
 		return h, s.fail("", err)
+	}
+	if r := max(cfg.Replicas, 1); r < s.replicas {
+		h.Problems = append(h.Problems, fmt.Sprintf("its stream keeps %d replica(s), and [backend] replicas asks for %d (the bucket was made before)", r, s.replicas))
 	}
 	h.Summary = fmt.Sprintf("%d records, %d bytes in stream %s (file storage, %d replica(s))", len(keys), info.State.Bytes, cfg.Name, max(cfg.Replicas, 1))
 	return h, nil
