@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/conch-sh/conch/cli"
+	"github.com/conch-sh/conch/state/store"
 	"github.com/conch-sh/conch/state/store/natsstore"
 	"github.com/conch-sh/conch/state/store/natsstore/natstest"
 )
@@ -532,5 +534,78 @@ func TestJoinKeepsConfig(t *testing.T) {
 	want := strings.Replace(cfg, "url = \"nats://127.0.0.1:4222\"\n", "creds = \""+filepath.Join(home, "hub.creds")+"\"\ntls_ca = \""+filepath.Join(home, "hub-ca.pem")+"\"\nurl = \""+srv.URL+"\"\n", 1)
 	if string(got) != want {
 		t.Fatalf("the config after join:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Commands never travel: a chat record written straight into the server
+// (a lying client with the credentials) carrying a wake_cmd, a stop_cmd
+// and their environment runs nothing on the chat's computer; the chat's
+// own, set on its computer, are kept there (CONCH_HOME/commands), never on
+// the server, and run.
+func TestCommandsNeverTravel(t *testing.T) {
+	srv, laptop, server := twoComputers(t)
+	dir := t.TempDir()
+	laptop.run("", "chat", "new", "--title", "Sleeper", "--folder", dir)
+	laptop.run("", "chat", "new", "--title", "Sender", "--folder", dir, "--mode", "auto")
+	liar, err := natsstoreOpen(srv.URL, strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer liar.Close()
+	lie := func(key string, set map[string]any) {
+		t.Helper()
+		unlock, err := liar.Lock(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer unlock()
+		data, err := liar.Get(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec map[string]any
+		if err := json.Unmarshal(data, &rec); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range set {
+			rec[k] = v
+		}
+		if data, err = json.Marshal(rec); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := liar.Commit([]store.Write{{Key: key, Data: data, Class: store.Durable}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pwned := filepath.Join(dir, "pwned")
+	lie("chats/c_1.json", map[string]any{"wake_cmd": "touch " + pwned, "stop_cmd": "touch " + pwned, "cmd_env": []string{"PATH=/tmp/evil"}})
+	if out := laptop.run("c_2", "chat", "message", "c_1", "wake up", "--start-reply"); !strings.Contains(out, "cannot be woken") {
+		t.Fatalf("the server's wake_cmd woke the chat: %s", out)
+	}
+	if out := laptop.run("", "chat", "show", "c_1", "--json"); strings.Contains(out, pwned) || strings.Contains(out, "evil") {
+		t.Fatalf("the laptop shows the server's commands as the chat's:\n%s", out)
+	}
+
+	// Its own, set on its computer: kept there, not on the server; run.
+	woken := filepath.Join(dir, "woken")
+	laptop.run("", "chat", "set", "c_1", "--wake-cmd", "touch "+woken)
+	if data, err := liar.Get("chats/c_1.json"); err != nil || strings.Contains(string(data), woken) {
+		t.Fatalf("the chat's wake_cmd went to the server: %v\n%s", err, data)
+	}
+	if st, err := os.Stat(filepath.Join(laptop.home, "commands", "c_1.json")); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("the laptop's own commands file: %v %v", st, err)
+	}
+	// A record rewritten by the server with another wake_cmd changes
+	// nothing of what runs.
+	lie("chats/c_1.json", map[string]any{"wake_cmd": "touch " + pwned})
+	if out := laptop.run("c_2", "chat", "message", "c_1", "now wake up", "--start-reply"); strings.Contains(out, "cannot be woken") || !strings.Contains(out, "woke") {
+		t.Fatalf("the chat's own wake_cmd did not wake it: %s", out)
+	}
+	// Another computer cannot set them.
+	if out, err := server.cmd("", "chat", "set", "c_1", "--wake-cmd", "touch "+pwned).CombinedOutput(); err == nil || !strings.Contains(string(out), "on laptop") {
+		t.Fatalf("the server set the laptop's wake_cmd: %v %s", err, out)
+	}
+	if _, err := os.Stat(pwned); err == nil {
+		t.Fatal("a command from the server ran")
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -210,7 +211,8 @@ the config names the backend for everyday use.`,
 func notRecord(key string) bool {
 	base := path.Base(key)
 	return key == "config.toml" || strings.HasSuffix(base, ".lock") || key == store.JournalName ||
-		key == store.OldMarkName || strings.HasPrefix(base, ".") || key == "hub" || strings.HasPrefix(key, "hub/")
+		key == store.OldMarkName || strings.HasPrefix(base, ".") || key == "hub" || strings.HasPrefix(key, "hub/") ||
+		key == "commands" || strings.HasPrefix(key, "commands/") || key == joinCreds || key == joinCA
 }
 
 // migrate copies every record of src into dst, under dst's lock, in
@@ -262,6 +264,9 @@ func migrate(src store.Store, dst BackendStore) (int, error) {
 			if err != nil {
 				return i, err
 			}
+			if data, err = keepCommandsHere(src, k, data); err != nil {
+				return i, err
+			}
 			ws = append(ws, store.Write{Key: k, Data: data, Class: store.Durable})
 		}
 		if _, err := dst.Commit(ws); err != nil {
@@ -269,6 +274,49 @@ func migrate(src store.Store, dst BackendStore) (int, error) {
 		}
 	}
 	return len(keys), nil
+}
+
+// keepCommandsHere is a chat's record as the backend gets it: what runs a
+// program (wake_cmd, stop_cmd, cmd_env) stays in this computer's own
+// files, commands/ID.json, as state keeps it on a shared home; the other
+// records as they are.
+func keepCommandsHere(local store.Store, key string, data []byte) ([]byte, error) {
+	dir, name := path.Split(key)
+	id, ok := strings.CutSuffix(name, ".json")
+	if dir != "chats/" && dir != "tasks/" || !ok || !bytes.Contains(data, []byte(`_cmd"`)) && !bytes.Contains(data, []byte(`"cmd_env"`)) {
+		return data, nil
+	}
+	var rec map[string]json.RawMessage
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, fmt.Errorf("%s: %v", local.Where(key), err)
+	}
+	var k state.Commands
+	for field, to := range map[string]any{"wake_cmd": &k.WakeCmd, "stop_cmd": &k.StopCmd, "cmd_env": &k.CmdEnv, "folder": &k.Folder} {
+		if raw, ok := rec[field]; ok {
+			if err := json.Unmarshal(raw, to); err != nil {
+				return nil, fmt.Errorf("%s: %s: %v", local.Where(key), field, err)
+			}
+		}
+	}
+	delete(rec, "wake_cmd")
+	delete(rec, "stop_cmd")
+	delete(rec, "cmd_env")
+	if k.WakeCmd != "" || k.StopCmd != "" {
+		kept, err := json.MarshalIndent(k, "", " ")
+		if err != nil {
+			return nil, err
+		}
+		unlock, err := local.Lock(0)
+		if err != nil {
+			return nil, err
+		}
+		_, err = local.Commit([]store.Write{{Key: "commands/" + id + ".json", Data: append(kept, '\n'), Class: store.Durable}})
+		unlock()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return json.MarshalIndent(rec, "", " ")
 }
 
 // reach are the backend variables of this command's environment, which
