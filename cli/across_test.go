@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/conch-sh/conch/cli"
 	"github.com/conch-sh/conch/state/store"
 	"github.com/conch-sh/conch/state/store/natsstore"
@@ -607,5 +609,84 @@ func TestCommandsNeverTravel(t *testing.T) {
 	}
 	if _, err := os.Stat(pwned); err == nil {
 		t.Fatal("a command from the server ran")
+	}
+}
+
+// A server that lies (or another client with the credentials) cannot
+// crash a command or a hook: a record that is not JSON, one under
+// another's name, a key no conch writes, a journal that names the lock
+// and another stream: every command answers or fails in one line naming
+// the record, a hook exits 0, and nothing panics.
+func TestLyingServer(t *testing.T) {
+	srv, laptop, _ := twoComputers(t)
+	dir := t.TempDir()
+	laptop.run("", "chat", "new", "--title", "One", "--folder", dir)
+	laptop.run("", "chat", "new", "--title", "Two", "--folder", dir)
+	home := strings.NewReplacer("/", "_", " ", "_").Replace(t.Name())
+	nc, err := nats.Connect(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	put := func(kvKey string, data string) {
+		t.Helper()
+		if _, err := nc.Request("$KV."+home+"."+kvKey, []byte(data), 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(stage string, args ...string) (string, int) {
+		t.Helper()
+		cmd := laptop.cmd("c_2", args...)
+		cmd.Stdin = strings.NewReader(`{"session_id":"S1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`)
+		out, err := cmd.CombinedOutput()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(out), "panic") || strings.Contains(string(out), "goroutine ") || code > 5 {
+			t.Fatalf("%s: conch %s: exit %d\n%s", stage, strings.Join(args, " "), code, out)
+		}
+		return string(out), code
+	}
+	every := func(stage string) {
+		t.Helper()
+		for _, args := range [][]string{{"chats", "list"}, {"notes"}, {"chat", "show", "c_1"}, {"step", "--family", "read"}, {"chat", "message", "c_1", "hello"}} {
+			run(stage, args...)
+		}
+		if out, code := run(stage, "hook", "claude"); code != 0 {
+			t.Fatalf("%s: the hook exited %d:\n%s", stage, code, out)
+		}
+	}
+	put("r.chats.c_9=2ejson", `{"id":"c_9"}`) // a key conch never writes (lower-case hex)
+	put("r.chats.=2E=2E", `{}`)
+	put("r.chats.a=2Fb=2Ejson", `{}`)
+	every("keys no conch writes")
+	if out, _ := run("keys", "chats", "list"); !strings.Contains(out, "“One”") || strings.Contains(out, "c_9") {
+		t.Fatalf("the list with keys no conch writes:\n%s", out)
+	}
+	put("r.chats.c_1=2Ejson", `{"id":"c_2","title":"I am two"}`)
+	every("a record under another's name")
+	put("r.chats.c_1=2Ejson", `not json at all`)
+	every("a record that is not JSON")
+	if out, code := run("not JSON", "chat", "show", "c_1"); code != 1 || !strings.Contains(out, "chats/c_1.json") || strings.Count(out, "\n") != 1 {
+		t.Fatalf("a record that is not JSON: exit %d\n%s", code, out)
+	}
+	put("r.chats.c_1=2Ejson", `{"id":"c_1","title":"One","inbox":["m_999999999"],"reply":{"pid":-5,"computer":"laptop"},"waiters":["person","c_404"]}`)
+	every("a record that names what is not there")
+	put("m.journal", `["m.lock","$JS.API.>","r.chats.c_2=2Ejson"]`)
+	if out, code := run("a journal that lies", "chat", "set", "c_2", "--title", "Renamed"); code != 1 || !strings.Contains(out, "journal") {
+		t.Fatalf("a lying journal: exit %d\n%s", code, out)
+	}
+	every("a journal that lies")
+	s, err := natsstoreOpen(srv.URL, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Get("chats/c_2.json"); err != nil {
+		t.Fatalf("the journal deleted a chat: %v", err)
 	}
 }

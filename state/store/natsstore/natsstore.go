@@ -229,22 +229,35 @@ func (s *Store) direct(k string) (data []byte, there bool, rev uint64, err error
 	if err != nil {
 		return nil, false, 0, err
 	}
-	switch st := m.Header.Get("Status"); st {
-	case "":
-	case "404":
-		return nil, false, 0, nil
-	default:
-		return nil, false, 0, fmt.Errorf("direct get: %s %s", st, m.Header.Get("Description"))
+	data, there, rev, err = parseDirect(m.Header.Get("Status"), m.Header.Get("Description"), m.Header.Get(jetstream.SequenceHeader),
+		m.Header.Get("KV-Operation"), m.Header.Get("Nats-Marker-Reason"), m.Data)
+	if err != nil {
+		return nil, false, 0, err
 	}
 	s.kvMu.Lock()
 	s.made = true
 	s.kvMu.Unlock()
-	rev, _ = strconv.ParseUint(m.Header.Get(jetstream.SequenceHeader), 10, 64)
-	op := m.Header.Get("KV-Operation")
-	if op == "DEL" || op == "PURGE" || m.Header.Get("Nats-Marker-Reason") != "" {
+	return data, there, rev, nil
+}
+
+// parseDirect reads a direct get's answer, its headers and data, as input:
+// a server's status, the entry's sequence (a number), its operation.
+func parseDirect(status, desc, seq, op, marker string, data []byte) ([]byte, bool, uint64, error) {
+	switch status {
+	case "":
+	case "404":
+		return nil, false, 0, nil
+	default:
+		return nil, false, 0, fmt.Errorf("direct get: %.40q %.200q", status, desc)
+	}
+	rev, err := strconv.ParseUint(seq, 10, 64)
+	if err != nil || rev == 0 {
+		return nil, false, 0, fmt.Errorf("direct get: an entry whose sequence is %.40q", seq)
+	}
+	if op == "DEL" || op == "PURGE" || marker != "" {
 		return nil, false, rev, nil
 	}
-	return m.Data, true, rev, nil
+	return data, true, rev, nil
 }
 
 // exists says whether the bucket is there, asking once.
@@ -325,30 +338,7 @@ func (s *Store) List(dir string) ([]string, error) {
 	if err != nil {
 		return nil, s.fail(dir, err)
 	}
-	prefix := strings.TrimSuffix(dir, "/") + "/"
-	if prefix == "/" {
-		prefix = ""
-	}
-	seen := map[string]bool{}
-	var names []string
-	for _, k := range ks {
-		key, ok := decodeKey(k)
-		if !ok {
-			continue
-		}
-		rest, ok := strings.CutPrefix(key, prefix)
-		if !ok || rest == "" {
-			continue
-		}
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			rest = rest[:i+1]
-		}
-		if !seen[rest] {
-			seen[rest] = true
-			names = append(names, rest)
-		}
-	}
-	return names, nil
+	return listNames(dir, ks), nil
 }
 
 func (s *Store) Exists() (bool, error) { return s.exists() }
@@ -590,7 +580,11 @@ func (s *Store) Commit(ws []store.Write) ([]string, error) {
 		if err != nil {
 			return nil, s.fail(w.Key, err)
 		}
-		gone = append(gone, ks...)
+		for _, g := range ks {
+			if under(g, w.Key) { // what the server listed beyond it is not this deletion's
+				gone = append(gone, g)
+			}
+		}
 	}
 	if len(msgs)+1 > maxBatch {
 		return nil, fmt.Errorf("%s: a commit of %d records is more than one batch (%d)", s.Where(""), len(msgs), maxBatch-1)
@@ -630,8 +624,8 @@ func (s *Store) rollForward() error {
 	if !there {
 		return nil
 	}
-	var gone []string
-	if err := json.Unmarshal(data, &gone); err != nil {
+	gone, err := parseJournal(data)
+	if err != nil {
 		return fmt.Errorf("%s: %v", s.Where("journal"), err)
 	}
 	s.mu.Lock()
