@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/conch-sh/conch/state/store/natsstore/hub"
 	"github.com/conch-sh/conch/state/store/natsstore/join"
@@ -138,6 +139,19 @@ func Cluster(t testing.TB, n int) (nodes []*Server, url string) {
 		srv := &Server{Server: st.s, Dir: st.o.Store, addr: st.o.Listen, opts: st.o}
 		t.Cleanup(func() { srv.Shutdown() })
 		nodes = append(nodes, srv)
+	}
+	// JetStream answers once the nodes have a leader for the cluster.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		current := true
+		for _, s := range nodes {
+			current = current && s.JetStreamIsCurrent()
+		}
+		if current {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cluster's JetStream has no leader after 30 s")
+		}
 	}
 	token := nodes[0].opts.Auth.Token()
 	creds, ca := writeJoin(t, token)
