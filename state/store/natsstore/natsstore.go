@@ -869,8 +869,8 @@ const (
 	errClusterNotAvail = 10008 // JetStream system temporarily unavailable
 	errNoMessage       = 10037 // no message found
 	errNoStream        = 10059 // stream not found
-	errAtomicDisabled = 10174 // atomic publish is disabled on the stream
-	errWrongLastSeq   = 10071 // an expected last sequence was not
+	errAtomicDisabled  = 10174 // atomic publish is disabled on the stream
+	errWrongLastSeq    = 10071 // an expected last sequence was not
 )
 
 // publishBatch publishes msgs and the lock's renewal as one atomic batch
