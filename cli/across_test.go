@@ -393,7 +393,13 @@ func startHub(t *testing.T, args ...string) (cmd *exec.Cmd, url, token string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() && errb.Len() > 0 {
+			t.Logf("conch-hub %s said:\n%s", strings.Join(args, " "), errb.String())
+		}
+	})
 	r := bufio.NewReader(out)
 	for {
 		line, err := r.ReadString('\n')

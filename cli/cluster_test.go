@@ -144,6 +144,35 @@ func (r *sendRun) check(t *testing.T, laptop *computer, readers int) {
 	t.Logf("%d sends, %d acknowledged; the failures: %q", len(r.acked), acked, r.failed)
 }
 
+// waitJetStream waits until the cluster's JetStream answers (its nodes
+// have elected a leader), at most 30 s.
+func waitJetStream(t *testing.T, url, creds, ca string) {
+	t.Helper()
+	nk, err := nats.NkeyOptionFromSeed(creds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(url, nk, nats.RootCAs(ca))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for {
+		try, cancelTry := context.WithTimeout(ctx, time.Second)
+		_, err := js.AccountInfo(try)
+		cancelTry()
+		if err == nil {
+			return
+		} else if ctx.Err() != nil {
+			t.Fatalf("the cluster's JetStream does not answer: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // leaderOf is the name of the node that leads the home's stream.
 func leaderOf(t *testing.T, url, creds, ca, home string) string {
 	t.Helper()
@@ -257,10 +286,7 @@ func TestClusterNodeFrozen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: a node frozen for 20 s")
 	}
-	ports := make([]int, 6)
-	for i := range ports {
-		ports[i] = freePort(t)
-	}
+	ports := freePorts(t, 6)
 	auth := filepath.Join(t.TempDir(), "auth")
 	var routes []string
 	for i := 0; i < 3; i++ {
@@ -284,6 +310,7 @@ func TestClusterNodeFrozen(t *testing.T) {
 	c := &computer{t: t, bin: conchBinTB(t), home: joined, name: "joiner"}
 	c.run("", "backend", "join", url, token)
 	creds, ca := filepath.Join(joined, "hub.creds"), filepath.Join(joined, "hub-ca.pem")
+	waitJetStream(t, url, creds, ca)
 	laptop, server, home := clusterComputers(t, url, creds, ca)
 	const readers, senders, each = 4, 16, 4
 	for i := 0; i < readers; i++ {
@@ -311,12 +338,17 @@ func TestClusterNodeFrozen(t *testing.T) {
 	r.check(t, laptop, readers)
 }
 
-func freePort(t *testing.T) int {
+// freePorts are n ports free on 127.0.0.1 now, each another.
+func freePorts(t *testing.T, n int) []int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	var ports []int
+	for i := 0; i < n; i++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return ports
 }
