@@ -659,7 +659,7 @@ func TestLyingServer(t *testing.T) {
 	}
 	every := func(stage string) {
 		t.Helper()
-		for _, args := range [][]string{{"chats", "list"}, {"notes"}, {"chat", "show", "c_1"}, {"step", "--family", "read"}, {"chat", "message", "c_1", "hello"}} {
+		for _, args := range [][]string{{"chats", "list"}, {"notes"}, {"chat", "show", "c_1"}, {"step", "read", "--file", "/w/a.go"}, {"chat", "message", "c_1", "hello"}} {
 			run(stage, args...)
 		}
 		if out, code := run(stage, "hook", "claude"); code != 0 {

@@ -23,7 +23,7 @@ import (
 
 // clusterComputers are a laptop and a build server on one home on a
 // cluster (url names every node), replicated 3 times.
-func clusterComputers(t *testing.T, url, creds, ca string) (*computer, *computer, string) {
+func clusterComputers(t testing.TB, url, creds, ca string) (*computer, *computer, string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: no processes on a backend")
@@ -146,7 +146,7 @@ func (r *sendRun) check(t *testing.T, laptop *computer, readers int) {
 
 // waitJetStream waits until the cluster's JetStream answers (its nodes
 // have elected a leader), at most 30 s.
-func waitJetStream(t *testing.T, url, creds, ca string) {
+func waitJetStream(t testing.TB, url, creds, ca string) {
 	t.Helper()
 	nk, err := nats.NkeyOptionFromSeed(creds)
 	if err != nil {
@@ -174,7 +174,7 @@ func waitJetStream(t *testing.T, url, creds, ca string) {
 }
 
 // leaderOf is the name of the node that leads the home's stream.
-func leaderOf(t *testing.T, url, creds, ca, home string) string {
+func leaderOf(t testing.TB, url, creds, ca, home string) string {
 	t.Helper()
 	nk, err := nats.NkeyOptionFromSeed(creds)
 	if err != nil {
@@ -263,7 +263,7 @@ func indexOf(nodes []*natstest.Server, n *natstest.Server) int {
 }
 
 // lastSeq is the last sequence of the home's stream on the node itself.
-func lastSeq(t *testing.T, n *natstest.Server, home string) uint64 {
+func lastSeq(t testing.TB, n *natstest.Server, home string) uint64 {
 	t.Helper()
 	info, err := n.Jsz(&server.JSzOptions{Accounts: true, Streams: true})
 	if err != nil {
