@@ -45,9 +45,10 @@ func clusterComputers(t testing.TB, url, creds, ca string) (*computer, *computer
 	return mk("laptop"), mk("build-server"), home
 }
 
-// sendRun is 16 senders on two computers, each sending its messages one
-// after another to the readers, while event(k) is called as the k-th of
-// every 6 sends is done (a node lost, back): what each send answered.
+// sendRun is what runSenders saw: 16 senders on two computers, each
+// sending its messages one after another to the readers (and running a
+// hook of its harness every other one), the readers reading as they go,
+// while event(k) is called as the k-th send is done (a node lost, back).
 type sendRun struct {
 	mu     sync.Mutex
 	acked  map[string]bool // the message's words → its send exited 0
@@ -101,6 +102,14 @@ func runSenders(t *testing.T, laptop, server *computer, readers, procs, each int
 				out, err := c.cmd(from, "chat", "message", to, words).CombinedOutput()
 				if strings.Contains(string(out), "panic") || strings.Contains(string(out), "goroutine ") {
 					t.Errorf("%s: a send panicked:\n%s", c.name, out)
+				}
+				if i%2 == 1 {
+					// A hook of the sender's harness answers, warning at most.
+					hook := c.cmd(from, "hook", "claude")
+					hook.Stdin = strings.NewReader(`{"session_id":"S` + from + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`)
+					if hout, herr := hook.CombinedOutput(); herr != nil || strings.Contains(string(hout), "panic") {
+						t.Errorf("%s: a hook failed: %v\n%s", c.name, herr, hout)
+					}
 				}
 				r.mu.Lock()
 				r.acked[words] = err == nil

@@ -15,7 +15,16 @@
 //   - a deletion of more records than one batch holds is written as a
 //     journal record in the batch and applied after it, by the commit or,
 //     when the committer was killed, by the next Lock;
-//   - a watch is a KV watch (an ordered consumer pushed by the server).
+//   - a watch is a KV watch (an ordered consumer pushed by the server);
+//   - on a cluster (Options.Replicas 3), a read under the lock goes to the
+//     stream's leader, never to a replica that may lag, and what finds no
+//     answer while a node is lost (no responder, an election) is asked
+//     again within the timeout;
+//   - whatever the server answers is input (keys.go: keys only as conch
+//     writes them; a journal only of records' keys; a get's answer
+//     checked): a server that lies, or another client with the
+//     credentials, cannot make this package panic or delete beyond what
+//     a commit names.
 //
 // The bucket uses file storage. It is made by the first Lock, like a
 // home's folder.
