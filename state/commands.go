@@ -106,7 +106,9 @@ func (tx *Tx) keepCommands() {
 	}
 	for rel := range tx.gone {
 		if id, ok := chatOfRel(rel); ok && !slices.Contains(tx.ownCmds, id) {
-			ws = append(ws, store.Write{Key: commandsRel(id), Delete: true})
+			if _, err := tx.h.local.Get(commandsRel(id)); err == nil {
+				ws = append(ws, store.Write{Key: commandsRel(id), Delete: true})
+			}
 		}
 	}
 	if len(ws) == 0 {
