@@ -47,7 +47,8 @@ func clusterComputers(t testing.TB, url, creds, ca string) (*computer, *computer
 
 // sendRun is what runSenders saw: 16 senders on two computers, each
 // sending its messages one after another to the readers (and running a
-// hook of its harness every other one), the readers reading as they go,
+// hook of its harness every other one; every fifth send killed with
+// SIGKILL at some point), the readers reading as they go,
 // while event(k) is called as the k-th send is done (a node lost, back).
 type sendRun struct {
 	mu     sync.Mutex
@@ -99,7 +100,19 @@ func runSenders(t *testing.T, laptop, server *computer, readers, procs, each int
 			for i := 0; i < each; i++ {
 				words := fmt.Sprintf("note %d.%d.", p, i)
 				to := "c_" + strconv.Itoa(1+(p+i)%readers)
-				out, err := c.cmd(from, "chat", "message", to, words).CombinedOutput()
+				send := c.cmd(from, "chat", "message", to, words)
+				var buf strings.Builder
+				send.Stdout, send.Stderr = &buf, &buf
+				err := send.Start()
+				if err == nil && (p+i)%5 == 4 {
+					// kill -9 of a sender, at some point of its run.
+					time.Sleep(time.Duration((p*7+i)%9) * time.Millisecond)
+					_ = send.Process.Signal(syscall.SIGKILL)
+				}
+				if err == nil {
+					err = send.Wait()
+				}
+				out := []byte(buf.String())
 				if strings.Contains(string(out), "panic") || strings.Contains(string(out), "goroutine ") {
 					t.Errorf("%s: a send panicked:\n%s", c.name, out)
 				}
@@ -114,7 +127,7 @@ func runSenders(t *testing.T, laptop, server *computer, readers, procs, each int
 				r.mu.Lock()
 				r.acked[words] = err == nil
 				if err != nil {
-					r.failed = append(r.failed, strings.TrimSpace(string(out)))
+					r.failed = append(r.failed, strings.TrimSpace(string(out))+" ("+err.Error()+")")
 				}
 				r.done++
 				n := r.done
