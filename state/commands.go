@@ -32,10 +32,6 @@ type Commands struct {
 
 func commandsRel(id string) string { return "commands/" + id + ".json" }
 
-// Shared says whether the home's records are shared with other computers
-// (a backend), so that what runs a program is kept apart, here.
-func (h *Home) Shared() bool { return h.shared }
-
 // ownCommands puts this computer's own commands on c, read from the shared
 // store, in place of whatever the record carried.
 func (h *Home) ownCommands(c *Chat) error {
