@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +20,7 @@ import (
 
 	"github.com/conch-sh/conch/state"
 	"github.com/conch-sh/conch/state/store"
+	"github.com/conch-sh/conch/state/store/natsstore/join"
 )
 
 // OpenBackend opens a home on a NATS server (cli/natsbackend.Open).
@@ -26,6 +29,7 @@ type OpenBackend func(BackendConfig) (BackendStore, error)
 // BackendConfig is what config.toml's [backend] says, and who asks.
 type BackendConfig struct {
 	URL, Home, Creds, TLSCA string
+	Replicas                int           // copies of the home's bucket: 1 or 3; 0: 1
 	Holder                  string        // who holds the lock: computer and pid
 	Timeout                 time.Duration // reaching the server, each request; 0: the store's
 }
@@ -43,6 +47,9 @@ type BackendHealth struct {
 	RTT      time.Duration
 	Summary  string
 	Problems []string
+	// Authenticated and Encrypted say what the link is: credentials the
+	// server asked for, TLS.
+	Authenticated, Encrypted bool
 }
 
 // conchNats is the conch that links the NATS client.
@@ -81,6 +88,10 @@ func (a *app) runOnBackend(args []string) (code int, ran bool) {
 	switch firstWord(args) {
 	case "", "version", "help", "completion":
 		return 0, false
+	case "backend":
+		if i := slices.Index(args, "backend"); firstWord(args[i+1:]) == "join" {
+			return 0, false // it writes the local config, and reaches nothing
+		}
 	}
 	url := a.backendURL()
 	if url == "" {
@@ -140,6 +151,12 @@ func (a *app) backend(cfg state.Config) (store.Store, error) {
 	if url == "" {
 		return nil, nil
 	}
+	if err := join.Refusal(join.Link{URL: url, Creds: cfg.Backend.Creds, TLSCA: cfg.Backend.TLSCA}); err != nil {
+		return nil, usage("%v", err)
+	}
+	if r := cfg.Backend.Replicas; r != 0 && r != 1 && r != 3 {
+		return nil, usage("[backend] replicas = %d: 1, or 3 on a cluster of three nodes", r)
+	}
 	if a.env.OpenBackend == nil {
 		return nil, fmt.Errorf("the home is on the backend %s: this conch cannot reach one (run %s)", url, conchNats)
 	}
@@ -152,7 +169,7 @@ func (a *app) backend(cfg state.Config) (store.Store, error) {
 		who = a.env.Hostname
 	}
 	return a.env.OpenBackend(BackendConfig{
-		URL: url, Home: home, Creds: cfg.Backend.Creds, TLSCA: cfg.Backend.TLSCA,
+		URL: url, Home: home, Creds: cfg.Backend.Creds, TLSCA: cfg.Backend.TLSCA, Replicas: cfg.Backend.Replicas,
 		Timeout: a.backendTimeout, Holder: who + " pid " + strconv.Itoa(os.Getpid()),
 	})
 }
@@ -160,7 +177,7 @@ func (a *app) backend(cfg state.Config) (store.Store, error) {
 func (a *app) newBackendGroup() *cobra.Command {
 	g := group("backend", "One home on several computers: the records on NATS JetStream ([backend])")
 	g.Long = strings.TrimRight(topicBackend, "\n")
-	g.AddCommand(a.newBackendMigrate())
+	g.AddCommand(a.newBackendMigrate(), a.newBackendJoin())
 	return g
 }
 
@@ -200,7 +217,8 @@ the config names the backend for everyday use.`,
 func notRecord(key string) bool {
 	base := path.Base(key)
 	return key == "config.toml" || strings.HasSuffix(base, ".lock") || key == store.JournalName ||
-		key == store.OldMarkName || strings.HasPrefix(base, ".") || key == "hub" || strings.HasPrefix(key, "hub/")
+		key == store.OldMarkName || strings.HasPrefix(base, ".") || key == "hub" || strings.HasPrefix(key, "hub/") ||
+		key == "commands" || strings.HasPrefix(key, "commands/") || key == joinCreds || key == joinCA
 }
 
 // migrate copies every record of src into dst, under dst's lock, in
@@ -252,6 +270,9 @@ func migrate(src store.Store, dst BackendStore) (int, error) {
 			if err != nil {
 				return i, err
 			}
+			if data, err = keepCommandsHere(src, k, data); err != nil {
+				return i, err
+			}
 			ws = append(ws, store.Write{Key: k, Data: data, Class: store.Durable})
 		}
 		if _, err := dst.Commit(ws); err != nil {
@@ -259,6 +280,49 @@ func migrate(src store.Store, dst BackendStore) (int, error) {
 		}
 	}
 	return len(keys), nil
+}
+
+// keepCommandsHere is a chat's record as the backend gets it: what runs a
+// program (wake_cmd, stop_cmd, cmd_env) stays in this computer's own
+// files, commands/ID.json, as state keeps it on a shared home; the other
+// records as they are.
+func keepCommandsHere(local store.Store, key string, data []byte) ([]byte, error) {
+	dir, name := path.Split(key)
+	id, ok := strings.CutSuffix(name, ".json")
+	if dir != "chats/" && dir != "tasks/" || !ok || !bytes.Contains(data, []byte(`_cmd"`)) && !bytes.Contains(data, []byte(`"cmd_env"`)) {
+		return data, nil
+	}
+	var rec map[string]json.RawMessage
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, fmt.Errorf("%s: %v", local.Where(key), err)
+	}
+	var k state.Commands
+	for field, to := range map[string]any{"wake_cmd": &k.WakeCmd, "stop_cmd": &k.StopCmd, "cmd_env": &k.CmdEnv, "folder": &k.Folder} {
+		if raw, ok := rec[field]; ok {
+			if err := json.Unmarshal(raw, to); err != nil {
+				return nil, fmt.Errorf("%s: %s: %v", local.Where(key), field, err)
+			}
+		}
+	}
+	delete(rec, "wake_cmd")
+	delete(rec, "stop_cmd")
+	delete(rec, "cmd_env")
+	if k.WakeCmd != "" || k.StopCmd != "" {
+		kept, err := json.MarshalIndent(k, "", " ")
+		if err != nil {
+			return nil, err
+		}
+		unlock, err := local.Lock(0)
+		if err != nil {
+			return nil, err
+		}
+		_, err = local.Commit([]store.Write{{Key: "commands/" + id + ".json", Data: append(kept, '\n'), Class: store.Durable}})
+		unlock()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return json.MarshalIndent(rec, "", " ")
 }
 
 // reach are the backend variables of this command's environment, which

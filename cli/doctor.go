@@ -78,6 +78,8 @@ func (a *app) doctorBackend(s BackendStore) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "backend %s home %s: reached, round trip %s; %s\n", s.URL(), s.Bucket(), h.RTT.Round(10*time.Microsecond), h.Summary)
+	fmt.Fprintf(&b, "the link: %s, %s\n", map[bool]string{true: "authenticated", false: "not authenticated"}[h.Authenticated],
+		map[bool]string{true: "encrypted (TLS)", false: "not encrypted (a server on this computer)"}[h.Encrypted])
 	for _, p := range h.Problems {
 		fmt.Fprintf(&b, "%s: %s\n", s.Where(""), p)
 	}
@@ -93,7 +95,9 @@ func (a *app) doctorBackend(s BackendStore) error {
 		Backend string  `json:"backend"`
 		Home    string  `json:"home"`
 		RTTms   float64 `json:"rtt_ms"`
-	}{render.DoctorJSON{Findings: []render.FindingJSON{}, Open: len(h.Problems)}, s.URL(), s.Bucket(), float64(h.RTT.Microseconds()) / 1000}
+		Auth    bool    `json:"authenticated"`
+		TLS     bool    `json:"encrypted"`
+	}{render.DoctorJSON{Findings: []render.FindingJSON{}, Open: len(h.Problems)}, s.URL(), s.Bucket(), float64(h.RTT.Microseconds()) / 1000, h.Authenticated, h.Encrypted}
 	for _, p := range h.Problems {
 		v.Findings = append(v.Findings, render.FindingJSON{Path: s.Where(""), Problem: p})
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/conch-sh/conch/cli"
 	"github.com/conch-sh/conch/cli/natsbackend"
+	"github.com/conch-sh/conch/state/store/natsstore/hub"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected output in testdata/script")
@@ -24,6 +25,7 @@ func TestMain(m *testing.M) {
 		// and reaches the backend TestScriptBackend names.
 		"conch":        func() { os.Exit(cli.Main(os.Args[1:], typedErrors(natsbackend.Env()))) },
 		"notify-count": notifyCount,
+		"conch-hub":    func() { os.Exit(hub.Main(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) },
 	})
 }
 

@@ -428,6 +428,7 @@ func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
 	if in.WakeCmd != "" || in.StopCmd != "" {
 		// Only the harness sets them: its environment is the one they run in.
 		c.CmdEnv = CmdEnvOf(tx.h.Getenv)
+		tx.commandsSet(c)
 	}
 	tx.inherit(c, me)
 	if parent != me {
@@ -503,6 +504,9 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 	if err := mayChange(a, c, ch); err != nil {
 		return nil, err
 	}
+	if (ch.WakeCmd != nil || ch.StopCmd != nil) && tx.h.shared && elsewhere(c.Computer, tx.h.Computer) {
+		return nil, refusedf("chat %s is on %s: its wake_cmd and stop_cmd are that computer's, set there", c.ID, c.Computer)
+	}
 	now := tx.Now()
 	if ch.Title != nil {
 		c.Title = tx.scrubField(*ch.Title)
@@ -531,6 +535,7 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 	if ch.WakeCmd != nil || ch.StopCmd != nil {
 		// Only the harness sets them: its environment is the one they run in.
 		c.CmdEnv = CmdEnvOf(tx.h.Getenv)
+		tx.commandsSet(c)
 	}
 	if ch.Goal != nil {
 		g := tx.scrubField(*ch.Goal)

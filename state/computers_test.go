@@ -1,7 +1,9 @@
 package state_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"os"
 	"testing"
 	"time"
@@ -162,4 +164,54 @@ func TestNoWakeFromAnotherComputer(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// On a home shared with other computers, a chat's wake_cmd, stop_cmd and
+// their environment are kept in its computer's own files, never in the
+// shared record; on a local home they stay in the record, as before.
+func TestCommandsKeptHere(t *testing.T) {
+	shared, own := store.NewMem(), store.NewMem()
+	now := func() time.Time { return time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC) }
+	laptop, err := state.Open(state.Options{Dir: "mem", Store: shared, Local: own, Now: now, Hostname: "laptop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, err := state.Open(state.Options{Dir: "mem", Store: shared, Local: store.NewMem(), Now: now, Hostname: "build-server"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := state.Open(state.Options{Dir: "mem", Store: store.NewMem(), Now: now, Hostname: "laptop"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []*state.Home{laptop, alone} {
+		update(t, h, func(tx *state.Tx) error {
+			_, err := tx.CreateChat(state.Actor{}, state.NewChat{Title: "Deploy", Folder: "/src/app", WakeCmd: "wake-it", StopCmd: "stop-it"})
+			return err
+		})
+	}
+	rec, _ := shared.Get("chats/c_1.json")
+	if bytes.Contains(rec, []byte("wake-it")) || bytes.Contains(rec, []byte("stop-it")) || bytes.Contains(rec, []byte("cmd_env")) {
+		t.Fatalf("the shared record holds the commands:\n%s", rec)
+	}
+	if kept, err := own.Get("commands/c_1.json"); err != nil || !bytes.Contains(kept, []byte("wake-it")) {
+		t.Fatalf("the laptop's own files: %q %v", kept, err)
+	}
+	if rec, _ := alone.Store().Get("chats/c_1.json"); !bytes.Contains(rec, []byte(`"wake_cmd": "wake-it"`)) {
+		t.Fatalf("the local home's record lost its wake_cmd:\n%s", rec)
+	}
+	for h, want := range map[*state.Home]string{laptop: "wake-it", server: "", alone: "wake-it"} {
+		_ = h.View(func(v *state.View) error {
+			c, err := v.Chat("c_1")
+			if err != nil || c.WakeCmd != want {
+				t.Errorf("%s reads c_1's wake_cmd as %q (%v), want %q", h.Computer, c.WakeCmd, err, want)
+			}
+			return nil
+		})
+	}
+	// Deleting the chat lets go of them.
+	update(t, laptop, func(tx *state.Tx) error { _, err := tx.DeleteChat(state.Actor{}, "c_1"); return err })
+	if _, err := own.Get("commands/c_1.json"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the deleted chat's commands stay: %v", err)
+	}
 }

@@ -142,6 +142,11 @@
 //	§11 cursor: hooks, context at start only     → cli/hook_cursor.go (decodeCursor, encodeCursor) → hook_cursor_events
 //	§11 install cursor                           → cli/install/cursor.go (Cursor) → install_cursor
 //	§12 the storage behind one interface         → state/store/store.go (Store) → state/store/store_test.go
+//	§12 nothing without credentials              → state/store/natsstore/join/join.go (Refusal, ParseToken) → cli/across_test.go, state/store/natsstore/join/join_test.go
+//	§12 a hub's own credentials and CA           → state/store/natsstore/hub/auth.go (LoadAuth, Hosts) → state/store/natsstore/hub/auth_test.go, backend_doctor
+//	§12 commands never travel                    → commands.go (ownCommands, keepCommands) → state/computers_test.go, cli/across_test.go, backend_migrate
+//	§12 records from the server are input        → state/store/natsstore/keys.go (decodeKey, listNames, parseJournal) → state/store/natsstore/keys_test.go, state/shared_fuzz_test.go
+//	§12 a cluster, one node lost or frozen       → state/store/natsstore/natsstore.go (leaderGet, transient) → cli/cluster_test.go
 //	§13 claims                                   → claims.go (Claim) → claim_basic, claim_overlap, claim_bound, claim_ends
 //	§13 the guard                                → guard.go (Guard, GuardCheckout) → guard_claude, guard_codex, guard_checkout
 //	§13 a claim reaches the chat's place         → reach.go (reachOf, moveReach) → threat_claim_reach

@@ -48,6 +48,8 @@ type Config struct {
 		Home  string `toml:"home"`
 		Creds string `toml:"creds"`
 		TLSCA string `toml:"tls_ca"`
+		// Replicas is how many copies of the home a cluster keeps: 1 or 3.
+		Replicas int `toml:"replicas"`
 	} `toml:"backend"`
 }
 
@@ -64,7 +66,11 @@ type Options struct {
 	// Backend, when set, is asked for the store once the config is read
 	// (the config is always the local CONCH_HOME/config.toml: it names
 	// the backend); a nil store means the local files.
-	Backend  func(Config) (store.Store, error)
+	Backend func(Config) (store.Store, error)
+	// Local, with Store, is this computer's own files beside a Store
+	// shared with other computers (a test's two computers over one
+	// store): what runs a program is kept there (commands.go).
+	Local    store.Store
 	FS       store.FS
 	LockWait time.Duration // 0: the store's default
 	// Reach are the variables every command conch starts is given, beside
@@ -81,8 +87,12 @@ type Options struct {
 
 // Home is one CONCH_HOME.
 type Home struct {
-	Dir      string // the home's name (CONCH_HOME), for the commands it starts
-	store    store.Store
+	Dir   string // the home's name (CONCH_HOME), for the commands it starts
+	store store.Store
+	// local is this computer's own files (CONCH_HOME); shared says the
+	// records are not in them but shared with other computers.
+	local    store.Store
+	shared   bool
 	Config   Config
 	Computer string
 	Now      func() time.Time
@@ -137,10 +147,17 @@ func Open(o Options) (*Home, error) {
 			return nil, fmt.Errorf("config %s: [notify] env %q: each is NAME=VALUE", path, kv)
 		}
 	}
+	h.local = local
 	if h.store == nil && o.Backend != nil {
 		if h.store, err = o.Backend(h.Config); err != nil {
 			return nil, err
 		}
+		if h.store != nil {
+			h.local, h.shared = store.NewFiles(o.Dir, o.FS, 0), true
+		}
+	}
+	if o.Local != nil && o.Store != nil {
+		h.local, h.shared = o.Local, true
 	}
 	if h.store == nil {
 		h.store = local
@@ -253,7 +270,10 @@ type View struct {
 	dirty map[string]bool // path → durable
 	gone  map[string]bool
 	after []func()
-	index *Index
+	// ownCmds are the chats whose commands this transaction set, kept in
+	// this computer's own files on a shared home (commands.go).
+	ownCmds []string
+	index   *Index
 	// loaded is each chat's summary as it was read, so a commit that left
 	// every summary alone (a step) need not read the index at all.
 	loaded map[string]*Summary
@@ -374,6 +394,11 @@ func readRecord[T any](r reader, rel string) (*T, error) {
 	if r, ok := any(v).(interface{ readOn(here string) }); ok {
 		r.readOn(tx.h.Computer)
 	}
+	if c, ok := any(v).(*Chat); ok && tx.h.shared {
+		if err := tx.h.ownCommands(c); err != nil {
+			return nil, err
+		}
+	}
 	return v, nil
 }
 
@@ -471,7 +496,11 @@ func (tx *Tx) commit() error {
 	sort.Strings(gone)
 	ws := make([]store.Write, 0, len(paths)+len(gone))
 	for _, rel := range paths {
-		data, err := marshalRecord(tx.cache[rel])
+		v := tx.cache[rel]
+		if c, ok := v.(*Chat); ok && c != nil && tx.h.shared {
+			v = sharedCopy(c)
+		}
+		data, err := marshalRecord(v)
 		if err != nil {
 			return err
 		}
@@ -489,6 +518,9 @@ func (tx *Tx) commit() error {
 	}
 	warnings, err := tx.h.store.Commit(ws)
 	tx.warnings = append(tx.warnings, warnings...)
+	if err == nil && tx.h.shared {
+		tx.keepCommands()
+	}
 	return err
 }
 

@@ -74,8 +74,11 @@ type Chat struct {
 	StopCmd    string    `json:"stop_cmd,omitempty"`
 	// CmdEnv is the environment wake_cmd and stop_cmd run with: the
 	// harness's, as it was when it registered them (CmdEnvNames only).
-	CmdEnv []string  `json:"cmd_env,omitempty"`
-	Task   *TaskInfo `json:"task,omitempty"`
+	CmdEnv []string `json:"cmd_env,omitempty"`
+	// cmdFolder is where they run on a shared home: the chat's folder
+	// when they were set here, kept with them (commands.go).
+	cmdFolder string
+	Task      *TaskInfo `json:"task,omitempty"`
 
 	Reply     *Reply `json:"reply"`      // the running reply, if any
 	LastReply *Reply `json:"last_reply"` // the latest reply that ended

@@ -76,6 +76,9 @@ func (tx *Tx) runCmd(c *Chat, command string, vars ...string) {
 	env = append(env, tx.h.reach...)
 	env = append(env, vars...)
 	argv, dir := []string{"/bin/sh", "-c", command}, c.Folder
+	if tx.h.shared {
+		dir = c.cmdFolder // where they were set, not where a shared record says
+	}
 	if dir == "" {
 		dir = "/" // never the folder of the command that caused it
 	}

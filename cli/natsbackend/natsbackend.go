@@ -11,7 +11,7 @@ import (
 
 // Open is a cli.OpenBackend.
 func Open(c cli.BackendConfig) (cli.BackendStore, error) {
-	s, err := natsstore.Open(natsstore.Options{URL: c.URL, Home: c.Home, Creds: c.Creds, TLSCA: c.TLSCA, Timeout: c.Timeout, Holder: c.Holder})
+	s, err := natsstore.Open(natsstore.Options{URL: c.URL, Home: c.Home, Creds: c.Creds, TLSCA: c.TLSCA, Replicas: c.Replicas, Timeout: c.Timeout, Holder: c.Holder})
 	if err != nil {
 		return nil, err
 	}
@@ -22,7 +22,7 @@ type store struct{ *natsstore.Store }
 
 func (s store) Health() (cli.BackendHealth, error) {
 	h, err := s.Store.Health()
-	return cli.BackendHealth{RTT: h.RTT, Summary: h.Summary, Problems: h.Problems}, err
+	return cli.BackendHealth{RTT: h.RTT, Summary: h.Summary, Problems: h.Problems, Authenticated: h.Authenticated, Encrypted: h.Encrypted}, err
 }
 
 // Env is the process's cli.Env with the backend.

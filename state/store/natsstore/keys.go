@@ -1,6 +1,8 @@
 package natsstore
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -70,8 +72,19 @@ func folderFilter(dir string) string {
 }
 
 // decodeKey is the record key of a KV key, and false for one that is not
-// a record's (the store's own, or one no conch wrote).
+// a record's (the store's own, or one no conch wrote). A key from the
+// server is input: only one that is exactly what encodeKey writes for
+// what it decodes to is a record's (no "=2F" for a slash inside a name,
+// no lower-case hex, no raw byte that conch escapes).
 func decodeKey(k string) (string, bool) {
+	key, ok := decodeAny(k)
+	if !ok || encodeKey(key) != k {
+		return "", false
+	}
+	return key, true
+}
+
+func decodeAny(k string) (string, bool) {
 	rest, ok := strings.CutPrefix(k, recordPrefix)
 	if !ok || rest == "" {
 		return "", false
@@ -111,4 +124,73 @@ func unhex(c byte) int {
 		return int(c-'A') + 10
 	}
 	return -1
+}
+
+// listNames are the names directly under the folder dir (store.List's
+// answer) among the KV keys ks the server gave: each a record key of that
+// folder, a folder's name with a "/" at its end; none empty, none "." or
+// "..", none twice, whatever the server sent.
+func listNames(dir string, ks []string) []string {
+	prefix := strings.TrimSuffix(dir, "/") + "/"
+	if prefix == "/" {
+		prefix = ""
+	}
+	seen := map[string]bool{}
+	var names []string
+	for _, k := range ks {
+		key, ok := decodeKey(k)
+		if !ok {
+			continue
+		}
+		rest, ok := strings.CutPrefix(key, prefix)
+		if !ok || rest == "" {
+			continue
+		}
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			rest = rest[:i+1]
+		}
+		if n := strings.TrimSuffix(rest, "/"); n == "" || n == "." || n == ".." {
+			continue
+		}
+		if !seen[rest] {
+			seen[rest] = true
+			names = append(names, rest)
+		}
+	}
+	return names
+}
+
+// under says whether the KV key k is the record key's own or one in the
+// folder it names: what a deletion of key may delete, whatever the
+// server listed.
+func under(k, key string) bool {
+	e := encodeKey(key)
+	if k == e {
+		return true
+	}
+	_, ok := decodeKey(k)
+	return ok && strings.HasPrefix(k, e+".")
+}
+
+// maxJournal bounds the deletions a journal names.
+const maxJournal = 1 << 20
+
+// parseJournal reads the journal of a commit cut short: the KV keys of
+// the records it deletes, each a record's (a journal the server changed
+// to name the lock, another stream's subject or a wildcard is refused,
+// and nothing is deleted).
+func parseJournal(data []byte) ([]string, error) {
+	var gone []string
+	if err := json.Unmarshal(data, &gone); err != nil {
+		return nil, err
+	}
+	if len(gone) > maxJournal {
+		return nil, fmt.Errorf("it names %d deletions, more than %d", len(gone), maxJournal)
+	}
+	for _, k := range gone {
+		if _, ok := decodeKey(k); !ok {
+			return nil, fmt.Errorf("it names %q, not a record's key", k)
+		}
+	}
+	return gone, nil
 }

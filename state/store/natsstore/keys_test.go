@@ -42,3 +42,45 @@ func FuzzKeyMapping(f *testing.F) {
 		}
 	})
 }
+
+// FuzzServerAnswers: what a server (or another client with the
+// credentials) puts in the bucket is input. Whatever keys it lists, a
+// folder's names are names (none empty, ".", ".." or twice, a folder's
+// with one "/" at its end); a deletion deletes only under its key; a
+// journal names only records' keys; a direct get's answer is a record,
+// a miss or an error, and never a panic.
+func FuzzServerAnswers(f *testing.F) {
+	f.Add("r.chats.c_1=2Ejson\nr.chats.=2E=2E\nr.chats.a=2Fb\nr.log.c_1.000000000001=2Ejson\nm.lock", "chats", []byte(`["r.chats.c_1=2Ejson"]`), "", "7", "")
+	f.Add("r.=\nr.a.=\nr.chats.c_1=2ejson\nr.chats", "", []byte(`["m.lock","$JS.API.>"]`), "404", "x", "DEL")
+	f.Add("r.chats.c_1=2Ejson.x", "chats/c_1.json", []byte(`null`), "503", "", "PURGE")
+	f.Fuzz(func(t *testing.T, keys, dir string, journal []byte, status, seq, op string) {
+		ks := strings.Split(keys, "\n")
+		seen := map[string]bool{}
+		for _, n := range listNames(dir, ks) {
+			base := strings.TrimSuffix(n, "/")
+			if base == "" || base == "." || base == ".." || strings.Contains(base, "/") || seen[n] {
+				t.Fatalf("List(%q) of %q gave the name %q", dir, ks, n)
+			}
+			seen[n] = true
+		}
+		for _, k := range ks {
+			if under(k, dir) && k != encodeKey(dir) && !strings.HasPrefix(k, encodeKey(dir)+".") {
+				t.Fatalf("a deletion of %q would delete %q", dir, k)
+			}
+			if key, ok := decodeKey(k); ok && encodeKey(key) != k {
+				t.Fatalf("decodeKey took %q, which conch writes %q", k, encodeKey(key))
+			}
+		}
+		if gone, err := parseJournal(journal); err == nil {
+			for _, k := range gone {
+				if !natsKey.MatchString(k) || !strings.HasPrefix(k, recordPrefix) {
+					t.Fatalf("the journal names %q", k)
+				}
+			}
+		}
+		data, there, rev, err := parseDirect(status, "", seq, op, "", journal)
+		if err == nil && there && (rev == 0 || string(data) != string(journal)) {
+			t.Fatalf("a direct get's answer (%q %q %q) read as %q rev %d", status, seq, op, data, rev)
+		}
+	})
+}

@@ -15,7 +15,16 @@
 //   - a deletion of more records than one batch holds is written as a
 //     journal record in the batch and applied after it, by the commit or,
 //     when the committer was killed, by the next Lock;
-//   - a watch is a KV watch (an ordered consumer pushed by the server).
+//   - a watch is a KV watch (an ordered consumer pushed by the server);
+//   - on a cluster (Options.Replicas 3), a read under the lock goes to the
+//     stream's leader, never to a replica that may lag, and what finds no
+//     answer while a node is lost (no responder, an election) is asked
+//     again within the timeout;
+//   - whatever the server answers is input (keys.go: keys only as conch
+//     writes them; a journal only of records' keys; a get's answer
+//     checked): a server that lies, or another client with the
+//     credentials, cannot make this package panic or delete beyond what
+//     a commit names.
 //
 // The bucket uses file storage. It is made by the first Lock, like a
 // home's folder.
@@ -38,6 +47,7 @@ import (
 
 	"github.com/conch-sh/conch/lock"
 	"github.com/conch-sh/conch/state/store"
+	"github.com/conch-sh/conch/state/store/natsstore/join"
 )
 
 const (
@@ -58,10 +68,13 @@ const (
 
 // Options say which server and home.
 type Options struct {
-	URL   string // nats://host:4222
+	URL   string // nats://host:4222, or several separated by commas
 	Home  string // the bucket; "": DefaultHome
-	Creds string // a NATS credentials file, or ""
+	Creds string // a NATS credentials file (a user JWT and seed, or an nkey seed), or ""
 	TLSCA string // a CA file for the server's certificate, or ""
+	// Replicas is how many copies of the home the bucket keeps (1 or 3,
+	// on a cluster); 0: 1. It applies when the bucket is made.
+	Replicas int
 	// Timeout bounds the connection and each request; 0: 5 s.
 	Timeout  time.Duration
 	LockWait time.Duration // 0: lock.DefaultWait
@@ -71,6 +84,8 @@ type Options struct {
 // Store is one home on a JetStream server.
 type Store struct {
 	url, bucket string
+	replicas    int
+	creds       bool // the link authenticates with credentials
 	timeout     time.Duration
 	lockWait    time.Duration
 	holder      []byte
@@ -122,9 +137,29 @@ func Open(o Options) (*Store, error) {
 		host, _ := os.Hostname()
 		o.Holder = host + " pid " + strconv.Itoa(os.Getpid())
 	}
-	opts := []nats.Option{nats.Name("conch"), nats.Timeout(o.Timeout), nats.MaxReconnects(-1), nats.ReconnectWait(100 * time.Millisecond)}
+	switch o.Replicas {
+	case 0:
+		o.Replicas = 1
+	case 1, 3:
+	default:
+		return nil, fmt.Errorf("backend replicas %d: 1, or 3 on a cluster of three nodes", o.Replicas)
+	}
+	if err := join.Refusal(join.Link{URL: o.URL, Creds: o.Creds, TLSCA: o.TLSCA}); err != nil {
+		return nil, err
+	}
+	connect := o.Timeout
+	if len(join.Split(o.URL)) > 1 {
+		// Several nodes: one that does not answer (frozen) is passed
+		// over for the next, not waited on for the whole timeout.
+		connect = min(connect, time.Second)
+	}
+	opts := []nats.Option{nats.Name("conch"), nats.Timeout(connect), nats.MaxReconnects(-1), nats.ReconnectWait(100 * time.Millisecond)}
 	if o.Creds != "" {
-		opts = append(opts, nats.UserCredentials(expand(o.Creds)))
+		opt, err := credentials(expand(o.Creds))
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, opt)
 	}
 	if o.TLSCA != "" {
 		opts = append(opts, nats.RootCAs(expand(o.TLSCA)))
@@ -138,8 +173,26 @@ func Open(o Options) (*Store, error) {
 		nc.Close()
 		return nil, fmt.Errorf("backend %s: %v", o.URL, err)
 	}
-	s := &Store{url: o.URL, bucket: o.Home, timeout: o.Timeout, lockWait: o.LockWait, holder: []byte(o.Holder), nc: nc, js: js}
+	s := &Store{url: o.URL, bucket: o.Home, replicas: o.Replicas, creds: o.Creds != "", timeout: o.Timeout, lockWait: o.LockWait, holder: []byte(o.Holder), nc: nc, js: js}
 	return s, nil
+}
+
+// credentials is the NATS option of a credentials file: a user's JWT and
+// seed (decentralised auth, nsc's), or a user's nkey seed alone (what
+// conch backend join writes from conch-hub's token).
+func credentials(p string) (nats.Option, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("backend creds: %v", err)
+	}
+	if strings.Contains(string(data), "BEGIN NATS USER JWT") {
+		return nats.UserCredentials(p), nil
+	}
+	opt, err := nats.NkeyOptionFromSeed(p)
+	if err != nil {
+		return nil, fmt.Errorf("backend creds %s: neither a user's JWT and seed nor a user's nkey seed: %v", p, err)
+	}
+	return opt, nil
 }
 
 func expand(p string) string {
@@ -162,18 +215,50 @@ func (s *Store) Bucket() string { return s.bucket }
 
 // kv is the bucket, bound on first use (binding asks the server for the
 // stream's whole state: a step, which needs no watch and no list, does
-// without), or nil before it is made.
-func (s *Store) kv() jetstream.KeyValue {
+// without), or nil before it is made. A server that cannot answer now (a
+// node of a cluster lost, its stream electing a leader) is asked again
+// within the timeout; then it is an error, never a nil taken for "not
+// made".
+func (s *Store) kv() (jetstream.KeyValue, error) {
 	s.kvMu.Lock()
 	defer s.kvMu.Unlock()
-	if s.kvHandle == nil {
-		ctx, cancel := s.ctx()
-		defer cancel()
-		if kv, err := s.js.KeyValue(ctx, s.bucket); err == nil {
+	if s.kvHandle != nil {
+		return s.kvHandle, nil
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	for {
+		kv, err := s.js.KeyValue(ctx, s.bucket)
+		switch {
+		case err == nil:
 			s.kvHandle, s.made = kv, true
+			return kv, nil
+		case errors.Is(err, jetstream.ErrBucketNotFound):
+			return nil, nil
+		case !transient(err) || !pause(ctx):
+			return nil, err
 		}
 	}
-	return s.kvHandle
+}
+
+// transient says whether err is a server that cannot answer now but may
+// in a moment: no responder (a stream without a leader, a node lost), a
+// JetStream cluster electing.
+func transient(err error) bool {
+	var ae *jetstream.APIError
+	return errors.Is(err, nats.ErrNoResponders) || errors.Is(err, jetstream.ErrNoStreamResponse) ||
+		errors.As(err, &ae) && (ae.ErrorCode == errClusterNotAvail || ae.Code == 503)
+}
+
+// pause waits a moment before asking again, and says false when ctx is
+// done first.
+func pause(ctx context.Context) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(100 * time.Millisecond):
+		return true
+	}
 }
 
 // errNoBucket is a direct get in a home not made yet.
@@ -183,30 +268,158 @@ var errNoBucket = errors.New("no bucket")
 // (ADR-31), which the bucket allows: the entry's data, whether it is
 // there (a deletion, a purge or the marker of a time run out is not) and
 // its revision (0 for a key never written).
+//
+// Under the lock, on a replicated bucket, the entry is read from the
+// stream's leader instead (leaderGet): a replica may lag behind, and a
+// transaction must read what the commits before it wrote.
 func (s *Store) direct(k string) (data []byte, there bool, rev uint64, err error) {
-	m, err := s.nc.Request("$JS.API.DIRECT.GET.KV_"+s.bucket+".$KV."+s.bucket+"."+k, nil, s.timeout)
-	if errors.Is(err, nats.ErrNoResponders) {
-		return nil, false, 0, errNoBucket
+	if s.replicas > 1 && s.locked() {
+		return s.leaderGet(k)
 	}
+	deadline := time.Now().Add(s.timeout)
+	for {
+		var m *nats.Msg
+		m, err = s.nc.Request("$JS.API.DIRECT.GET.KV_"+s.bucket+".$KV."+s.bucket+"."+k, nil, time.Until(deadline))
+		if errors.Is(err, nats.ErrNoResponders) {
+			// No bucket, or none of its replicas answers now (a node
+			// lost, a leader elected): the server says which.
+			if made, merr := s.streamThere(); merr == nil && !made {
+				return nil, false, 0, errNoBucket
+			}
+			if time.Until(deadline) > 100*time.Millisecond {
+				time.Sleep(100 * time.Millisecond)
+				continue
+			}
+		}
+		if err != nil {
+			return nil, false, 0, err
+		}
+		data, there, rev, err = parseDirect(m.Header.Get("Status"), m.Header.Get("Description"), m.Header.Get(jetstream.SequenceHeader),
+			m.Header.Get("KV-Operation"), m.Header.Get("Nats-Marker-Reason"), m.Data)
+		if err != nil {
+			return nil, false, 0, err
+		}
+		s.kvMu.Lock()
+		s.made = true
+		s.kvMu.Unlock()
+		return data, there, rev, nil
+	}
+}
+
+// locked says whether this store holds the lock now.
+func (s *Store) locked() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stop != nil
+}
+
+// streamThere asks the server whether the bucket's stream is there (known
+// made: yes, without asking).
+func (s *Store) streamThere() (bool, error) {
+	s.kvMu.Lock()
+	made := s.made
+	s.kvMu.Unlock()
+	if made {
+		return true, nil
+	}
+	ctx, cancel := s.ctx()
+	defer cancel()
+	_, err := s.js.Stream(ctx, "KV_"+s.bucket)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// msgGet is JetStream's answer to a get of a stream's message.
+type msgGet struct {
+	Message *struct {
+		Seq  uint64 `json:"seq"`
+		Hdrs []byte `json:"hdrs"`
+		Data []byte `json:"data"`
+	} `json:"message"`
+	Error *struct {
+		Code        int    `json:"code"`
+		ErrCode     int    `json:"err_code"`
+		Description string `json:"description"`
+	} `json:"error"`
+}
+
+// leaderGet reads the last entry of a key from the stream's leader (the
+// JetStream API's message get, which only the leader answers), asking
+// again while the stream has no leader, within the timeout.
+func (s *Store) leaderGet(k string) ([]byte, bool, uint64, error) {
+	req, err := json.Marshal(map[string]string{"last_by_subj": "$KV." + s.bucket + "." + k})
 	if err != nil {
 		return nil, false, 0, err
 	}
-	switch st := m.Header.Get("Status"); st {
+	deadline := time.Now().Add(s.timeout)
+	for {
+		m, err := s.nc.Request("$JS.API.STREAM.MSG.GET.KV_"+s.bucket, req, time.Until(deadline))
+		if err == nil {
+			data, there, rev, err := parseMsgGet(m.Data)
+			if err == nil || !errors.Is(err, errNoLeader) {
+				return data, there, rev, err
+			}
+		} else if !errors.Is(err, nats.ErrNoResponders) {
+			return nil, false, 0, err
+		}
+		if time.Until(deadline) < 100*time.Millisecond {
+			return nil, false, 0, fmt.Errorf("the home's stream has no leader now: %w", nats.ErrTimeout)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+var errNoLeader = errors.New("no leader")
+
+// parseMsgGet reads a message get's answer as input.
+func parseMsgGet(body []byte) ([]byte, bool, uint64, error) {
+	var r msgGet
+	if err := json.Unmarshal(body, &r); err != nil {
+		return nil, false, 0, fmt.Errorf("a message get's answer: %v", err)
+	}
+	switch {
+	case r.Error != nil && r.Error.ErrCode == errNoMessage:
+		return nil, false, 0, nil
+	case r.Error != nil && r.Error.ErrCode == errNoStream:
+		return nil, false, 0, errNoBucket
+	case r.Error != nil && (r.Error.ErrCode == errClusterNotAvail || r.Error.Code == 503):
+		return nil, false, 0, errNoLeader
+	case r.Error != nil:
+		return nil, false, 0, fmt.Errorf("message get: %.200q", r.Error.Description)
+	case r.Message == nil:
+		return nil, false, 0, errors.New("a message get's answer holds no message")
+	}
+	var op, marker string
+	if len(r.Message.Hdrs) > 0 {
+		h, err := nats.DecodeHeadersMsg(r.Message.Hdrs)
+		if err != nil {
+			return nil, false, 0, fmt.Errorf("a message get's headers: %v", err)
+		}
+		op, marker = h.Get("KV-Operation"), h.Get("Nats-Marker-Reason")
+	}
+	return parseDirect("", "", strconv.FormatUint(r.Message.Seq, 10), op, marker, r.Message.Data)
+}
+
+// parseDirect reads a direct get's answer, its headers and data, as input:
+// a server's status, the entry's sequence (a number), its operation.
+func parseDirect(status, desc, seq, op, marker string, data []byte) ([]byte, bool, uint64, error) {
+	switch status {
 	case "":
 	case "404":
 		return nil, false, 0, nil
 	default:
-		return nil, false, 0, fmt.Errorf("direct get: %s %s", st, m.Header.Get("Description"))
+		return nil, false, 0, fmt.Errorf("direct get: %.40q %.200q", status, desc)
 	}
-	s.kvMu.Lock()
-	s.made = true
-	s.kvMu.Unlock()
-	rev, _ = strconv.ParseUint(m.Header.Get(jetstream.SequenceHeader), 10, 64)
-	op := m.Header.Get("KV-Operation")
-	if op == "DEL" || op == "PURGE" || m.Header.Get("Nats-Marker-Reason") != "" {
+	rev, err := strconv.ParseUint(seq, 10, 64)
+	if err != nil || rev == 0 {
+		return nil, false, 0, fmt.Errorf("direct get: an entry whose sequence is %.40q", seq)
+	}
+	if op == "DEL" || op == "PURGE" || marker != "" {
 		return nil, false, rev, nil
 	}
-	return m.Data, true, rev, nil
+	return data, true, rev, nil
 }
 
 // exists says whether the bucket is there, asking once.
@@ -262,12 +475,13 @@ func (s *Store) Get(key string) ([]byte, error) {
 
 // keys lists the KV keys of the records under filters.
 func (s *Store) keys(filters ...string) ([]string, error) {
-	if s.kv() == nil {
-		return nil, nil
+	kv, err := s.kv()
+	if kv == nil || err != nil {
+		return nil, err
 	}
 	ctx, cancel := s.ctx()
 	defer cancel()
-	l, err := s.kv().ListKeysFiltered(ctx, filters...)
+	l, err := kv.ListKeysFiltered(ctx, filters...)
 	if err != nil {
 		return nil, err
 	}
@@ -287,30 +501,7 @@ func (s *Store) List(dir string) ([]string, error) {
 	if err != nil {
 		return nil, s.fail(dir, err)
 	}
-	prefix := strings.TrimSuffix(dir, "/") + "/"
-	if prefix == "/" {
-		prefix = ""
-	}
-	seen := map[string]bool{}
-	var names []string
-	for _, k := range ks {
-		key, ok := decodeKey(k)
-		if !ok {
-			continue
-		}
-		rest, ok := strings.CutPrefix(key, prefix)
-		if !ok || rest == "" {
-			continue
-		}
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			rest = rest[:i+1]
-		}
-		if !seen[rest] {
-			seen[rest] = true
-			names = append(names, rest)
-		}
-	}
-	return names, nil
+	return listNames(dir, ks), nil
 }
 
 func (s *Store) Exists() (bool, error) { return s.exists() }
@@ -327,14 +518,19 @@ func (s *Store) make() error {
 	defer s.kvMu.Unlock()
 	ctx, cancel := s.ctx()
 	defer cancel()
-	kv, err := s.js.CreateKeyValue(ctx, jetstream.KeyValueConfig{
+	cfg := jetstream.KeyValueConfig{
 		Bucket:         s.bucket,
 		Description:    "conch home",
 		History:        1,
 		Storage:        jetstream.FileStorage,
+		Replicas:       s.replicas,
 		LimitMarkerTTL: markerTTL,
 		MaxValueSize:   store.MaxRecord,
-	})
+	}
+	kv, err := s.js.CreateKeyValue(ctx, cfg)
+	for transient(err) && pause(ctx) {
+		kv, err = s.js.CreateKeyValue(ctx, cfg) // a cluster electing its leader
+	}
 	if errors.Is(err, jetstream.ErrBucketExists) {
 		kv, err = s.js.KeyValue(ctx, s.bucket) // made by another, just now
 	}
@@ -366,8 +562,9 @@ func (s *Store) allowAtomic(ctx context.Context) error {
 	return nil
 }
 
-// Lock takes the key m.lock by create, waiting on a watch of it (not by
-// trying again on a timer) while another holds it, at most wait.
+// Lock takes the key m.lock by create, waiting on a watch of it while
+// another holds it (and looking again each second, should the watch's
+// node be lost), at most wait.
 func (s *Store) Lock(wait time.Duration) (func(), error) {
 	if wait == 0 {
 		wait = s.lockWait
@@ -425,7 +622,7 @@ func (s *Store) takeAt(ctx context.Context, rev uint64) (uint64, error) {
 	m.Data = s.holder
 	m.Header.Set(jetstream.MsgTTLHeader, lockTTL.String())
 	m.Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(rev, 10))
-	ack, err := s.js.PublishMsg(ctx, m)
+	ack, err := s.js.PublishMsg(ctx, m, s.retries()...)
 	if err == nil {
 		return ack.Sequence, nil
 	}
@@ -441,15 +638,34 @@ func (s *Store) takeAt(ctx context.Context, rev uint64) (uint64, error) {
 // or its time runs out (the server's marker), the lock is taken with one
 // publish that expects that revision, so of all the waiters one gets it.
 func (s *Store) awaitLock(ctx context.Context) (uint64, error) {
-	w, err := s.kv().Watch(ctx, lockKey)
+	kv, err := s.kv()
+	if err != nil {
+		return 0, err
+	}
+	if kv == nil {
+		return 0, errors.New("the home's bucket is not there")
+	}
+	w, err := kv.Watch(ctx, lockKey)
 	if err != nil {
 		return 0, err
 	}
 	defer func() { _ = w.Stop() }()
+	// The watch is pushed by the node this connection is on; when that
+	// node is lost, the watch stalls until it is made again on another,
+	// so the lock is looked at on a timer too (a third of its time to
+	// live: a holder killed with the node frees it within its time).
+	look := time.NewTicker(lockTTL / 3)
+	defer look.Stop()
 	for {
 		var e jetstream.KeyValueEntry
 		select {
 		case e = <-w.Updates():
+		case <-look.C:
+			rev, err := s.take(ctx)
+			if errors.Is(err, errHeld) || err != nil && ctx.Err() == nil && transient(err) {
+				continue
+			}
+			return rev, err
 		case <-ctx.Done():
 			return 0, ctx.Err()
 		}
@@ -462,6 +678,12 @@ func (s *Store) awaitLock(ctx context.Context) (uint64, error) {
 		}
 		return rev, err
 	}
+}
+
+// retries let a publish that finds no responder (a stream electing its
+// leader after a node is lost) be sent again, within the timeout.
+func (s *Store) retries() []jetstream.PublishOpt {
+	return []jetstream.PublishOpt{jetstream.WithRetryWait(100 * time.Millisecond), jetstream.WithRetryAttempts(int(s.timeout / (100 * time.Millisecond)))}
 }
 
 // lockMsg is the renewal of the lock: its holder, a new time to live, and
@@ -551,7 +773,11 @@ func (s *Store) Commit(ws []store.Write) ([]string, error) {
 		if err != nil {
 			return nil, s.fail(w.Key, err)
 		}
-		gone = append(gone, ks...)
+		for _, g := range ks {
+			if under(g, w.Key) { // what the server listed beyond it is not this deletion's
+				gone = append(gone, g)
+			}
+		}
 	}
 	if len(msgs)+1 > maxBatch {
 		return nil, fmt.Errorf("%s: a commit of %d records is more than one batch (%d)", s.Where(""), len(msgs), maxBatch-1)
@@ -591,8 +817,8 @@ func (s *Store) rollForward() error {
 	if !there {
 		return nil
 	}
-	var gone []string
-	if err := json.Unmarshal(data, &gone); err != nil {
+	gone, err := parseJournal(data)
+	if err != nil {
 		return fmt.Errorf("%s: %v", s.Where("journal"), err)
 	}
 	s.mu.Lock()
@@ -630,7 +856,7 @@ func (s *Store) publishOne(b batchMsg) error {
 	}
 	ctx, cancel := s.ctx()
 	defer cancel()
-	if _, err := s.js.Publish(ctx, "$KV."+s.bucket+"."+b.key, b.data); err != nil {
+	if _, err := s.js.Publish(ctx, "$KV."+s.bucket+"."+b.key, b.data, s.retries()...); err != nil {
 		return s.fail("", err)
 	}
 	return nil
@@ -649,8 +875,11 @@ type pubAck struct {
 
 // JetStream's error codes met here.
 const (
-	errAtomicDisabled = 10174 // atomic publish is disabled on the stream
-	errWrongLastSeq   = 10071 // an expected last sequence was not
+	errClusterNotAvail = 10008 // JetStream system temporarily unavailable
+	errNoMessage       = 10037 // no message found
+	errNoStream        = 10059 // stream not found
+	errAtomicDisabled  = 10174 // atomic publish is disabled on the stream
+	errWrongLastSeq    = 10071 // an expected last sequence was not
 )
 
 // publishBatch publishes msgs and the lock's renewal as one atomic batch
@@ -659,6 +888,11 @@ const (
 // held.
 func (s *Store) publishBatch(msgs []batchMsg) error {
 	err := s.tryBatch(msgs)
+	for deadline := time.Now().Add(s.timeout); errors.Is(err, nats.ErrNoResponders) && time.Until(deadline) > 100*time.Millisecond; {
+		// No leader to take it (a node lost): none of it was stored.
+		time.Sleep(100 * time.Millisecond)
+		err = s.tryBatch(msgs)
+	}
 	var ae *batchError
 	if errors.As(err, &ae) && ae.code == errAtomicDisabled {
 		ctx, cancel := s.ctx()
@@ -721,7 +955,11 @@ func (s *Store) tryBatch(msgs []batchMsg) error {
 // Watch watches the keys through one KV watch: the server pushes each
 // change.
 func (s *Store) Watch(ctx context.Context, keys ...string) (<-chan struct{}, error) {
-	if s.kv() == nil {
+	kv, err := s.kv()
+	if err != nil {
+		return nil, s.fail("", err)
+	}
+	if kv == nil {
 		// A watch makes nothing: the caller's timer looks instead.
 		return nil, fmt.Errorf("%s: %w", s.Where(""), store.ErrNotFound)
 	}
@@ -733,7 +971,7 @@ func (s *Store) Watch(ctx context.Context, keys ...string) (<-chan struct{}, err
 			filters = append(filters, encodeKey(k))
 		}
 	}
-	w, err := s.kv().WatchFiltered(ctx, filters, jetstream.UpdatesOnly(), jetstream.MetaOnly())
+	w, err := kv.WatchFiltered(ctx, filters, jetstream.UpdatesOnly(), jetstream.MetaOnly())
 	if err != nil {
 		return nil, s.fail("", err)
 	}
@@ -766,6 +1004,9 @@ type Health struct {
 	RTT      time.Duration // one round trip to the server
 	Summary  string        // the bucket, as conch needs it
 	Problems []string      // what is not as conch needs it
+	// Authenticated: the server took this computer's credentials (it
+	// asks for them); Encrypted: the link is TLS.
+	Authenticated, Encrypted bool
 }
 
 // Health reaches the server, measures a round trip and checks the home's
@@ -777,7 +1018,12 @@ func (s *Store) Health() (Health, error) {
 		return h, s.fail("", err)
 	}
 	h.RTT = rtt
-	if s.kv() == nil {
+	_, tlsErr := s.nc.TLSConnectionState()
+	h.Encrypted = tlsErr == nil
+	h.Authenticated = s.creds && s.nc.AuthRequired()
+	if kv, err := s.kv(); err != nil {
+		return h, s.fail("", err)
+	} else if kv == nil {
 		h.Summary = "the home is not made yet (the first command that writes makes it)"
 		return h, nil
 	}
@@ -801,6 +1047,12 @@ func (s *Store) Health() (Health, error) {
 	keys, err := s.keys(recordPrefix + ">")
 	if err != nil {
 		return h, s.fail("", err)
+	}
+	switch r := max(cfg.Replicas, 1); {
+	case r < s.replicas:
+		h.Problems = append(h.Problems, fmt.Sprintf("its stream keeps %d replica(s), and [backend] replicas asks for %d (the bucket was made before)", r, s.replicas))
+	case r > s.replicas:
+		h.Problems = append(h.Problems, fmt.Sprintf("its stream keeps %d replicas, and [backend] replicas says %d: set replicas = %d, so that a command reads from the leader what the others wrote", r, s.replicas, r))
 	}
 	h.Summary = fmt.Sprintf("%d records, %d bytes in stream %s (file storage, %d replica(s))", len(keys), info.State.Bytes, cfg.Name, max(cfg.Replicas, 1))
 	return h, nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/conch-sh/conch/state/store"
 	"github.com/conch-sh/conch/state/store/natsstore"
+	"github.com/conch-sh/conch/state/store/natsstore/hub"
 	"github.com/conch-sh/conch/state/store/natsstore/natstest"
 	"github.com/conch-sh/conch/state/store/storetest"
 )
@@ -117,5 +118,68 @@ func TestUnreachable(t *testing.T) {
 	_, err = natsstore.Open(natsstore.Options{URL: url, Timeout: time.Second})
 	if err == nil || !strings.Contains(err.Error(), url) || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("an unreachable server: %v", err)
+	}
+}
+
+// A hub with credentials lets in only its own user, over TLS: no creds,
+// another hub's creds, or plain nats:// get nothing; its own get the
+// home, and the link says it is authenticated and encrypted.
+func TestCredentials(t *testing.T) {
+	srv := natstest.StartSecure(t)
+	other := natstest.StartSecure(t)
+	plain := "nats://" + strings.TrimPrefix(srv.URL, "tls://")
+	for name, o := range map[string]natsstore.Options{
+		"no credentials":      {URL: srv.URL, TLSCA: srv.CA},
+		"another hub's creds": {URL: srv.URL, Creds: other.Creds, TLSCA: srv.CA},
+		"another hub's CA":    {URL: srv.URL, Creds: srv.Creds, TLSCA: other.CA},
+		"plain nats://":       {URL: plain, Creds: srv.Creds},
+		"no CA":               {URL: srv.URL, Creds: srv.Creds},
+	} {
+		o.Home, o.Timeout = "creds", 2*time.Second
+		s, err := natsstore.Open(o)
+		if err == nil {
+			_, err = s.Get("chats/c_1.json")
+			s.Close()
+		}
+		if err == nil || errors.Is(err, store.ErrNotFound) {
+			t.Errorf("%s: reached the home (%v)", name, err)
+		}
+	}
+	s, err := natsstore.Open(natsstore.Options{URL: srv.URL, Home: "creds", Creds: srv.Creds, TLSCA: srv.CA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	unlock, err := s.Lock(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit([]store.Write{{Key: "chats/c_1.json", Data: []byte(`{}`), Class: store.Durable}}); err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	h, err := s.Health()
+	if err != nil || !h.Authenticated || !h.Encrypted {
+		t.Fatalf("the link with credentials: %+v %v", h, err)
+	}
+	loop := open(t, natstest.Start(t).URL, "creds")
+	if h, err := loop.Health(); err != nil || h.Authenticated || h.Encrypted {
+		t.Fatalf("the plain link on loopback: %+v %v", h, err)
+	}
+}
+
+// A hub refuses to listen beyond loopback without credentials (it is
+// refused before it listens: nothing binds an outside address).
+func TestHubRefusesOpenListen(t *testing.T) {
+	for _, l := range []string{"0.0.0.0:0", "[::]:0", ":0", "192.0.2.7:0", "hub.lan:0"} {
+		if s, err := hub.Start(hub.Options{Listen: l, Store: t.TempDir()}); err == nil {
+			s.Shutdown()
+			t.Errorf("a hub on %s started without credentials", l)
+		} else if !strings.Contains(err.Error(), "credentials and TLS") {
+			t.Errorf("%s: %v", l, err)
+		}
+	}
+	if _, err := hub.Start(hub.Options{Listen: "127.0.0.1:0", Store: t.TempDir(), Cluster: &hub.Cluster{Name: "c", Listen: "0.0.0.0:6222"}}); err == nil || !strings.Contains(err.Error(), "credentials and TLS") {
+		t.Errorf("a cluster's routes beyond loopback without credentials: %v", err)
 	}
 }

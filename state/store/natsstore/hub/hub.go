@@ -7,10 +7,14 @@ package hub
 import (
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/conch-sh/conch/state/store/natsstore/join"
 )
 
 // MaxPayload lets one message hold the largest record conch writes
@@ -25,6 +29,21 @@ type Options struct {
 	// power cut loses nothing a command was told was written.
 	SyncAlways bool
 	Logs       bool // the server's own log on standard error
+	// Auth, when set, is the hub's credentials: computers connect only
+	// with its user's key, over TLS. A hub that listens beyond loopback
+	// must have it.
+	Auth *Auth
+	// Name is the server's name, its own in a cluster; "": conch-hub.
+	Name string
+	// Cluster, when set, makes the server one node of a cluster.
+	Cluster *Cluster
+}
+
+// Cluster says which cluster a node is in and how it reaches the others.
+type Cluster struct {
+	Name   string   // the cluster's name, the same on every node
+	Listen string   // host:port of this node's routes
+	Routes []string // host:port (or nats-route://host:port) of the others' routes
 }
 
 // Server is a running hub.
@@ -46,8 +65,14 @@ func Start(o Options) (*Server, error) {
 	if p == 0 {
 		p = server.RANDOM_PORT
 	}
+	if o.Auth == nil && !join.Loopback(host) {
+		return nil, fmt.Errorf("--listen %s is beyond this computer: a hub there takes credentials and TLS", o.Listen)
+	}
+	if o.Name == "" {
+		o.Name = "conch-hub"
+	}
 	opts := &server.Options{
-		ServerName: "conch-hub",
+		ServerName: o.Name,
 		Host:       host,
 		Port:       p,
 		JetStream:  true,
@@ -56,6 +81,17 @@ func Start(o Options) (*Server, error) {
 		SyncAlways: o.SyncAlways,
 		NoSigs:     true,
 		NoLog:      !o.Logs,
+	}
+	if o.Auth != nil {
+		opts.Nkeys = []*server.NkeyUser{{Nkey: o.Auth.UserPub}}
+		opts.TLSConfig = o.Auth.serverTLS()
+		opts.TLS = true
+		opts.TLSTimeout = 5
+	}
+	if o.Cluster != nil {
+		if err := cluster(opts, o); err != nil {
+			return nil, err
+		}
 	}
 	s, err := server.NewServer(opts)
 	if err != nil {
@@ -69,5 +105,45 @@ func Start(o Options) (*Server, error) {
 		s.Shutdown()
 		return nil, fmt.Errorf("the server on %s did not start", o.Listen)
 	}
-	return &Server{Server: s, URL: s.ClientURL()}, nil
+	return &Server{Server: s, URL: s.ClientURL()}, nil // tls:// with Auth
+}
+
+// cluster sets the routes of a node: their port, the cluster's secret
+// and, with Auth, TLS both ways with the cluster's CA.
+func cluster(opts *server.Options, o Options) error {
+	c := o.Cluster
+	host, port, err := net.SplitHostPort(c.Listen)
+	if err != nil {
+		return fmt.Errorf("--cluster-listen %q: %v", c.Listen, err)
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil || p <= 0 || p > 65535 {
+		return fmt.Errorf("--cluster-listen %q: the port is not a number from 1 to 65535", c.Listen)
+	}
+	if o.Auth == nil && !join.Loopback(host) {
+		return fmt.Errorf("--cluster-listen %s is beyond this computer: a cluster there takes credentials and TLS", c.Listen)
+	}
+	if c.Name == "" || strings.ContainsAny(c.Name, " .*>") {
+		return fmt.Errorf("--cluster %q: a name of letters, digits, - and _", c.Name)
+	}
+	opts.Cluster = server.ClusterOpts{Name: c.Name, Host: host, Port: p, PoolSize: -1}
+	if o.Auth != nil {
+		opts.Cluster.Username, opts.Cluster.Password = "conch", o.Auth.Route
+		opts.Cluster.TLSConfig = o.Auth.routeTLS()
+		opts.Cluster.TLSTimeout = 5
+	}
+	for _, r := range c.Routes {
+		if !strings.Contains(r, "://") {
+			r = "nats-route://" + r
+		}
+		u, err := url.Parse(r)
+		if err != nil || u.Host == "" {
+			return fmt.Errorf("--routes %q: not host:port", r)
+		}
+		if o.Auth != nil {
+			u.User = url.UserPassword("conch", o.Auth.Route)
+		}
+		opts.Routes = append(opts.Routes, u)
+	}
+	return nil
 }
