@@ -5,6 +5,7 @@ package store
 import (
 	"io"
 	"io/fs"
+	"os"
 )
 
 func ReadFile(name string) ([]byte, error) {
