@@ -1,11 +1,12 @@
 package state
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/google/shlex"
+
+	"github.com/conch-sh/conch/state/place"
 )
 
 // maxShellLine is how much of a command line the classifier reads.
@@ -157,7 +158,7 @@ func cdTarget(dir string, args []string) (string, bool) {
 		}
 		to = filepath.Join(dir, to)
 	}
-	if fi, err := os.Stat(to); err != nil || !fi.IsDir() {
+	if !place.IsDir(to) {
 		return "", false
 	}
 	return filepath.Clean(to), true
@@ -501,7 +502,7 @@ func wholeSpec(paths []string, dir string) bool {
 			}
 			full = filepath.Join(dir, p)
 		}
-		if fi, err := os.Stat(full); err == nil && fi.IsDir() {
+		if place.IsDir(full) {
 			return true
 		}
 	}
