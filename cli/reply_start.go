@@ -28,7 +28,10 @@ finished.
 begins). A reply that conch's own wake started is the wake's, whatever
 --person says, and so is one begun while that reply still runs: only a
 reply begun after it ended may be the person's. --message: the message that started it; a chat with no title
-takes one from it. --folder: where this reply works (default: the chat's).
+takes one from it. --folder: where this reply works (default: the chat's);
+where the chat's claims may reach moves with it only when the person runs
+this at a terminal (a harness's hook moves it by itself), never when a
+chat's model runs it from its shell.
 --pid: the harness process running the reply (default: the parent of this
 command); a reply whose process is gone did not finish.
 

@@ -14,8 +14,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/user"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -108,18 +106,7 @@ func (h *Home) noticeWords(n PersonNotice) string {
 // person set it in config.toml (a PATH there wins); then what the notice
 // is about.
 func (h *Home) noticeEnv(n PersonNotice) []string {
-	env := []string{minimalPath}
-	if u, err := user.Current(); err == nil {
-		env = append(env, "HOME="+u.HomeDir, "USER="+u.Username, "LOGNAME="+u.Username)
-	}
-	if run := fmt.Sprintf("/run/user/%d", os.Getuid()); os.Getuid() >= 0 {
-		if fi, err := os.Stat(run); err == nil && fi.IsDir() {
-			env = append(env, "XDG_RUNTIME_DIR="+run)
-			if _, err := os.Stat(run + "/bus"); err == nil {
-				env = append(env, "DBUS_SESSION_BUS_ADDRESS=unix:path="+run+"/bus")
-			}
-		}
-	}
+	env := append([]string{minimalPath}, proc.PersonEnv()...)
 	for _, kv := range h.Config.Notify.Env {
 		k, _, _ := strings.Cut(kv, "=")
 		env = slices.DeleteFunc(env, func(e string) bool { return strings.HasPrefix(e, k+"=") })
@@ -142,12 +129,9 @@ func noticeCommand(argv, env []string, words string) ([]string, error) {
 			path = v
 		}
 	}
-	for _, dir := range filepath.SplitList(path) {
-		p := filepath.Join(dir, cmd[0])
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			cmd[0] = p
-			return cmd, nil
-		}
+	if p, ok := proc.LookPath(cmd[0], path); ok {
+		cmd[0] = p
+		return cmd, nil
 	}
 	return cmd, fmt.Errorf("the [notify] command %s is not on its PATH (%s): name it by its whole path, or set PATH in [notify] env", cmd[0], path)
 }

@@ -1,11 +1,12 @@
 package state
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/google/shlex"
+
+	"github.com/conch-sh/conch/state/place"
 )
 
 // maxShellLine is how much of a command line the classifier reads.
@@ -32,8 +33,9 @@ type CheckoutMove struct {
 // merge, clean -f. It reads the line as the shell would split it (quotes,
 // escapes, ; && || | & and command substitutions), through the wrappers
 // that run the rest (sh -c and bash -lc strings read again, eval, env,
-// timeout, nice, sudo, xargs, git -c alias.X=...), following cd, pushd and
-// popd for the rest of the line; it names the first it finds. What it
+// timeout, nice, sudo, xargs, find -exec, git -c alias.X=...), following
+// cd, pushd and popd for the rest of the line; it names the first it
+// finds. What it
 // cannot read (a script file, a variable, an alias of git's config) is
 // said in conch help security.
 func MovesCheckout(line, cwd string) (CheckoutMove, bool) {
@@ -157,7 +159,7 @@ func cdTarget(dir string, args []string) (string, bool) {
 		}
 		to = filepath.Join(dir, to)
 	}
-	if fi, err := os.Stat(to); err != nil || !fi.IsDir() {
+	if !place.IsDir(to) {
 		return "", false
 	}
 	return filepath.Clean(to), true
@@ -213,6 +215,31 @@ func (r *shellReader) command(cmd []string, dir string, depth int) (CheckoutMove
 		return r.line(strings.Join(cmd[1:], " "), dir, depth+1)
 	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox":
 		return r.shell(cmd, dir, depth)
+	case "find":
+		// find ... -exec CMD ... ; (or +): CMD runs with the files found,
+		// which are not known here.
+		for i, w := range cmd {
+			if w != "-exec" && w != "-execdir" && w != "-ok" && w != "-okdir" {
+				continue
+			}
+			run := cmd[i+1:]
+			for j, a := range run {
+				if a == ";" || a == "+" {
+					run = run[:j]
+					break
+				}
+			}
+			if next := plainWords(run); len(next) > 0 && filepath.Base(next[0]) == "git" {
+				if m, ok := r.git(next, dir, true, depth); ok {
+					return m, true
+				}
+			} else if len(next) > 0 {
+				if m, ok := r.command(next, dir, depth+1); ok {
+					return m, true
+				}
+			}
+		}
+		return CheckoutMove{}, false
 	}
 	opts, ok := wrapperOpts[name]
 	if !ok {
@@ -501,7 +528,7 @@ func wholeSpec(paths []string, dir string) bool {
 			}
 			full = filepath.Join(dir, p)
 		}
-		if fi, err := os.Stat(full); err == nil && fi.IsDir() {
+		if place.IsDir(full) {
 			return true
 		}
 	}

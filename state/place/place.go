@@ -139,3 +139,9 @@ func readLine(path string) string {
 	line, _, _ := strings.Cut(string(buf[:n]), "\n")
 	return strings.TrimSpace(line)
 }
+
+// IsDir says whether p is a folder there now (its links followed).
+func IsDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
