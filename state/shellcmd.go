@@ -182,27 +182,48 @@ func plainWords(words []string) []string {
 	return nil
 }
 
-// wrapperOpts are, for each wrapper that runs the command after its own
-// options, the options that take a value (a "" entry: the first word
-// after the options is the wrapper's too, as timeout's duration).
-var wrapperOpts = map[string][]string{
-	"sudo":     {"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--host", "--prompt", "--chdir", "--role", "--type", "--other-user", "--command-timeout"},
-	"doas":     {"-u", "-C"},
-	"env":      {"-u", "-C", "-S", "--unset", "--chdir", "--split-string"},
-	"timeout":  {"-s", "-k", "--signal", "--kill-after", ""},
-	"nice":     {"-n", "--adjustment"},
-	"ionice":   {"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"},
-	"nohup":    nil,
-	"time":     {"-f", "-o", "--format", "--output"},
-	"command":  nil,
-	"builtin":  nil,
-	"exec":     {"-a"},
-	"setsid":   nil,
-	"stdbuf":   {"-i", "-o", "-e", "--input", "--output", "--error"},
-	"xargs":    {"-I", "-n", "-P", "-L", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--max-lines", "--max-chars", "--delimiter", "--eof", "--arg-file", "--replace"},
-	"chrt":     nil,
-	"unbuffer": nil,
-	"watch":    {"-n", "-d", "--interval"},
+// wrapperOpts says, for a wrapper that runs the command after its own
+// options, the options that take a value (a "" entry: the first word after
+// the options is the wrapper's too, as timeout's duration). A switch, not
+// a map: a map is built when the package starts, in every command.
+func wrapperOpts(name string) (opts []string, ok bool) {
+	switch name {
+	case "sudo":
+		return []string{"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--host", "--prompt", "--chdir", "--role", "--type", "--other-user", "--command-timeout"}, true
+	case "doas":
+		return []string{"-u", "-C"}, true
+	case "env":
+		return []string{"-u", "-C", "-S", "--unset", "--chdir", "--split-string"}, true
+	case "timeout":
+		return []string{"-s", "-k", "--signal", "--kill-after", ""}, true
+	case "nice":
+		return []string{"-n", "--adjustment"}, true
+	case "ionice":
+		return []string{"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"}, true
+	case "nohup":
+		return nil, true
+	case "time":
+		return []string{"-f", "-o", "--format", "--output"}, true
+	case "command":
+		return nil, true
+	case "builtin":
+		return nil, true
+	case "exec":
+		return []string{"-a"}, true
+	case "setsid":
+		return nil, true
+	case "stdbuf":
+		return []string{"-i", "-o", "-e", "--input", "--output", "--error"}, true
+	case "xargs":
+		return []string{"-I", "-n", "-P", "-L", "-s", "-d", "-E", "-a", "--max-args", "--max-procs", "--max-lines", "--max-chars", "--delimiter", "--eof", "--arg-file", "--replace"}, true
+	case "chrt":
+		return nil, true
+	case "unbuffer":
+		return nil, true
+	case "watch":
+		return []string{"-n", "-d", "--interval"}, true
+	}
+	return nil, false
 }
 
 // command judges one simple command (past assignments) run in dir.
@@ -241,7 +262,7 @@ func (r *shellReader) command(cmd []string, dir string, depth int) (CheckoutMove
 		}
 		return CheckoutMove{}, false
 	}
-	opts, ok := wrapperOpts[name]
+	opts, ok := wrapperOpts(name)
 	if !ok {
 		return CheckoutMove{}, false
 	}
