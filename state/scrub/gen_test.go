@@ -200,7 +200,8 @@ func generate(specs []ruleSpec, global []allowSpec) ([]byte, error) {
 	b.WriteString("package scrub\n\n")
 	b.WriteString("// ruleTable is rules.toml in Go: nothing is decoded at run time, and a\n")
 	b.WriteString("// rule is compiled only when a text holds one of its keywords.\n")
-	fmt.Fprintf(&b, "var ruleTable = [%d]ruleSpec{\n", len(specs))
+	fmt.Fprintf(&b, "// ruleCount is how many rules there are.\nconst ruleCount = %d\n\n", len(specs))
+	b.WriteString("var ruleTable = [ruleCount]ruleSpec{\n")
 	for _, sp := range specs {
 		fmt.Fprintf(&b, "{id: %s, regex: %s", strconv.Quote(sp.id), quote(sp.regex))
 		if sp.secretGroup != 0 {
@@ -221,7 +222,11 @@ func generate(specs []ruleSpec, global []allowSpec) ([]byte, error) {
 		b.WriteString("},\n")
 	}
 	b.WriteString("}\n\n")
-	fmt.Fprintf(&b, "var globalAllowTable = %s\n\n", allowSource(global))
+	if len(global) == 0 {
+		b.WriteString("var globalAllowTable []allowSpec\n\n")
+	} else {
+		fmt.Fprintf(&b, "var globalAllowTable = %s\n\n", allowSource(global))
+	}
 	kws, at := index(specs)
 	b.WriteString("// keywordTable is every rule's keywords, sorted, with the rules each wakes.\n")
 	fmt.Fprintf(&b, "var keywordTable = [%d]keywordSpec{\n", len(kws))

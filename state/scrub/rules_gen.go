@@ -4,7 +4,10 @@ package scrub
 
 // ruleTable is rules.toml in Go: nothing is decoded at run time, and a
 // rule is compiled only when a text holds one of its keywords.
-var ruleTable = [91]ruleSpec{
+// ruleCount is how many rules there are.
+const ruleCount = 91
+
+var ruleTable = [ruleCount]ruleSpec{
 	{id: "aws-access-key-id", regex: `((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})\b`, keywords: []string{"a3t", "akia", "asia", "abia", "acca"}, needs: "A"},
 	{id: "aws-secret-access-key", regex: `(?i)aws[\w.-]{0,30}?(?:secret|private)[\w.-]{0,30}?["']?\s*(?:=|:=|:|=>)\s*["'\x60]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`, keywords: []string{"aws"}, needs: ":="},
 	{id: "aws-session-token", regex: `(?i)aws[\w.-]{0,30}?session[\w.-]{0,10}?["']?\s*(?:=|:=|:|=>)\s*["'\x60]?([A-Za-z0-9/+=]{100,})`, keywords: []string{"aws"}, needs: ":="},
@@ -98,7 +101,7 @@ var ruleTable = [91]ruleSpec{
 	{id: "generic-credential", regex: `(?i)(?:key|token|secret|credentials?)[\w.-]{0,20}?["']?\s*(?:=|:=|:|=>|\?=)\s*["'\x60]?([A-Za-z0-9_./+=~-]{16,})`, entropy: 3.5, keywords: []string{"key", "token", "secret", "credential"}, needs: ":=?", allow: []allowSpec{{regexes: []string{`^[A-Za-z_.-]+$`, `^(?:~|\.{1,2})?/[\w.-]+(?:/[\w.-]+)+$`, `^\[secret`}}}},
 }
 
-var globalAllowTable = []allowSpec(nil)
+var globalAllowTable []allowSpec
 
 // keywordTable is every rule's keywords, sorted, with the rules each wakes.
 var keywordTable = [148]keywordSpec{

@@ -199,7 +199,7 @@ var builtin = set{
 	compiled: builtinCompiled[:],
 }
 
-var builtinCompiled [len(ruleTable)]compiled
+var builtinCompiled [ruleCount]compiled
 
 // compiled is one rule, compiled on its first use.
 type compiled struct {
