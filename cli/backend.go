@@ -66,7 +66,9 @@ func (a *app) backendURL() string {
 	if dir == "" {
 		return ""
 	}
-	data, err := store.NewFiles(dir, a.env.FS, 0).Get("config.toml")
+	files := store.NewFiles(dir, a.env.FS, 0)
+	files.LiveIn = state.LiveFolders
+	data, err := files.Get("config.toml")
 	if err != nil || !bytes.Contains(data, []byte("[backend]")) {
 		return "" // the local home, at the cost of one read
 	}

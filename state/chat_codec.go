@@ -221,20 +221,8 @@ func (r *jsonReader) reply(p *Reply) bool {
 
 // recent reads the chat's recent sends: null, or an array of objects.
 func (r *jsonReader) recent(p *[]RecentSend) bool {
-	if r.literal("null") {
-		*p = nil
-		return true
-	}
-	if !r.byte('[') {
-		return false
-	}
-	out := []RecentSend{}
-	for first := true; !r.byte(']'); first = false {
-		if !first && !r.byte(',') {
-			return false
-		}
-		var s RecentSend
-		ok := r.object(func(key string) bool {
+	return objects(r, p, func(s *RecentSend) bool {
+		return r.object(func(key string) bool {
 			switch key {
 			case "to":
 				return r.str(&s.To)
@@ -245,10 +233,29 @@ func (r *jsonReader) recent(p *[]RecentSend) bool {
 			}
 			return false
 		})
-		if !ok {
+	})
+}
+
+// objects reads null (the slice is then nil) or an array, each element
+// read into a new T by read.
+func objects[T any](r *jsonReader, p *[]T, read func(*T) bool) bool {
+	if r.literal("null") {
+		*p = nil
+		return true
+	}
+	if !r.byte('[') {
+		return false
+	}
+	out := []T{}
+	for first := true; !r.byte(']'); first = false {
+		if !first && !r.byte(',') {
 			return false
 		}
-		out = append(out, s)
+		var v T
+		if !read(&v) {
+			return false
+		}
+		out = append(out, v)
 	}
 	*p = out
 	return true

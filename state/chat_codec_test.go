@@ -74,18 +74,7 @@ func fillRandom(v reflect.Value, rnd *rand.Rand, full bool) {
 // reads what encoding/json reads.
 func sameAsJSON(t *testing.T, data []byte) (took bool) {
 	t.Helper()
-	var fast Chat
-	if !decodeChat(data, &fast) {
-		return false
-	}
-	var slow Chat
-	if err := json.Unmarshal(data, &slow); err != nil {
-		t.Fatalf("the hand reader took what encoding/json turns away (%v):\n%s", err, data)
-	}
-	if !reflect.DeepEqual(fast, slow) {
-		t.Fatalf("the hand reader read\n%+v\nencoding/json read\n%+v\nfrom\n%s", fast, slow, data)
-	}
-	return true
+	return sameAsJSONBy(t, data, decodeChat)
 }
 
 // TestDecodeChatReadsWhatConchWrites: a record conch writes (every field

@@ -105,13 +105,25 @@ type Home struct {
 }
 
 // Open reads the home's config. It creates nothing.
+// LiveFolders are the folders whose records take live writes (a step's
+// change of a chat or a task, a session's link): only their records may
+// have an overlay in a local home (store.Files.LiveIn).
+var LiveFolders = []string{"chats", "tasks", "sessions"}
+
+// localFiles is the home's own files.
+func localFiles(o Options) *store.Files {
+	f := store.NewFiles(o.Dir, o.FS, 0)
+	f.LiveIn = LiveFolders
+	return f
+}
+
 func Open(o Options) (*Home, error) {
 	h := &Home{Dir: o.Dir, store: o.Store, Now: o.Now, Wall: o.Wall, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe, Words: o.Words, reach: o.Reach}
 	// The config is read where the records are when a store is given (a
 	// test's), else from the local files: it names the backend.
 	local := h.store
 	if local == nil {
-		local = store.NewFiles(o.Dir, o.FS, 0)
+		local = localFiles(o)
 	}
 	if h.Now == nil {
 		h.Now = time.Now
@@ -153,7 +165,7 @@ func Open(o Options) (*Home, error) {
 			return nil, err
 		}
 		if h.store != nil {
-			h.local, h.shared = store.NewFiles(o.Dir, o.FS, 0), true
+			h.local, h.shared = localFiles(o), true
 		}
 	}
 	if o.Local != nil && o.Store != nil {

@@ -77,20 +77,8 @@ func decodeClaims(data []byte, f *ClaimsFile) bool {
 		if key != "claims" {
 			return false
 		}
-		if r.literal("null") {
-			f.Claims = nil
-			return true
-		}
-		if !r.byte('[') {
-			return false
-		}
-		f.Claims = []Claim{}
-		for first := true; !r.byte(']'); first = false {
-			if !first && !r.byte(',') {
-				return false
-			}
-			var cl Claim
-			ok := r.object(func(key string) bool {
+		return objects(&r, &f.Claims, func(cl *Claim) bool {
+			return r.object(func(key string) bool {
 				switch key {
 				case "chat":
 					return r.str(&cl.Chat)
@@ -113,12 +101,7 @@ func decodeClaims(data []byte, f *ClaimsFile) bool {
 				}
 				return false
 			})
-			if !ok {
-				return false
-			}
-			f.Claims = append(f.Claims, cl)
-		}
-		return true
+		})
 	})
 	if ok {
 		r.space()

@@ -114,14 +114,8 @@ func fill(dir string, chats, events int, ev everyday, out io.Writer) error {
 	}
 	// Events: goal changes, spread evenly over the chats, to make up the
 	// number asked for with those the chats' making recorded.
-	var ids []string
-	if err := h.View(func(tx *state.View) error {
-		ix, err := tx.ReadIndex()
-		for id := range ix.Chats {
-			ids = append(ids, id)
-		}
-		return err
-	}); err != nil {
+	ids, err := chatIDs(h)
+	if err != nil {
 		return err
 	}
 	made, err := countEvents(h, ids)
@@ -163,14 +157,7 @@ func fill(dir string, chats, events int, ev everyday, out io.Writer) error {
 		return err
 	}
 	if ev != (everyday{}) {
-		ids = ids[:0]
-		if err := h.View(func(tx *state.View) error {
-			ix, err := tx.ReadIndex()
-			for id := range ix.Chats {
-				ids = append(ids, id)
-			}
-			return err
-		}); err != nil {
+		if ids, err = chatIDs(h); err != nil {
 			return err
 		}
 	}
@@ -187,6 +174,19 @@ func fill(dir string, chats, events int, ev everyday, out io.Writer) error {
 	}
 	fmt.Fprintln(out)
 	return nil
+}
+
+// chatIDs are the ids of every chat and task the index sums up.
+func chatIDs(h *state.Home) ([]string, error) {
+	var ids []string
+	err := h.View(func(tx *state.View) error {
+		ix, err := tx.ReadIndex()
+		for id := range ix.Chats {
+			ids = append(ids, id)
+		}
+		return err
+	})
+	return ids, err
 }
 
 // countEvents is how many events the chats' logs hold: the sum of their

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -44,6 +45,19 @@ type Files struct {
 	Dir      string
 	FS       FS
 	LockWait time.Duration // 0: lock.DefaultWait
+	// LiveIn are the folders (a key's first name) whose records may take
+	// live writes into an overlay (live.go); nil: every folder. A record
+	// elsewhere is read with no look for an overlay, and written whole.
+	LiveIn []string
+}
+
+// mayOverlay says whether the record at key may have an overlay.
+func (h *Files) mayOverlay(key string) bool {
+	if h.LiveIn == nil {
+		return true
+	}
+	dir, _, inside := strings.Cut(key, "/")
+	return inside && slices.Contains(h.LiveIn, dir)
 }
 
 // NewFiles is the home at dir on fsys (nil: the real file system).
@@ -67,8 +81,8 @@ func (h *Files) Where(key string) string { return h.path(key) }
 func (h *Files) Get(key string) ([]byte, error) {
 	p := h.path(key)
 	base, err := h.FS.ReadFile(p)
-	if err != nil {
-		return nil, err
+	if err != nil || !h.mayOverlay(key) {
+		return base, err
 	}
 	return h.overlaid(p, base)
 }
@@ -251,7 +265,7 @@ func (h *Files) writeEvents(events *journal) error {
 // (or removal) is the commit point.
 func (h *Files) commitOne(j *journal, warn func(string, ...any)) error {
 	e := j.entries[0]
-	if !j.durable && !e.remove {
+	if !j.durable && !e.remove && h.mayOverlay(e.rel) {
 		// Live state: in the record's overlay, one pwrite; else one
 		// rename, no sync.
 		p := h.path(e.rel)

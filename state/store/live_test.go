@@ -246,3 +246,43 @@ func FuzzLiveSlots(f *testing.F) {
 		}
 	})
 }
+
+// TestLiveIn: a record outside the folders that take live writes has no
+// overlay: its live write is written whole, and a read looks for none.
+func TestLiveIn(t *testing.T) {
+	h, unlock := liveHome(t)
+	defer unlock()
+	h.LiveIn = []string{"chats"}
+	commit(t, h, "index.json", `{"v":0}`, Durable)
+	commit(t, h, "index.json", `{"v":1}`, Live)
+	if b, _ := os.ReadFile(h.path("index.json")); string(b) != `{"v":1}` {
+		t.Fatalf("a live write outside LiveIn was not written whole: %s", b)
+	}
+	if _, err := os.Stat(livePath(h.path("index.json"))); !os.IsNotExist(err) {
+		t.Fatalf("a record outside LiveIn has an overlay: %v", err)
+	}
+	commit(t, h, "chats/c_1.json", `{"v":0}`, Durable)
+	commit(t, h, "chats/c_1.json", `{"v":1}`, Live)
+	if _, err := os.Stat(livePath(h.path("chats/c_1.json"))); err != nil {
+		t.Fatalf("a record in LiveIn took its live write whole: %v", err)
+	}
+	// An overlay where none belongs is not read: c_1's, beside an
+	// index.json that holds what c_1's file holds, so that it stands over it.
+	b, err := os.ReadFile(livePath(h.path("chats/c_1.json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(livePath(h.path("index.json")), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(h.path("index.json"), []byte(`{"v":0}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, h, "index.json"); got != `{"v":0}` {
+		t.Fatalf("a record outside LiveIn read through an overlay: %s", got)
+	}
+	h.LiveIn = nil
+	if got := get(t, h, "index.json"); got != `{"v":1}` {
+		t.Fatalf("the planted overlay does not stand over the record: %s", got)
+	}
+}
