@@ -203,16 +203,24 @@ func (c *Chat) Active() time.Time {
 
 // Chat reads a chat or task record. A missing one is ErrNoChat.
 func (tx *View) Chat(id string) (*Chat, error) {
-	if !ValidID(id) {
+	c, err := tx.chatIfAny(id)
+	if err == nil && c == nil {
 		return nil, noChat(id)
+	}
+	return c, err
+}
+
+// chatIfAny reads a chat or task record, or nil when there is none (or
+// the id is none a chat could have). A record that holds another id is
+// corrupt: written back, it would land on the other's file.
+func (tx *View) chatIfAny(id string) (*Chat, error) {
+	if !ValidID(id) {
+		return nil, nil
 	}
 	rel := chatRel(id)
 	c, err := load[Chat](tx, rel)
-	if err != nil {
+	if err != nil || c == nil {
 		return nil, err
-	}
-	if c == nil {
-		return nil, noChat(id)
 	}
 	if c.ID != id || c.IsTask() != strings.HasPrefix(id, "t_") {
 		// A record under another's name would be written back under its own.

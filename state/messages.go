@@ -347,7 +347,7 @@ func (tx *Tx) keyedMessage(me *Chat, key string) (*Message, error) {
 	if err != nil || m == nil {
 		return nil, err
 	}
-	to, err := load[Chat](tx, chatRel(m.To))
+	to, err := tx.chatIfAny(m.To)
 	if err != nil {
 		return nil, err
 	}
@@ -716,7 +716,7 @@ func (tx *Tx) messagesOnDelete(c *Chat) error {
 		}
 	}
 	for _, w := range c.Wrote {
-		writer, err := load[Chat](tx, chatRel(w))
+		writer, err := tx.chatIfAny(w)
 		if err != nil {
 			return err
 		}
@@ -746,7 +746,7 @@ func (tx *View) MessageState(m *Message) (state, why string, err error) {
 	if state != MsgWaiting && state != MsgHeld {
 		return state, why, nil
 	}
-	to, err := load[Chat](tx, chatRel(m.To))
+	to, err := tx.chatIfAny(m.To)
 	if err != nil {
 		return "", "", err
 	}
@@ -766,7 +766,7 @@ func (tx *Tx) PassMessage(a Actor, id string) (*Message, error) {
 		return nil, err
 	}
 	now := tx.Now()
-	to, err := load[Chat](tx, chatRel(m.To))
+	to, err := tx.chatIfAny(m.To)
 	if err != nil {
 		return nil, err
 	}
@@ -800,7 +800,7 @@ func (tx *Tx) DismissMessage(a Actor, id string) (*Message, error) {
 		return nil, err
 	}
 	m.State, m.Done = MsgDismissed, tx.Now()
-	if to, err := load[Chat](tx, chatRel(m.To)); err != nil {
+	if to, err := tx.chatIfAny(m.To); err != nil {
 		return nil, err
 	} else if to != nil && dropEntry(to, m.ID) {
 		tx.saveChat(to, true)

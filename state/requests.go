@@ -135,7 +135,7 @@ func (tx *Tx) ConfirmRequest(a Actor, id string) (*Request, error) {
 		return nil, err
 	}
 	now := tx.Now()
-	target, err := load[Chat](tx, chatRel(r.Target))
+	target, err := tx.chatIfAny(r.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +193,7 @@ func (e *NotWaitingError) Unwrap() error { return &Error{Kind: ErrRefused, Msg: 
 // tellAsker puts the request in the asking chat's inbox: its next notes
 // says how the request ended.
 func (tx *Tx) tellAsker(r *Request) error {
-	asker, err := load[Chat](tx, chatRel(r.By))
+	asker, err := tx.chatIfAny(r.By)
 	if err != nil || asker == nil {
 		return err
 	}

@@ -129,7 +129,7 @@ func (tx *Tx) keyedStop(key string) (*Request, error) {
 	if err != nil || r == nil {
 		return nil, err
 	}
-	target, err := load[Chat](tx, chatRel(r.Target))
+	target, err := tx.chatIfAny(r.Target)
 	if err != nil {
 		return nil, err
 	}
