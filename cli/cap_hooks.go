@@ -208,8 +208,8 @@ func parsePayload(data []byte) (payload, error) {
 	if len(data) == 0 {
 		return nil, errors.New("no event on standard input")
 	}
-	var p payload
-	if err := json.Unmarshal(data, &p); err != nil || p == nil {
+	p, err := harness.ParseObject(data)
+	if err != nil || p == nil {
 		return nil, fmt.Errorf("the event is not a JSON object: %s", shortErr(err))
 	}
 	return p, nil

@@ -25,6 +25,8 @@ func decodeFast(data []byte, v any) bool {
 		return decodeMessage(data, v)
 	case *ClaimsFile:
 		return decodeClaims(data, v)
+	case *SessionLink:
+		return decodeSession(data, v)
 	}
 	return false
 }
@@ -55,15 +57,7 @@ func decodeChat(data []byte, c *Chat) bool {
 		case "inbound":
 			return r.str(&c.Inbound)
 		case "taint":
-			return r.object(func(key string) bool {
-				switch key {
-				case "outside":
-					return r.strs(&c.Taint.Outside)
-				case "person":
-					return r.strs(&c.Taint.Person)
-				}
-				return false
-			})
+			return r.taint(&c.Taint)
 		case "archived":
 			return r.boolean(&c.Archived)
 		case "goal":

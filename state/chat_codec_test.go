@@ -65,6 +65,21 @@ func fillRandom(v reflect.Value, rnd *rand.Rand, full bool) {
 				fillRandom(v.Field(i), rnd, full)
 			}
 		}
+	case reflect.Map:
+		n := rnd.IntN(4)
+		if full {
+			n = 1 + rnd.IntN(3)
+		} else if rnd.IntN(4) == 0 {
+			return // nil
+		}
+		m := reflect.MakeMapWithSize(v.Type(), n)
+		for i := 0; i < n; i++ {
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			fillRandom(k, rnd, full)
+			fillRandom(e, rnd, true) // a map's value is never null
+			m.SetMapIndex(k, e)
+		}
+		v.Set(m)
 	default:
 		panic("fillRandom: a field of kind " + v.Kind().String())
 	}

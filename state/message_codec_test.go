@@ -125,3 +125,36 @@ func FuzzDecodeClaims(f *testing.F) {
 		sameAsJSONBy(t, data, decodeClaims)
 	})
 }
+
+// TestDecodeSessionReadsWhatConchWrites: a session's link as conch writes
+// it is read by hand, as encoding/json reads it; a field added to
+// SessionLink or Tombstone without a word in decodeSession fails here.
+func TestDecodeSessionReadsWhatConchWrites(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 10))
+	for i := 0; i < 300; i++ {
+		var l SessionLink
+		fillRandom(reflect.ValueOf(&l).Elem(), rnd, i%3 == 0)
+		data, err := json.MarshalIndent(&l, "", " ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameAsJSONBy(t, data, decodeSession) {
+			t.Fatalf("the hand reader turned away a link conch writes:\n%s", data)
+		}
+	}
+	for _, data := range []string{`{"agents":{"a":null}}`, `{"deleted":{"c_1":null}}`, `{"agents":{"a":"c_2","a":"c_3"}}`, `{"Chat":"c_1"}`, `{"shells":[]}`} {
+		if sameAsJSONBy(t, []byte(data), decodeSession) {
+			t.Errorf("the hand reader took %s, which it should hand on", data)
+		}
+	}
+}
+
+// FuzzDecodeSession: the hand reader of a session's link hands on, or
+// reads what encoding/json reads.
+func FuzzDecodeSession(f *testing.F) {
+	f.Add([]byte(`{"harness":"claude","session":"s1","chat":"c_1","agents":{"a1":"c_2"},"created":"2026-11-29T12:00:00Z","deleted":{"c_3":{"origin":"yours","mode":"ask","taint":{"outside":["web"]}}},"shells":{"t1":""}}`))
+	f.Add([]byte(`{"agents":null,"deleted":{},"shells":{"t1":"a\u00e9"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sameAsJSONBy(t, data, decodeSession)
+	})
+}

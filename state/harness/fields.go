@@ -19,6 +19,9 @@ func (p Fields) Str(key string) string {
 	if !ok {
 		return ""
 	}
+	if s, ok := plainString(raw); ok {
+		return s // no NUL: a raw control byte is not JSON
+	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", " ")
@@ -32,6 +35,12 @@ func (p Fields) Str(key string) string {
 
 // Flag is a boolean field, false when missing.
 func (p Fields) Flag(key string) bool {
+	switch raw := string(p[key]); raw {
+	case "true":
+		return true
+	case "false", "":
+		return false
+	}
 	var b bool
 	_ = json.Unmarshal(p[key], &b)
 	return b
@@ -48,9 +57,23 @@ func (p Fields) Has(key string) bool {
 
 // Obj is a JSON object, nil when raw is not one.
 func Obj(raw json.RawMessage) Fields {
+	if o, ok := splitObject(raw); ok {
+		return o
+	}
 	var o Fields
 	if json.Unmarshal(raw, &o) != nil {
 		return nil
 	}
 	return o
+}
+
+// ParseObject reads data, a JSON object, into its fields; an error says
+// what is wrong with data. (JSON's null reads as nil, no error.)
+func ParseObject(data []byte) (Fields, error) {
+	if o, ok := splitObject(data); ok {
+		return o, nil
+	}
+	var o Fields
+	err := json.Unmarshal(data, &o)
+	return o, err
 }

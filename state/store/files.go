@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/conch-sh/conch/lock"
@@ -49,6 +50,12 @@ type Files struct {
 	// live writes into an overlay (live.go); nil: every folder. A record
 	// elsewhere is read with no look for an overlay, and written whole.
 	LiveIn []string
+
+	// held is what the lock's holder read of the overlays it may write
+	// (live.go), so that a live write needs not read again what the same
+	// command read a moment before: nil while the lock is not held.
+	mu   sync.Mutex
+	held map[string]liveState
 }
 
 // mayOverlay says whether the record at key may have an overlay.
@@ -148,7 +155,15 @@ func (h *Files) Lock(wait time.Duration) (func(), error) {
 		unlock()
 		return nil, err
 	}
-	return unlock, nil
+	h.mu.Lock()
+	h.held = map[string]liveState{}
+	h.mu.Unlock()
+	return func() {
+		h.mu.Lock()
+		h.held = nil
+		h.mu.Unlock()
+		unlock()
+	}, nil
 }
 
 // oldMark is what conch before the journal wrote before a commit of

@@ -175,6 +175,7 @@ func (h *Files) Quarantine(key string, now time.Time) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	h.forget(h.path(key))
 	dir, _ := h.real("quarantine")
 	if err := h.FS.MkdirAll(dir); err != nil {
 		return "", err

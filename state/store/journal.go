@@ -155,6 +155,7 @@ func (h *Files) apply(j *journal) error {
 // applyEntry writes one record, or removes it (gone already is removed).
 func (h *Files) applyEntry(e journalEntry) error {
 	p := h.path(e.rel)
+	h.forget(p)
 	if e.remove {
 		if err := h.FS.RemoveAll(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", p, err)

@@ -98,19 +98,54 @@ func slots(b []byte) (s [2]slot) {
 	return s
 }
 
+// liveState is what a live write needs of a record and its overlay: the
+// record file's checksum and the slots' sequence numbers.
+type liveState struct {
+	base uint64
+	seqs [2]uint64
+}
+
+// remember keeps, while the lock is held, what was read of the record at
+// p and its overlay.
+func (h *Files) remember(p string, st liveState) {
+	h.mu.Lock()
+	if h.held != nil {
+		h.held[p] = st
+	}
+	h.mu.Unlock()
+}
+
+// recall is what the lock's holder read of the record at p since it took
+// the lock and has not changed since, if it did.
+func (h *Files) recall(p string) (liveState, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	st, ok := h.held[p]
+	return st, ok
+}
+
+// forget drops what was read of the record at p: it is being replaced.
+func (h *Files) forget(p string) {
+	h.mu.Lock()
+	delete(h.held, p)
+	h.mu.Unlock()
+}
+
 // overlaid is the record whose file holds base: the newest whole slot of
 // its overlay that stands over base, else base itself.
 func (h *Files) overlaid(p string, base []byte) ([]byte, error) {
+	over := sum(sumStart, base)
 	b, err := h.FS.ReadFile(livePath(p))
 	if errors.Is(err, fs.ErrNotExist) {
+		h.remember(p, liveState{base: over})
 		return base, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	over := sum(sumStart, base)
 	var best *slot
 	s := slots(b)
+	h.remember(p, liveState{base: over, seqs: [2]uint64{s[0].seq, s[1].seq}})
 	for i := range s {
 		if s[i].seq != 0 && s[i].base == over && (best == nil || s[i].seq > best.seq) {
 			best = &s[i]
@@ -129,32 +164,40 @@ func (h *Files) writeLive(p string, data []byte) (ok bool, err error) {
 	if len(data) > liveSlot {
 		return false, nil
 	}
-	base, err := h.FS.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
 	lp := livePath(p)
-	old, err := h.FS.ReadFile(lp)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, err
+	st, ok := h.recall(p)
+	if !ok {
+		base, err := h.FS.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		old, err := h.FS.ReadFile(lp)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+		s := slots(old)
+		st = liveState{base: sum(sumStart, base), seqs: [2]uint64{s[0].seq, s[1].seq}}
 	}
-	s := slots(old)
 	i := 0 // the older slot, or one never written
-	if s[1].seq < s[0].seq {
+	if st.seqs[1] < st.seqs[0] {
 		i = 1
 	}
+	seq := max(st.seqs[0], st.seqs[1]) + 1
 	buf := make([]byte, liveHeader+len(data))
 	binary.LittleEndian.PutUint32(buf[0:], liveMagic)
-	binary.LittleEndian.PutUint64(buf[4:], max(s[0].seq, s[1].seq)+1)
+	binary.LittleEndian.PutUint64(buf[4:], seq)
 	binary.LittleEndian.PutUint32(buf[12:], uint32(len(data)))
-	binary.LittleEndian.PutUint64(buf[16:], sum(sumStart, base))
+	binary.LittleEndian.PutUint64(buf[16:], st.base)
 	copy(buf[liveHeader:], data)
 	binary.LittleEndian.PutUint64(buf[24:], sum(sum(sumStart, buf[:24]), data))
+	h.forget(p) // a write that fails leaves the slot unknown
 	if err := h.FS.WriteAt(lp, buf, int64(i*(liveHeader+liveSlot))); err != nil {
 		return false, err
 	}
+	st.seqs[i] = seq
+	h.remember(p, st)
 	return true, nil
 }

@@ -286,3 +286,63 @@ func TestLiveIn(t *testing.T) {
 		t.Fatalf("the planted overlay does not stand over the record: %s", got)
 	}
 }
+
+// countingFS counts the files read.
+type countingFS struct {
+	OSFS
+	reads int
+}
+
+func (c *countingFS) ReadFile(p string) ([]byte, error) {
+	c.reads++
+	return c.OSFS.ReadFile(p)
+}
+
+// TestLiveWriteRemembers: a live write after the lock's holder read the
+// record reads nothing again; a write that replaces the record, or a lock
+// let go and taken again (another command may have written between),
+// makes the next live write read afresh, so that its slot stands over the
+// record as it is.
+func TestLiveWriteRemembers(t *testing.T) {
+	fsys := &countingFS{}
+	h := NewFiles(filepath.Join(t.TempDir(), "home"), fsys, 0)
+	key, other := "chats/c_1.json", "chats/c_2.json"
+	unlock, err := h.Lock(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit(t, h, key, `{"v":0}`, Durable)
+	commit(t, h, key, `{"v":1}`, Live)
+	get(t, h, key)
+	fsys.reads = 0
+	commit(t, h, key, `{"v":2}`, Live)
+	if fsys.reads != 0 {
+		t.Errorf("a live write after a read read %d files again", fsys.reads)
+	}
+	commit(t, h, key, `{"v":3}`, Live) // twice: the other slot
+	if got := get(t, h, key); got != `{"v":3}` {
+		t.Fatalf("after two remembered live writes: %s", got)
+	}
+	// Replaced in a commit of two records (the journal), then written live.
+	if _, err := h.Commit([]Write{{Key: key, Data: []byte(`{"v":"whole"}`), Class: Durable}, {Key: other, Data: []byte(`{}`), Class: Durable}}); err != nil {
+		t.Fatal(err)
+	}
+	commit(t, h, key, `{"v":4}`, Live)
+	if got := get(t, h, key); got != `{"v":4}` {
+		t.Fatalf("a live write after the record was replaced: %s", got)
+	}
+	unlock()
+	// Another command replaces the record between two locks.
+	if err := os.WriteFile(h.path(key), []byte(`{"v":"theirs"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err = h.Lock(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	commit(t, h, key, `{"v":5}`, Live)
+	if got := get(t, h, key); got != `{"v":5}` {
+		t.Fatalf("a live write after another's write between locks: %s (the slot stands over the old record)", got)
+	}
+}
