@@ -275,7 +275,8 @@ func (r *jsonReader) object(field func(key string) bool) bool {
 	if r.byte('}') {
 		return true
 	}
-	var seen []string
+	var keys [16]string // on the stack: a record's objects have fewer keys
+	seen := keys[:0]
 	for {
 		key, ok := r.string()
 		if !ok || !r.byte(':') {

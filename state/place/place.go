@@ -5,6 +5,8 @@
 package place
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,17 +66,29 @@ func Path(p string) string {
 	p = filepath.Clean(p)
 	rest := ""
 	for d := p; ; d = filepath.Dir(d) {
-		if r, err := filepath.EvalSymlinks(d); err == nil {
-			if caseInsensitive(r) {
-				r, rest = strings.ToLower(r), strings.ToLower(rest)
+		// One look first: a path that is not there (a file an edit is
+		// about to make) does not resolve, and resolving it would look at
+		// each of its folders in turn only to find that out.
+		if there(d) {
+			if r, err := filepath.EvalSymlinks(d); err == nil {
+				if caseInsensitive(r) {
+					r, rest = strings.ToLower(r), strings.ToLower(rest)
+				}
+				return filepath.Join(r, rest)
 			}
-			return filepath.Join(r, rest)
 		}
 		if d == filepath.Dir(d) {
 			return p
 		}
 		rest = filepath.Join(filepath.Base(d), rest)
 	}
+}
+
+// there says whether something is at p, or may be (a look that fails for
+// another reason than its absence leaves that to EvalSymlinks).
+func there(p string) bool {
+	_, err := os.Lstat(p)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // Tree finds the git work tree holding dir (a place, resolved) as git
