@@ -123,12 +123,23 @@ func (tx *View) liveClaims() ([]LiveClaim, error) { return tx.liveClaimsOf(nil) 
 // claim it leaves out costs no look at its claimant, so the hot path's
 // claims that could not concern it open no record.
 func (tx *View) liveClaimsOf(keep func(*Claim) bool) ([]LiveClaim, error) {
+	var out []LiveClaim
+	err := tx.eachLiveClaim(keep, func(l LiveClaim) bool {
+		out = append(out, l)
+		return true
+	})
+	return out, err
+}
+
+// eachLiveClaim hands the live claims keep keeps to yield, in claims.json's
+// order, until yield says false: a reader with its lines full looks at
+// the claimant of no claim more.
+func (tx *View) eachLiveClaim(keep func(*Claim) bool, yield func(LiveClaim) bool) error {
 	f, err := tx.readClaims()
 	if err != nil || f == nil || len(f.Claims) == 0 {
-		return nil, err
+		return err
 	}
 	now := tx.Now()
-	var out []LiveClaim
 	type proc struct {
 		pid   int
 		start uint64
@@ -144,7 +155,7 @@ func (tx *View) liveClaimsOf(keep func(*Claim) bool) ([]LiveClaim, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !s.OffersTogether() || s.Status == StatusStopped || s.Archived {
 			continue
@@ -160,9 +171,11 @@ func (tx *View) liveClaimsOf(keep func(*Claim) bool) ([]LiveClaim, error) {
 				continue
 			}
 		}
-		out = append(out, LiveClaim{Claim: *cl, Title: s.Title, Outside: s.Outside, Parent: s.Parent})
+		if !yield(LiveClaim{Claim: *cl, Title: s.Title, Outside: s.Outside, Parent: s.Parent}) {
+			return nil
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // claimant is what liveClaims needs of a claim's chat: its summary in the

@@ -205,18 +205,16 @@ func (tx *View) readerLines(me *Chat) ([]ReaderLine, error) {
 		}
 		lines = append(lines, l)
 	}
-	claims, err := tx.liveClaimsOf(func(cl *Claim) bool {
+	err = tx.eachLiveClaim(func(cl *Claim) bool {
 		return cl.Computer == computer && claimNear(cl, folder, place, myFiles)
+	}, func(l LiveClaim) bool {
+		if !l.ownClaim(me) {
+			add(ReaderLine{Kind: "claimed", Key: "claim " + l.Chat + " " + l.Pattern, Chat: l.Chat, Title: l.Title, File: relTo(l.Pattern, folder), Until: l.Until})
+		}
+		return len(lines) < room // full: no claimant more is looked at
 	})
 	if err != nil {
 		return nil, err
-	}
-	for i := range claims {
-		l := &claims[i]
-		if l.ownClaim(me) {
-			continue
-		}
-		add(ReaderLine{Kind: "claimed", Key: "claim " + l.Chat + " " + l.Pattern, Chat: l.Chat, Title: l.Title, File: relTo(l.Pattern, folder), Until: l.Until})
 	}
 	for _, s := range others {
 		if len(lines) >= room {
