@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io/fs"
 	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The redo journal. A commit of more than one record first writes every
@@ -69,7 +69,7 @@ func (j *journal) encode() []byte {
 		b.Write(e.data)
 		b.WriteByte('\n')
 	}
-	sum := crc32.ChecksumIEEE(b.Bytes())
+	sum := checksumIEEE(b.Bytes())
 	fmt.Fprintf(b, "end %d %08x\n", len(j.entries), sum)
 	return b.Bytes()
 }
@@ -99,7 +99,7 @@ func decodeJournal(data []byte) (*journal, error) {
 				return torn("the count does not match")
 			}
 			body := data[:len(data)-len(rest)]
-			if fmt.Sprintf("%08x", crc32.ChecksumIEEE(body)) != fields[2] {
+			if fmt.Sprintf("%08x", checksumIEEE(body)) != fields[2] {
 				return torn("the checksum does not match")
 			}
 			if len(after) != 0 {
@@ -305,3 +305,33 @@ func DecodeJournal(data []byte) ([]Write, error) {
 	}
 	return ws, nil
 }
+
+// checksumIEEE is the CRC-32 (IEEE) of b, as hash/crc32's ChecksumIEEE: the
+// journal's checksum. Its table is built on the first journal a command
+// writes or reads, not at start-up, where hash/crc32 builds its own in
+// every command, journal or none.
+func checksumIEEE(b []byte) uint32 {
+	crcOnce.Do(func() {
+		for i := range crcTable {
+			c := uint32(i)
+			for range 8 {
+				if c&1 == 1 {
+					c = c>>1 ^ 0xedb88320
+				} else {
+					c >>= 1
+				}
+			}
+			crcTable[i] = c
+		}
+	})
+	crc := ^uint32(0)
+	for _, c := range b {
+		crc = crcTable[byte(crc)^c] ^ crc>>8
+	}
+	return ^crc
+}
+
+var (
+	crcOnce  sync.Once
+	crcTable [256]uint32
+)

@@ -3,6 +3,8 @@ package store
 import (
 	"bytes"
 	"errors"
+	"hash/crc32"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 )
@@ -70,4 +72,19 @@ func FuzzJournal(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestChecksumIEEE: the journal's checksum is hash/crc32's IEEE checksum,
+// so a journal an older conch wrote still reads.
+func TestChecksumIEEE(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n < 300; n++ {
+		b := make([]byte, n*7)
+		for i := range b {
+			b[i] = byte(rnd.Uint32())
+		}
+		if got, want := checksumIEEE(b), crc32.ChecksumIEEE(b); got != want {
+			t.Fatalf("%d bytes: %08x, hash/crc32 says %08x", len(b), got, want)
+		}
+	}
 }
