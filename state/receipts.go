@@ -359,8 +359,9 @@ type dropper interface{ Drop(key string) error }
 // Confirm takes away the receipts this process wrote: its output is out,
 // and it exits 0. It is the process's last act, one unlink a receipt and
 // nothing after it (no sync: a receipt a power cut brings back says again
-// what was said, at most once more). An error leaves the receipt, and
-// what it stands for is said again.
+// what was said, at most once more). A removal that fails is tried once
+// more; one that fails again leaves the receipt, and what it stands for
+// is said again (a home gone read-only: twice, never zero times).
 func (h *Home) Confirm() error {
 	var first error
 	rels := make([]string, 0, len(h.receipts))
@@ -368,12 +369,17 @@ func (h *Home) Confirm() error {
 		rels = append(rels, rel)
 	}
 	slices.Sort(rels)
-	for _, rel := range rels {
-		var err error
+	drop := func(rel string) error {
 		if d, ok := h.local.(dropper); ok {
-			err = d.Drop(rel)
-		} else {
-			_, err = h.local.Commit([]store.Write{{Key: rel, Delete: true}})
+			return d.Drop(rel)
+		}
+		_, err := h.local.Commit([]store.Write{{Key: rel, Delete: true}})
+		return err
+	}
+	for _, rel := range rels {
+		err := drop(rel)
+		if err != nil {
+			err = drop(rel) // once more at once: a failure may pass
 		}
 		if err != nil && first == nil {
 			first = err

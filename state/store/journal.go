@@ -261,7 +261,15 @@ func (h *Files) commitJournal(j *journal, warn func(string, ...any)) error {
 		warn("the change is committed, but %v: the next conch command finishes writing it", err)
 		return nil
 	}
-	if err := h.FS.Remove(jp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// A removal that fails once is tried again at once too: a journal
+	// left behind is applied again by the next command, and a record its
+	// writer took away since (a receipt of marks, state's receipts.go)
+	// would come back.
+	err = h.FS.Remove(jp)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		err = h.FS.Remove(jp)
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		warn("the change is written, but its journal %s could not be removed (%v): the next conch command removes it", jp, err)
 		return nil
 	}
