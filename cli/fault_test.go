@@ -156,6 +156,10 @@ type faultRig struct {
 	pristine string            // the prepared home, kept aside
 	due      map[string]string // token of each message due in the prepared home → its receiver
 	before   map[string]string // the prepared home's records
+	// more, when set, are the variables a run in home has beside the
+	// rig's own (a home on a backend); backend opens one in this process.
+	more    func(home string) []string
+	backend OpenBackend
 }
 
 func (r *faultRig) env(home, chat string) []string {
@@ -163,6 +167,9 @@ func (r *faultRig) env(home, chat string) []string {
 		"HTTP_PROXY=http://127.0.0.1:9", "HTTPS_PROXY=http://127.0.0.1:9", "ALL_PROXY=http://127.0.0.1:9", "NO_PROXY=127.0.0.1,localhost"}
 	if chat != "" {
 		env = append(env, "CONCH_CHAT="+chat)
+	}
+	if r.more != nil {
+		env = append(env, r.more(home)...)
 	}
 	return env
 }
@@ -248,7 +255,7 @@ func (r *faultRig) inProcess(home string, c faultCmd) result {
 	env := Env{
 		In: strings.NewReader(c.stdin), Out: &out, Err: &errs, Terminal: c.tty,
 		Getenv: func(k string) string { return vars[k] }, Now: func() time.Time { return now },
-		Hostname: r.host, Cwd: r.user, PPID: os.Getpid(),
+		Hostname: r.host, Cwd: r.user, PPID: os.Getpid(), OpenBackend: r.backend,
 	}
 	code := Main(c.args, env)
 	return result{code: code, out: out.String(), err: errs.String()}
