@@ -99,7 +99,7 @@ func TestKillAfterTheBatch(t *testing.T) {
 	var homes atomic.Int64
 	// fresh is a new home on the server: c_2 with a message due, and the
 	// Claude session S1 (c_3), its reply running, with one that starts a
-// reply due (said at its next prompt, or delivered by its Stop).
+	// reply due (said at its next prompt, or delivered by its Stop).
 	fresh := func() string {
 		home := filepath.Join(dir, fmt.Sprintf("k%d", homes.Add(1)), "home")
 		if err := os.MkdirAll(home, 0o700); err != nil {
