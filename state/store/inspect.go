@@ -234,7 +234,9 @@ var ErrReadOnly = errors.New("the home's file system is read-only (mounted read-
 // canUse says why this user cannot read and write p, through the FS when
 // it answers that itself (a test's, failing as a read-only mount does).
 func (h *Files) canUse(p string, dir bool) error {
-	if u, ok := h.FS.(interface{ CanUse(p string, dir bool) error }); ok {
+	if u, ok := h.FS.(interface {
+		CanUse(p string, dir bool) error
+	}); ok {
 		return u.CanUse(p, dir)
 	}
 	return canUse(p, dir)
