@@ -139,17 +139,24 @@ func journalPath(rel string) bool {
 // a write makes is synced into its parent as it is made: see
 // OSFS.WriteFile.)
 func (h *Files) apply(j *journal) error {
+	_, err := h.applyCounted(j)
+	return err
+}
+
+// applyCounted is apply, saying how many records it changed (before the
+// one that failed).
+func (h *Files) applyCounted(j *journal) (int, error) {
 	dirs := map[string]bool{}
-	for _, e := range j.entries {
+	for i, e := range j.entries {
 		if err := h.applyEntry(e); err != nil {
-			return err
+			return i, err
 		}
 		dirs[path.Dir(e.rel)] = true
 	}
 	if !j.durable {
-		return nil
+		return len(j.entries), nil
 	}
-	return h.syncDirs(dirs)
+	return len(j.entries), h.syncDirs(dirs)
 }
 
 // applyEntry writes one record, or removes it (gone already is removed).
@@ -253,9 +260,15 @@ func (h *Files) commitJournal(j *journal, warn func(string, ...any)) error {
 	}
 	// Committed. A write that fails once is tried again at once: the
 	// records are whole images, so writing one twice is writing it once.
-	err := h.apply(j)
+	done, err := h.applyCounted(j)
 	if err != nil {
-		err = h.apply(j)
+		done, err = h.applyCounted(j)
+	}
+	if err != nil && done == 0 && h.takeBack(jp, j) {
+		// Not one record changed (a full disk, one out of inodes, fails
+		// the first): the journal is taken back, and the command fails
+		// having changed nothing, before it answers (issue 29).
+		return err
 	}
 	if err != nil {
 		warn("the change is committed, but %v: the next conch command finishes writing it", err)
@@ -279,6 +292,16 @@ func (h *Files) commitJournal(j *journal, warn func(string, ...any)) error {
 		}
 	}
 	return nil
+}
+
+// takeBack removes a journal none of whose records was written: the
+// commit is undone. It says whether it could (the removal synced, when
+// the journal was): else the journal stands, committed.
+func (h *Files) takeBack(jp string, j *journal) bool {
+	if err := h.FS.Remove(jp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	return !j.durable || h.FS.SyncDir(h.Dir) == nil
 }
 
 // ErrTorn is a journal cut short or changed: nothing of it was committed.
