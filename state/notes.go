@@ -81,6 +81,12 @@ func (tx *View) Notes(a Actor) (*Notes, error) {
 		} else if len(dead) > 0 {
 			n.recheck = true
 		}
+		// A commit cut short (its records half written: a disk that
+		// filled under it) may hold messages for this chat: the lock
+		// finishes it first.
+		if tx.cutShort() != nil {
+			n.recheck = true
+		}
 	}
 	return n, nil
 }
