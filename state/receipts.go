@@ -93,9 +93,10 @@ func validReceiptName(name string) bool {
 	if !ok || len(parts) != 3 || !ValidID(parts[0]) {
 		return false
 	}
-	_, e1 := strconv.Atoi(parts[1])
-	_, e2 := strconv.ParseUint(parts[2], 10, 64)
-	return e1 == nil && e2 == nil
+	pid, e1 := strconv.Atoi(parts[1])
+	start, e2 := strconv.ParseUint(parts[2], 10, 64)
+	// Each number as receiptRel writes it: no sign, no leading zero.
+	return e1 == nil && e2 == nil && pid >= 0 && strconv.Itoa(pid) == parts[1] && strconv.FormatUint(start, 10) == parts[2]
 }
 
 // self is this process, as its receipts name it.
