@@ -85,6 +85,7 @@ func (h *hook) warn(format string, args ...any) {
 // line on standard error and returns nil: the harness goes on.
 func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.Event, error)) (err error) {
 	h := &hook{a: a, harness: name}
+	a.hooked = true
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
@@ -175,6 +176,7 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 		say = func(ans harness.Answer) error { return h.sayPlugin(ev, ans) }
 	}
 	if serr := say(ans); serr != nil {
+		a.unsaid = true // the harness heard nothing: what it marks stays due
 		h.warn("%v", serr)
 	}
 	return err

@@ -21,11 +21,13 @@ var (
 	topicPerson string
 	//go:embed topics/backend.txt
 	topicBackend string
+	//go:embed topics/reliability.txt
+	topicReliability string
 )
 
 // helpTopics are the documents the binary carries beyond each command's
 // help: conch help json, conch help integrations, conch help security,
-// conch help person.
+// conch help person, conch help reliability.
 func helpTopics() []*cobra.Command {
 	var cmds []*cobra.Command
 	for _, t := range []struct{ name, short, text string }{
@@ -33,6 +35,7 @@ func helpTopics() []*cobra.Command {
 		{"integrations", "Setting up Claude Code, Codex, Gemini CLI and Qwen Code to report to conch", topicIntegrations},
 		{"security", "What conch guards against, what it does not, and the tests that hold it", topicSecurity},
 		{"person", "The person's side: conch top, and being told when a chat needs you ([notify])", topicPerson},
+		{"reliability", "What conch promises across kills, crashes and failing disks, and the tests that hold it", topicReliability},
 	} {
 		cmds = append(cmds, &cobra.Command{
 			Use:         t.name,

@@ -46,8 +46,11 @@ type Env struct {
 	Hostname string
 	Cwd      string
 	PPID     int
-	Exe      string
-	FS       store.FS // nil: the real file system (tests put a failing one)
+	// PID is this process, as the receipts of what it marks said name
+	// it (state's receipts.go); 0 in a test's runs in its own process.
+	PID int
+	Exe string
+	FS  store.FS // nil: the real file system (tests put a failing one)
 	// OpenBackend opens a home on a NATS server (natsstore.OpenBackend);
 	// nil in conch itself, which then runs conch-nats for a home that
 	// names a backend (backend.go): linking the NATS client would cost
@@ -69,7 +72,7 @@ func System() Env {
 	return Env{
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
 		Terminal: term.IsTerminal(int(os.Stdin.Fd())),
-		Getenv:   os.Getenv, Now: time.Now, Hostname: host, Cwd: cwd, PPID: os.Getppid(), Exe: exe,
+		Getenv:   os.Getenv, Now: time.Now, Hostname: host, Cwd: cwd, PPID: os.Getppid(), PID: os.Getpid(), Exe: exe,
 		Exec: execProcess,
 	}
 }
@@ -105,6 +108,9 @@ type app struct {
 	// better than the parent of this command (Codex's TUI, whose hooks
 	// its long-lived daemon runs).
 	harness int
+	// hooked: a hook runs (it exits 0 whatever happens); unsaid: its
+	// answer could not be written, so what it marked is not confirmed.
+	hooked, unsaid bool
 }
 
 // Main runs conch with args and returns the exit code.
@@ -115,6 +121,41 @@ func Main(args []string, env Env) int {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	a := &app{env: env}
+	code := a.main(args)
+	if code == ExitOK {
+		code = a.confirm()
+	}
+	return code
+}
+
+// confirm is a command's last act once it is to exit 0 with its output
+// out: the receipts of what it marked said are taken away (state's
+// receipts.go), so the marks stand. A hook whose answer was not written
+// leaves them, and what it would have said is said again. A notes whose
+// receipt cannot be taken away exits 1: its output is not to be used, and
+// the next notes says the same again.
+func (a *app) confirm() int {
+	if a.home == nil || !a.home.Unconfirmed() {
+		return ExitOK
+	}
+	if a.unsaid {
+		return ExitOK
+	}
+	err := a.home.Confirm()
+	if err == nil {
+		return ExitOK
+	}
+	if a.hooked {
+		fmt.Fprintf(a.env.Err, "conch: warning: what this hook said may be said again: %v\n", err)
+		return ExitOK
+	}
+	a.printer().Error(fmt.Sprintf("what was said is not confirmed (%v): it will be said again", err), ExitFailed)
+	return ExitFailed
+}
+
+// main is Main without the last act.
+func (a *app) main(args []string) int {
+	env := a.env
 	if code, ran := a.runOnBackend(args); ran {
 		return code
 	}
@@ -407,7 +448,7 @@ func (a *app) openHome() (*state.Home, error) {
 	if err != nil {
 		return nil, err
 	}
-	return state.Open(state.Options{Dir: dir, Now: now, Wall: a.env.Now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS, Words: render.Notice, Backend: a.backend, Reach: a.reach()})
+	return state.Open(state.Options{Dir: dir, Now: now, Wall: a.env.Now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS, Words: render.Notice, Backend: a.backend, Reach: a.reach(), PID: a.env.PID})
 }
 
 // clock is the command's clock: the time CONCH_NOW names, when set.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -27,5 +28,30 @@ func TestSecurityTopicNamesEveryThreatTest(t *testing.T) {
 	}
 	if len(named) < 13 {
 		t.Errorf("conch help security names %d threat tests; the threat model has 13 rows", len(named))
+	}
+}
+
+// TestReliabilityTopicNamesItsTests holds conch help reliability to the
+// tests it names: each is a test function of the repository.
+func TestReliabilityTopicNamesItsTests(t *testing.T) {
+	names := regexp.MustCompile(`\bTest[A-Z][A-Za-z]+`).FindAllString(topicReliability, -1)
+	if len(names) < 8 {
+		t.Fatalf("conch help reliability names %d tests", len(names))
+	}
+	var src strings.Builder
+	for _, dir := range []string{".", "../state", "../state/store"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src.Write(data)
+		}
+	}
+	for _, n := range names {
+		if !strings.Contains(src.String(), "func "+n+"(") {
+			t.Errorf("conch help reliability names %s, which is no test", n)
+		}
 	}
 }

@@ -123,6 +123,9 @@
 //	§9  locks beside the data, a bounded wait    → lock/lock.go (Exclusive) → lock/lock_test.go
 //	§9  read-only commands create nothing        → home.go (View) → home_files, home_readonly_more
 //	§9  never lost, never shown twice            → messages.go (markMessages) → cli/kill_senders_test.go
+//	§9  marks count only for a command that got out → receipts.go (Receipt, undoDeadMarks, Confirm) → state/receipts_test.go, cli/kill_marks_test.go, cli/kill_batch_test.go
+//	§9  a full disk: taken back, or refused       → state/store/journal.go (takeBack, CutShort) → state/store/journal_test.go, cli/full_disk_test.go
+//	§9  a read-only home is one finding           → state/store/inspect.go (ErrReadOnly) → state/readonly_test.go
 //	§9  a record that cannot be read; doctor     → doctor.go (Doctor) → doctor_torn, doctor_shape
 //	§9  bad input changes nothing                → chats.go (validText) → input_bad, args_not_text
 //	§9  bounds on every stored field             → bounds.go (maxBytes, addSource) → threat_field_bounds

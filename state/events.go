@@ -355,7 +355,11 @@ func (tx *Tx) drainNotices(me *Chat, ns []Notice) error {
 		if cur == nil || !cur.Pending() || cur.LastSeen != n.Since {
 			continue
 		}
+		before := cur.LastSeen
 		cur.Drain()
+		if tx.marks != nil {
+			tx.marks.Notices = append(tx.marks.Notices, ReceiptNotice{Target: n.Target, LastSeen: before, Drained: cur.LastSeen})
+		}
 		cur.Touched = now
 		changed = true
 	}

@@ -83,6 +83,10 @@ type Options struct {
 	// Words is the sentence [notify] tells the person for a notice
 	// (render's); nil says only its kind and chat.
 	Words func(PersonNotice) string
+	// PID is this process's id, as its receipts name it (receipts.go);
+	// 0 for a test's homes in one process (each takes the others' receipts
+	// for its own).
+	PID int
 }
 
 // Home is one CONCH_HOME.
@@ -102,6 +106,12 @@ type Home struct {
 	Exe      string
 	Words    func(PersonNotice) string
 	reach    []string
+	// pid is this process; selfProc it with its start time, once asked.
+	pid      int
+	selfProc *Proc
+	// receipts are the receipts of marks this process committed, by key,
+	// for Confirm to take away (receipts.go).
+	receipts map[string]*Receipt
 }
 
 // Open reads the home's config. It creates nothing.
@@ -118,7 +128,7 @@ func localFiles(o Options) *store.Files {
 }
 
 func Open(o Options) (*Home, error) {
-	h := &Home{Dir: o.Dir, store: o.Store, Now: o.Now, Wall: o.Wall, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe, Words: o.Words, reach: o.Reach}
+	h := &Home{Dir: o.Dir, store: o.Store, Now: o.Now, Wall: o.Wall, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe, Words: o.Words, reach: o.Reach, pid: o.PID}
 	// The config is read where the records are when a store is given (a
 	// test's), else from the local files: it names the backend.
 	local := h.store
@@ -296,6 +306,13 @@ type View struct {
 	// failed is an error met where there was none to return (a ripple
 	// point): the transaction then writes nothing and Update returns it.
 	failed error
+	// marks is the receipt of the marks MarkNotes is making; receipt and
+	// receiptRel a shared home's, to write in this computer's own files
+	// before the commit; undone the dead receipts undone (receipts.go).
+	marks      *Receipt
+	receipt    *Receipt
+	receiptRel string
+	undone     map[string]bool
 }
 
 func newTx(h *Home) *Tx {
@@ -528,10 +545,14 @@ func (tx *Tx) commit() error {
 	for _, rel := range gone {
 		ws = append(ws, store.Write{Key: rel, Delete: true})
 	}
+	if err := tx.writeLocalReceipt(); err != nil {
+		return err
+	}
 	warnings, err := tx.h.store.Commit(ws)
 	tx.warnings = append(tx.warnings, warnings...)
 	if err == nil && tx.h.shared {
 		tx.keepCommands()
+		tx.dropUndoneLocal()
 	}
 	return err
 }

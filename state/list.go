@@ -1,10 +1,13 @@
 package state
 
 import (
+	"fmt"
 	"path/filepath"
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // ListMax is the most chats `conch chats list` shows.
@@ -58,6 +61,9 @@ func (tx *View) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 	}
 	if me != nil && !me.OffersTogether() {
 		return nil, refusedf("chats list is not offered to chat %s", me.ID)
+	}
+	if err := tx.cutShort(); err != nil {
+		return nil, err
 	}
 	now := tx.Now()
 	// Each group keeps only its first ListMax rows, in order, as it goes:
@@ -254,4 +260,23 @@ func (m *procMemo) exists(pid int) bool {
 	is := procExists(pid)
 	m.seen[pid] = is
 	return is
+}
+
+// cutShort refuses a lock-free read of the index while a commit cut short
+// stands unfinished (issue 29): its records may be written and the index
+// not (a disk that filled under it), and the list would disagree with
+// them. The next command that writes finishes it first.
+func (tx *View) cutShort() error {
+	if tx.write {
+		return nil // under the lock, finished already
+	}
+	f, ok := tx.h.store.(interface{ CutShort() (bool, error) })
+	if !ok {
+		return nil
+	}
+	cut, err := f.CutShort()
+	if err != nil || !cut {
+		return err
+	}
+	return fmt.Errorf("a commit was cut short and is not finished (%s): the list could disagree with the records; the next conch command that writes finishes it (if it cannot, the disk may be full: free some space)", tx.h.where(store.JournalName))
 }

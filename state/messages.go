@@ -607,6 +607,7 @@ func (tx *Tx) markMessages(me *Chat, ms []DueMessage) error {
 		if d.Kind == DueGone {
 			entry = "gone " + d.ID
 		}
+		read := false
 		if d.Kind == DueMessageKind {
 			if !slices.Contains(me.Inbox, entry) && !slices.Contains(me.InboxStart, entry) {
 				continue // another notes read it first
@@ -619,10 +620,15 @@ func (tx *Tx) markMessages(me *Chat, ms []DueMessage) error {
 				m.State, m.Done = MsgRead, now
 				tx.put(messageRel(m.ID), m, true)
 				joinChain(me, m.Chain)
+				read = true
 			}
 		}
+		start := slices.Contains(me.InboxStart, entry)
 		if dropEntry(me, entry) {
 			changed = true
+			if tx.marks != nil {
+				tx.marks.Entries = append(tx.marks.Entries, ReceiptEntry{Entry: entry, Start: start, Read: read})
+			}
 		}
 	}
 	for _, e := range slices.Concat(me.Inbox, me.InboxStart) {

@@ -73,6 +73,21 @@ func (tx *View) Notes(a Actor) (*Notes, error) {
 	if n.Notices, err = tx.pendingNotices(me); err != nil {
 		return nil, err
 	}
+	if !tx.write {
+		// A process died with marks it said: the lock undoes them
+		// (under it, NotesDue has).
+		if dead, err := tx.deadReceipts(me.ID); err != nil {
+			return nil, err
+		} else if len(dead) > 0 {
+			n.recheck = true
+		}
+		// A commit cut short (its records half written: a disk that
+		// filled under it) may hold messages for this chat: the lock
+		// finishes it first.
+		if tx.cutShort() != nil {
+			n.recheck = true
+		}
+	}
 	return n, nil
 }
 
@@ -111,7 +126,7 @@ func (h *Home) TellNotes(a Actor, t Teller) error {
 	// Under the lock the notes are gathered again, and these are the ones
 	// said and marked; a stop that came in between is among them.
 	return update(func(tx *Tx) error {
-		n, err := tx.Notes(a)
+		n, err := tx.NotesDue(a)
 		if err != nil {
 			return err
 		}
@@ -123,9 +138,21 @@ func (h *Home) TellNotes(a Actor, t Teller) error {
 	})
 }
 
+// NotesDue gathers the notes under the lock, once the marks of every
+// process that died before it got out with them are undone (receipts.go):
+// what such a process said is due again.
+func (tx *Tx) NotesDue(a Actor) (*Notes, error) {
+	if err := tx.undoDeadMarks(a); err != nil {
+		return nil, err
+	}
+	return tx.Notes(a)
+}
+
 // MarkNotes records that what n holds was said: reader lines once per
 // reply, messages read, ended waits told, notices drained. It rechecks each
-// under the lock and marks only what is still due.
+// under the lock and marks only what is still due, and writes the receipt
+// of what it marked, which this process takes away once it is out
+// (receipts.go).
 func (tx *Tx) MarkNotes(a Actor, n *Notes) error {
 	me, err := tx.Chat(a.ID)
 	if err != nil {
@@ -134,7 +161,9 @@ func (tx *Tx) MarkNotes(a Actor, n *Notes) error {
 	if n.StopNow {
 		return nil
 	}
+	tx.marks = &Receipt{Chat: me.ID, Proc: tx.h.self()}
 	if n.Stop != nil && me.Stopped != nil {
+		tx.marks.Stop = me.Stopped
 		me.Stopped = nil
 		tx.saveChat(me, true)
 	}
@@ -142,6 +171,8 @@ func (tx *Tx) MarkNotes(a Actor, n *Notes) error {
 		for _, l := range n.Reader {
 			if !slices.Contains(me.Reply.Said, l.Key) {
 				me.Reply.Said = append(me.Reply.Said, l.Key)
+				tx.marks.Reply = me.Reply.ID
+				tx.marks.Said = append(tx.marks.Said, l.Key)
 			}
 		}
 		tx.saveChat(me, false)
@@ -152,7 +183,11 @@ func (tx *Tx) MarkNotes(a Actor, n *Notes) error {
 	if err := tx.markWaits(me, n.Waits); err != nil {
 		return err
 	}
-	return tx.drainNotices(me, n.Notices)
+	if err := tx.drainNotices(me, n.Notices); err != nil {
+		return err
+	}
+	tx.keepReceipt()
+	return nil
 }
 
 // readerLines are the lines about the person's other chats working in the

@@ -34,7 +34,7 @@ func (s shape) noun() string {
 }
 
 // topFolders are the folders at the top of a home.
-var topFolders = []string{"chats", "tasks", "messages", "requests", "chains", "watch", "waits", "log", "sessions", "adopted"}
+var topFolders = []string{"chats", "tasks", "messages", "requests", "chains", "watch", "waits", "log", "sessions", "adopted", receiptsDir}
 
 func record(what, name string, read func(tx *View, name string) error) shape {
 	return shape{kind: shapeRecord, what: what, name: name, read: read}
@@ -85,6 +85,8 @@ func shapeOf(rel string) shape {
 			return record("watch", id, func(tx *View, id string) error { _, err := tx.cursors(id); return err })
 		case dir == "waits" && (ValidID(id) || id == PersonWaiter):
 			return record("waits", id, func(tx *View, id string) error { _, err := tx.waitsOf(id); return err })
+		case dir == receiptsDir && validReceiptName(last):
+			return record("receipt", rel, readReceipt)
 		case dir == "adopted" && ValidID(id):
 			return record("adoption", id, readAdoption)
 		case rel == gcRel:
@@ -124,6 +126,14 @@ func readAdoption(tx *View, id string) error {
 	ad, err := load[Adoption](tx, adoptionRel(id))
 	if err == nil && ad != nil && ad.Chat != id {
 		return tx.misnamed(adoptionRel(id), ad.Chat)
+	}
+	return err
+}
+
+func readReceipt(tx *View, rel string) error {
+	r, err := load[Receipt](tx, rel)
+	if err == nil && r != nil && !strings.HasPrefix(rel, receiptsDir+"/"+r.Chat+".") {
+		return tx.misnamed(rel, r.Chat)
 	}
 	return err
 }

@@ -623,6 +623,12 @@ func (tx *Tx) WaitTold(a Actor, target string, ended time.Time) error {
 	if w := ws.Waits[target]; w != nil && w.Ended != nil && w.Ended.At.Equal(ended) {
 		delete(ws.Waits, target)
 		tx.saveWaits(ws)
+		if !a.Person() {
+			// Told by a command a chat runs: the chat's notes say it
+			// again if that command does not get out (receipts.go).
+			tx.marks = &Receipt{Chat: a.ID, Proc: tx.h.self(), Waits: []*Wait{w}}
+			tx.keepReceipt()
+		}
 	}
 	return nil
 }
@@ -853,6 +859,9 @@ func (tx *Tx) markWaits(me *Chat, told []EndedWait) error {
 		}
 		if w.Ended != nil {
 			delete(ws.Waits, t.Target)
+			if tx.marks != nil {
+				tx.marks.Waits = append(tx.marks.Waits, w)
+			}
 		}
 	}
 	tx.saveWaits(ws)

@@ -569,7 +569,7 @@ func (r *run) stop() error {
 				return err
 			}
 			if going {
-				n, err := tx.Notes(actor)
+				n, err := tx.NotesDue(actor)
 				if err != nil {
 					return err
 				}

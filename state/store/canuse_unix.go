@@ -3,6 +3,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -16,6 +17,9 @@ func canUse(p string, dir bool) error {
 		want |= 1 // X_OK
 	}
 	if err := syscall.Access(p, want); err != nil {
+		if errors.Is(err, syscall.EROFS) {
+			return ErrReadOnly
+		}
 		owner := ""
 		if info, err := os.Lstat(p); err == nil {
 			if st, ok := info.Sys().(*syscall.Stat_t); ok {

@@ -303,3 +303,15 @@ func (h *Files) commitOne(j *journal, warn func(string, ...any)) error {
 	}
 	return nil
 }
+
+// Drop removes the record's file and does nothing else: no overlay, no
+// journal, no sync. It is the one system call a process's last act may be
+// (state's receipts: one the next command reads, not a record a reader
+// depends on); a record that is not there is dropped already.
+func (h *Files) Drop(key string) error {
+	p := h.path(key)
+	if err := h.FS.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", p, err)
+	}
+	return nil
+}

@@ -66,6 +66,22 @@ func (h *Files) Inspect(now time.Time, expect func(key string) Expect) (*Inspect
 	add := func(key string, d Damage, format string, args ...any) {
 		in.Damaged = append(in.Damaged, Damaged{Key: key, Damage: d, Problem: fmt.Sprintf(format, args...)})
 	}
+	// A home on a file system mounted read-only is one finding, said of
+	// the home, not one for every file in it (issue 29).
+	readOnly := false
+	usable := func(key, p string, dir bool) {
+		if readOnly {
+			return
+		}
+		err := h.canUse(p, dir)
+		switch {
+		case errors.Is(err, ErrReadOnly):
+			readOnly = true
+			add(".", DamageOpen, "%v", err)
+		case err != nil:
+			add(key, DamageOpen, "%v", err)
+		}
+	}
 	err = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
 		rel, _ := filepath.Rel(root, p)
 		key := filepath.ToSlash(rel)
@@ -95,8 +111,8 @@ func (h *Files) Inspect(now time.Time, expect func(key string) Expect) (*Inspect
 			}
 			if m := info.Mode().Perm(); hasModes && (m&0o077 != 0 || m&0o700 != 0o700) {
 				add(key, DamageFolderMode, "folder mode %o, want 0700", m)
-			} else if err := canUse(p, true); err != nil {
-				add(key, DamageOpen, "%v", err)
+			} else {
+				usable(key, p, true)
 			}
 			return nil
 		}
@@ -110,8 +126,8 @@ func (h *Files) Inspect(now time.Time, expect func(key string) Expect) (*Inspect
 		}
 		if m := info.Mode().Perm(); hasModes && (m&0o077 != 0 || m&0o600 != 0o600) {
 			add(key, DamageFileMode, "file mode %o, want 0600", m)
-		} else if err := canUse(p, false); err != nil {
-			add(key, DamageOpen, "%v", err)
+		} else {
+			usable(key, p, false)
 		}
 		base := e.Name()
 		switch {
@@ -211,4 +227,18 @@ func isOverlay(p, base string) bool {
 	}
 	_, err := os.Lstat(filepath.Join(filepath.Dir(p), record))
 	return err == nil
+}
+
+// ErrReadOnly is a home on a file system mounted read-only.
+var ErrReadOnly = errors.New("the home's file system is read-only (mounted read-only, or remounted so after an error): no command can write it until it is mounted read-write again")
+
+// canUse says why this user cannot read and write p, through the FS when
+// it answers that itself (a test's, failing as a read-only mount does).
+func (h *Files) canUse(p string, dir bool) error {
+	if u, ok := h.FS.(interface {
+		CanUse(p string, dir bool) error
+	}); ok {
+		return u.CanUse(p, dir)
+	}
+	return canUse(p, dir)
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
+
+	"github.com/conch-sh/conch/lock"
 )
 
 // The redo journal. A commit of more than one record first writes every
@@ -139,17 +143,24 @@ func journalPath(rel string) bool {
 // a write makes is synced into its parent as it is made: see
 // OSFS.WriteFile.)
 func (h *Files) apply(j *journal) error {
+	_, err := h.applyCounted(j)
+	return err
+}
+
+// applyCounted is apply, saying how many records it changed (before the
+// one that failed).
+func (h *Files) applyCounted(j *journal) (int, error) {
 	dirs := map[string]bool{}
-	for _, e := range j.entries {
+	for i, e := range j.entries {
 		if err := h.applyEntry(e); err != nil {
-			return err
+			return i, err
 		}
 		dirs[path.Dir(e.rel)] = true
 	}
 	if !j.durable {
-		return nil
+		return len(j.entries), nil
 	}
-	return h.syncDirs(dirs)
+	return len(j.entries), h.syncDirs(dirs)
 }
 
 // applyEntry writes one record, or removes it (gone already is removed).
@@ -254,15 +265,29 @@ func (h *Files) commitJournal(j *journal, warn func(string, ...any)) error {
 	}
 	// Committed. A write that fails once is tried again at once: the
 	// records are whole images, so writing one twice is writing it once.
-	err := h.apply(j)
+	done, err := h.applyCounted(j)
 	if err != nil {
-		err = h.apply(j)
+		done, err = h.applyCounted(j)
+	}
+	if err != nil && done == 0 && h.takeBack(jp, j) {
+		// Not one record changed (a full disk, one out of inodes, fails
+		// the first): the journal is taken back, and the command fails
+		// having changed nothing, before it answers (issue 29).
+		return err
 	}
 	if err != nil {
 		warn("the change is committed, but %v: the next conch command finishes writing it", err)
 		return nil
 	}
-	if err := h.FS.Remove(jp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// A removal that fails once is tried again at once too: a journal
+	// left behind is applied again by the next command, and a record its
+	// writer took away since (a receipt of marks, state's receipts.go)
+	// would come back.
+	err = h.FS.Remove(jp)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		err = h.FS.Remove(jp)
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		warn("the change is written, but its journal %s could not be removed (%v): the next conch command removes it", jp, err)
 		return nil
 	}
@@ -272,6 +297,16 @@ func (h *Files) commitJournal(j *journal, warn func(string, ...any)) error {
 		}
 	}
 	return nil
+}
+
+// takeBack removes a journal none of whose records was written: the
+// commit is undone. It says whether it could (the removal synced, when
+// the journal was): else the journal stands, committed.
+func (h *Files) takeBack(jp string, j *journal) bool {
+	if err := h.FS.Remove(jp); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	return !j.durable || h.FS.SyncDir(h.Dir) == nil
 }
 
 // ErrTorn is a journal cut short or changed: nothing of it was committed.
@@ -335,3 +370,24 @@ var (
 	crcOnce  sync.Once
 	crcTable [256]uint32
 )
+
+// CutShort says whether a commit journal stands that no writer holds: a
+// commit cut short after its commit point (its writer killed, or the disk
+// full under it), which the next command that takes the lock finishes.
+// It costs one stat when there is none; with one, it takes the lock for a
+// moment, without waiting (a writer holding it is finishing its own journal now).
+func (h *Files) CutShort() (bool, error) {
+	jp := h.path(journalRel)
+	if _, err := h.FS.Stat(jp); errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("stat %s: %w", jp, err)
+	}
+	unlock, err := lock.Exclusive(context.Background(), h.path("conch.lock"), time.Nanosecond) // a try: no wait
+	if err != nil {
+		return false, nil // held: its writer is finishing it
+	}
+	defer unlock()
+	_, err = h.FS.Stat(jp)
+	return err == nil, nil
+}

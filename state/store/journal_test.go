@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"hash/crc32"
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
+	"syscall"
 	"testing"
 )
 
@@ -85,6 +89,60 @@ func TestChecksumIEEE(t *testing.T) {
 		}
 		if got, want := checksumIEEE(b), crc32.ChecksumIEEE(b); got != want {
 			t.Fatalf("%d bytes: %08x, hash/crc32 says %08x", len(b), got, want)
+		}
+	}
+}
+
+// fullFS is a file system with room for the commit's journal and for
+// nothing after it: every other write fails as a full disk, or one out of
+// inodes, fails it (ENOSPC; EDQUOT is the same to conch).
+type fullFS struct {
+	OSFS
+	full *bool
+}
+
+func (f fullFS) WriteFile(name string, data []byte, durable bool) error {
+	if *f.full && filepath.Base(name) != JournalName {
+		return &fs.PathError{Op: "write", Path: name, Err: syscall.ENOSPC}
+	}
+	return f.OSFS.WriteFile(name, data, durable)
+}
+
+// TestJournalTakenBackOnAFullDisk (issue 29): a commit whose journal was
+// written but whose first record cannot be (the disk filled, the inodes
+// ran out) is taken back: Commit fails, no record changed, no journal
+// stands for the next command to apply.
+func TestJournalTakenBackOnAFullDisk(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "home")
+	full := false
+	h := NewFiles(dir, fullFS{full: &full}, 0)
+	commit := func(ws ...Write) error {
+		unlock, err := h.Lock(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer unlock()
+		_, err = h.Commit(ws)
+		return err
+	}
+	if err := commit(Write{Key: "a.json", Data: []byte("1\n"), Class: Durable}, Write{Key: "b/c.json", Data: []byte("1\n"), Class: Durable}); err != nil {
+		t.Fatal(err)
+	}
+	full = true
+	err := commit(Write{Key: "a.json", Data: []byte("2\n"), Class: Durable}, Write{Key: "b/c.json", Data: []byte("2\n"), Class: Durable})
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("a commit on a full disk: %v, want ENOSPC", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, JournalName)); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the journal stands: %v", err)
+	}
+	full = false
+	if err := commit(); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"a.json", "b/c.json"} {
+		if got, _ := h.Get(key); string(got) != "1\n" {
+			t.Errorf("%s is %q after the failed commit and the next lock, want the old record", key, got)
 		}
 	}
 }

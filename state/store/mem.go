@@ -151,3 +151,11 @@ func (m *Mem) Watch(ctx context.Context, keys ...string) (<-chan struct{}, error
 	}()
 	return w.ch, nil
 }
+
+// Drop removes the record at key, as Files.Drop does.
+func (m *Mem) Drop(key string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.records, key)
+	return nil
+}
