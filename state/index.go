@@ -229,3 +229,32 @@ func (tx *View) ScanIndex(fn func(s *Summary)) error {
 	}
 	return nil
 }
+
+// RunningIn is the chat whose running reply runs in the harness process
+// pid (that started at start, when known) on this computer: the chat of
+// the session that process serves, as a hook recorded it. A subagent's
+// chat, or a task, that runs in the same process is passed over; "" when
+// no chat, or more than one main chat, claims the process.
+func (tx *View) RunningIn(pid int, start uint64) (string, error) {
+	if pid <= 0 {
+		return "", nil
+	}
+	ix, err := tx.ReadIndex()
+	if err != nil {
+		return "", err
+	}
+	found := ""
+	for id, s := range ix.Chats {
+		if s.ReplyStarted.IsZero() || s.remote || s.ReplyPID != pid || s.Parent != "" || s.IsTask() {
+			continue
+		}
+		if start != 0 && s.ReplyPIDStart != 0 && s.ReplyPIDStart != start {
+			continue // the pid was taken over since
+		}
+		if found != "" {
+			return "", nil
+		}
+		found = id
+	}
+	return found, nil
+}
