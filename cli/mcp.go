@@ -14,8 +14,10 @@ import (
 // conchMCP is the conch that links the MCP SDK.
 const conchMCP = "conch-mcp"
 
-// mcpOptions are conch mcp's words: none.
-type mcpOptions struct{}
+// mcpOptions are conch mcp's words.
+type mcpOptions struct {
+	chat string // --chat: the chat to serve as, whatever the session's variables say
+}
 
 // newMcpCmd is conch mcp; runF, when not nil, gets the checked options
 // instead of the server (for tests).
@@ -47,6 +49,9 @@ Exit codes: 0 the client went away, 1 conch-mcp cannot be run, 2 usage.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessNone),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
+			if f := cmd.Flag("chat"); f != nil && f.Changed {
+				o.chat = a.chat
+			}
 			if runF != nil {
 				return runF(o)
 			}
@@ -57,16 +62,18 @@ Exit codes: 0 the client went away, 1 conch-mcp cannot be run, 2 usage.`,
 
 // runMcp serves, or hands over to conch-mcp.
 func (a *app) runMcp(o *mcpOptions) error {
+	// The chat is worked out at each call (cli.Serving), not here: the
+	// session's variables may name a chat no hook has linked yet.
 	env := a.env
-	if a.chat != "" && a.chat != env.Getenv("CONCH_CHAT") {
-		env.Getenv = actingAs(env.Getenv, a.chat) // --chat, which wins
+	if o.chat != "" {
+		env.Getenv = actingAs(env.Getenv, o.chat) // --chat, which wins
 	}
 	if env.ServeMCP != nil {
 		return env.ServeMCP(env)
 	}
 	args := []string{"mcp"}
-	if a.chat != "" {
-		args = append(args, "--chat", a.chat)
+	if o.chat != "" {
+		args = append(args, "--chat", o.chat)
 	}
 	err := a.execBeside(conchMCP, args)
 	if errors.Is(err, errNoExec) {

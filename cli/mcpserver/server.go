@@ -161,7 +161,7 @@ func (s *server) tools(srv *mcp.Server) {
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "conch_health", Description: "Which chat this session is, and whether its hooks report to conch."},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ healthIn) (*mcp.CallToolResult, any, error) {
-			return text(s.health(req.Session)), nil, nil
+			return text(s.health(req.Session) + "\n"), nil, nil
 		})
 }
 
