@@ -37,6 +37,9 @@ func read(path string) ([]byte, bool, error) {
 // backup keeps a file as it was (data) beside it, under a name of its own
 // (path.bak-TIME, then -2, -3, … when that is taken), and says the name.
 func (r *Run) backup(path string, data []byte) (string, error) {
+	if r.kept[path] {
+		return "", nil // kept as it was before this run already
+	}
 	base := path + ".bak-" + r.Now().UTC().Format("20060102T150405Z")
 	name := base
 	for i := 2; ; i++ {
@@ -58,6 +61,9 @@ func (r *Run) backup(path string, data []byte) (string, error) {
 		if err != nil {
 			os.Remove(name)
 			return "", fmt.Errorf("cannot keep %s as it was: %v; nothing changed", path, err)
+		}
+		if r.kept != nil {
+			r.kept[path] = true
 		}
 		return name, nil
 	}
@@ -88,6 +94,9 @@ func (r *Run) replace(res *Result, path string, data []byte, exists bool, out []
 	}
 	if err := writeWhole(path, out); err != nil {
 		return err
+	}
+	if !exists && r.kept != nil {
+		r.kept[path] = true // it was not there: nothing to keep
 	}
 	res.Changed = true
 	return nil
