@@ -34,7 +34,7 @@ conch's own, known by its first line; it runs conch hook opencode at
 each event. ` + pluginLong + render.OpenCodeAfter + pluginExits,
 	Where: "OpenCode folder",
 	Runs:  "the plugin runs",
-	MCP: "opencode.json",
+	MCP:   "opencode.json",
 	Dir: func(e Env, project bool) string {
 		return pluginDir(e, project, ".opencode/plugins", "XDG_CONFIG_HOME", ".config", "opencode/plugins")
 	},
