@@ -86,6 +86,10 @@ func writeWhole(path string, data []byte) error {
 // it was there at all), keeping the old one as a backup first; res
 // records it.
 func (r *Run) replace(res *Result, path string, data []byte, exists bool, out []byte) error {
+	if r.dry {
+		res.Changed = true
+		return nil
+	}
 	if exists {
 		var err error
 		if res.Backup, err = r.backup(path, data); err != nil {
@@ -168,6 +172,10 @@ func (r *Run) OwnFile(path string, f Own) (*Result, error) {
 	case exists && !ours:
 		return nil, fmt.Errorf("%s is there and is not conch's (its first line is not conch's); nothing changed", res.File)
 	case !r.Remove && bytes.Equal(old, f.Data):
+		return res, nil
+	}
+	if r.dry {
+		res.Changed = true
 		return res, nil
 	}
 	written := f.Written

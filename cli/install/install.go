@@ -78,6 +78,10 @@ type Run struct {
 	// it changes twice (hooks, then the MCP server) is kept once, as it
 	// was before the run.
 	kept map[string]bool
+	// dry: each edit is worked out and checked, and nothing written (a
+	// run is tried dry first, so that a refusal in its last file leaves
+	// its first unchanged too).
+	dry bool
 }
 
 // Result is what an install or a removal did to one file (conch help json).
@@ -91,6 +95,10 @@ type Result struct {
 
 // Do runs a recipe.
 func Do(rc *Recipe, e Env, o Options) ([]*Result, error) {
+	dry := &Run{Env: e, Options: o, Dir: rc.Dir(e, o.Project), dry: true}
+	if _, err := rc.Do(dry); err != nil {
+		return nil, err
+	}
 	r := &Run{Env: e, Options: o, Dir: rc.Dir(e, o.Project), kept: map[string]bool{}}
 	return rc.Do(r)
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/conch-sh/conch/render"
@@ -38,7 +39,29 @@ func mcpEntry(conch string) []Field {
 // read: "mcpServers": {"conch": {"command": …, "args": ["mcp"]}}.
 var MCPServers = MCP{Key: "mcpServers", Entry: mcpEntry}
 
+// jsonOf is v as JSON written the way the harnesses' own documents
+// write a short list or object: on one line, a space after each comma
+// and colon.
 func jsonOf(v any) json.RawMessage {
+	switch v := v.(type) {
+	case []string:
+		words := make([]string, len(v))
+		for i, w := range v {
+			words[i] = string(jsonOf(w))
+		}
+		return json.RawMessage("[" + strings.Join(words, ", ") + "]")
+	case map[string]string:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		pairs := make([]string, len(keys))
+		for i, k := range keys {
+			pairs[i] = string(jsonOf(k)) + ": " + string(jsonOf(v[k]))
+		}
+		return json.RawMessage("{" + strings.Join(pairs, ", ") + "}")
+	}
 	data, _ := json.Marshal(v)
 	return data
 }
@@ -131,7 +154,7 @@ func (m MCP) Merge(data []byte, conch string, remove bool) ([]byte, bool, []stri
 	case has && !isConchMCP(cur) && remove:
 		return data, false, []string{render.MCPNotConchs}, nil
 	case has && !isConchMCP(cur):
-		return nil, false, nil, fmt.Errorf("has an MCP server named %q that does not run conch mcp", MCPName)
+		return nil, false, nil, predicate{fmt.Errorf("has an MCP server named %q that does not run conch mcp", MCPName)}
 	case remove && !has:
 		return data, false, nil, nil
 	case remove:
@@ -205,7 +228,7 @@ func (r *Run) codexMCP(path string) (*Result, error) {
 			res.Notes = append(res.Notes, render.MCPNotConchs)
 			return nil, false, nil
 		case has && !ours:
-			return nil, false, fmt.Errorf("has an MCP server named %q that does not run conch mcp", MCPName)
+			return nil, false, predicate{fmt.Errorf("has an MCP server named %q that does not run conch mcp", MCPName)}
 		case r.Remove && !has:
 			return nil, false, nil
 		}
