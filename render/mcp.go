@@ -54,6 +54,11 @@ func MCPFix(harness string) string {
 	return "run conch install " + harness + ", then start a new session."
 }
 
+// MCPOnlyCard is what a chat's card says of a chat known only through
+// conch mcp: the person's chats see its messages and claims, not its
+// work.
+const MCPOnlyCard = "hooks not reporting, only its MCP tools"
+
 // MCPTitle is the title of the chat conch mcp makes for a client whose
 // hooks do not report: the client's own name, cleaned.
 func MCPTitle(client string) string {

@@ -33,6 +33,7 @@ type Summary struct {
 	Waits      bool      `json:"waits,omitempty"`    // it let go of its reply to wait for something
 	Incoming   bool      `json:"incoming,omitempty"` // a start-reply message is on its way in
 	Recovery   bool      `json:"recovery,omitempty"`
+	MCPOnly    bool      `json:"mcp_only,omitempty"`
 	// The running reply, if any.
 	ReplyStarted  time.Time `json:"reply_started,omitempty"`
 	ReplyPlace    string    `json:"reply_place,omitempty"`
@@ -48,7 +49,7 @@ func summarize(c *Chat) *Summary {
 		ID: c.ID, Title: c.Title, Origin: c.Origin, Parent: c.Parent, Status: c.Status,
 		Archived: c.Archived, Browser: c.Browser, Outside: len(c.Taint.Outside) > 0,
 		Person: len(c.Taint.Person) > 0, Folder: c.Folder, Computer: c.Computer,
-		LastActive: c.LastActive, Recovery: c.Recovery, Waits: len(c.Waiting) > 0,
+		LastActive: c.LastActive, Recovery: c.Recovery, MCPOnly: c.MCPOnly, Waits: len(c.Waiting) > 0,
 		Incoming: c.Wake != nil && c.Wake.Reason == "message",
 	}
 	if c.Task != nil {

@@ -68,6 +68,10 @@ type Chat struct {
 	Parent     string    `json:"parent"`
 	Browser    bool      `json:"browser"`
 	Recovery   bool      `json:"recovery"`
+	// MCPOnly: the chat is known only through conch mcp, made for a
+	// session whose hooks do not report to conch (issue 28): the others
+	// see its messages and claims, never what it does. Its card says so.
+	MCPOnly bool `json:"mcp_only,omitempty"`
 	Created    time.Time `json:"created"`
 	LastActive time.Time `json:"last_active"`
 	WakeCmd    string    `json:"wake_cmd,omitempty"`

@@ -262,7 +262,7 @@ func (s *server) ownChat(ss *mcp.ServerSession, served cli.Served) (string, erro
 	}
 	sum := sha256.Sum256(fmt.Appendf(nil, "%d %d %s %s", served.Harness, served.HarnessStart, served.Unlinked, served.UnlinkedSession))
 	args := []string{"chat", "new", "--title=" + render.MCPTitle(clientName(ss)), "--folder=" + s.env.Cwd,
-		"--key=mcp-" + hex.EncodeToString(sum[:12])}
+		"--key=mcp-" + hex.EncodeToString(sum[:12]), "--mcp-only"}
 	ans := cli.Call(cli.ActingAs(s.env, ""), args)
 	if ans.Code != cli.ExitOK {
 		return "", fmt.Errorf("this session's chat cannot be made: %s", ans.Error)
