@@ -33,7 +33,7 @@ type OtherChat struct {
 	From         string     `json:"from"` // "", "task", "routine", "app:NAME"
 	Untrusted    bool       `json:"untrusted"`
 	MCPOnly      bool       `json:"mcp_only,omitempty"` // known only through conch mcp: its hooks do not report
-	Claims       []ClaimRef `json:"claims"` // its live claims (issue 18)
+	Claims       []ClaimRef `json:"claims"`             // its live claims (issue 18)
 }
 
 // ClaimRef is one claim of a listed chat.
