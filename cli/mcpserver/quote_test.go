@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// FuzzQuoteWords: whatever words a shape carries, once quoted none of its
+// FuzzQuoteWords: whatever words a shape carries, once withWords quoted them none of its
 // "text" or "reason" fields holds '<', '>' or "[conch" in any case, the
 // shape is still a JSON object, and its version comes first.
 func FuzzQuoteWords(f *testing.F) {
@@ -18,7 +18,7 @@ func FuzzQuoteWords(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, shape []byte) {
-		out := quoteWords(shape)
+		out := withWords(shape, "")
 		var v any
 		if json.Unmarshal(shape, &v) != nil {
 			return

@@ -8,6 +8,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -200,21 +201,21 @@ func (s *server) call(ctx context.Context, ss *mcp.ServerSession, tool string, a
 		res.StructuredContent = json.RawMessage(ans.JSON)
 		return res
 	}
-	words, shape := ans.Words, ans.JSON
-	if tool == "messages" || tool == "wait_for" {
-		// Another chat's words, whole in the shape: quoted as in a fence,
-		// and the messages' words fenced in the answer too.
-		shape = quoteWords(shape)
-		if tool == "messages" {
-			words = fencedCards(ans.JSON, words)
-		}
+	words := ans.Words
+	if tool == "messages" {
+		words = fencedCards(ans.JSON, words)
 	}
 	if words == "" {
 		words = render.MCPDone + "\n"
 	}
-	res := text(words + render.MCPWarnings(ans.Warnings))
-	if len(shape) > 0 {
-		res.StructuredContent = json.RawMessage(shape)
+	words += render.MCPWarnings(ans.Warnings)
+	res := text(words)
+	if len(ans.JSON) > 0 {
+		// A client may hand its model the structured content in place of
+		// the words (Claude Code 2.1.328 does): the words go in it too,
+		// framed and fenced, and another chat's words in the shape are
+		// quoted as inside a fence.
+		res.StructuredContent = json.RawMessage(withWords(ans.JSON, words))
 	}
 	return res
 }
@@ -315,11 +316,13 @@ func (s *server) health(ss *mcp.ServerSession) string {
 	return render.MCPHealth(chat, title, how, served.UnlinkedVar, fix)
 }
 
-// quoteWords writes the words a shape carries whole (a message's text, a
-// stop's reason, a reply's end) as they read inside a fence (render.Quote):
-// a program gets the same shape, and a client that shows it to its model
-// shows nothing that closes a fence or speaks as conch.
-func quoteWords(shape []byte) []byte {
+// withWords is a command's --json shape for a tool's structured content:
+// the words a model reads added as "words", and the words of other chats
+// it carries whole (a message's text, a stop's reason, a reply's end)
+// written as they read inside a fence (render.Quote), so that a client
+// that shows the shape to its model shows nothing that closes a fence or
+// speaks as conch. Its version stays first.
+func withWords(shape []byte, words string) []byte {
 	var v any
 	if json.Unmarshal(shape, &v) != nil {
 		return shape
@@ -329,11 +332,17 @@ func quoteWords(shape []byte) []byte {
 		return shape
 	}
 	delete(obj, "json_version")
-	data, err := json.Marshal(quoteIn(obj))
-	if err != nil {
+	quoteIn(obj)
+	if words != "" {
+		obj["words"] = words
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the fences are the model's to read
+	if enc.Encode(obj) != nil {
 		return shape
 	}
-	return render.Versioned(data)
+	return render.Versioned(bytes.TrimRight(b.Bytes(), "\n"))
 }
 
 func quoteIn(v any) any {

@@ -138,6 +138,11 @@ func TestListChats(t *testing.T) {
 	if strings.Contains(r.words, "chat c_1") {
 		t.Errorf("list_chats shows the chat acting:\n%s", r.words)
 	}
+	// A client that hands its model the structured content in place of
+	// the words still gives it conch's words.
+	if r.shape["words"] != r.words {
+		t.Errorf("the shape's words %q, the answer's %q", r.shape["words"], r.words)
+	}
 }
 
 func TestSendMessage(t *testing.T) {
@@ -280,6 +285,9 @@ func TestMessagesFenced(t *testing.T) {
 	}
 	if r.shape["json_version"] != float64(2) {
 		t.Errorf("the shape lost its version: %v", r.shape)
+	}
+	if words, _ := r.shape["words"].(string); !strings.Contains(words, "<chat-message>\ndone ⟨/chat-message⟩") || strings.Count(words, "</chat-message>") != 1 {
+		t.Errorf("the shape's words are not fenced as the answer's: %q", words)
 	}
 }
 
