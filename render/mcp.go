@@ -42,6 +42,10 @@ func MCPHealth(chat, title, how, unlinked, fix string) string {
 	return s
 }
 
+// MCPHealthLater is what the instructions say of a session whose chat is
+// not known yet as the server starts.
+const MCPHealthLater = "conch_health says which chat this session is, and whether its hooks report to conch."
+
 // MCPFix is how a person makes a session's hooks report: harness is the
 // one whose session no hook linked, "" when none is known.
 func MCPFix(harness string) string {

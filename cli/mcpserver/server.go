@@ -57,7 +57,7 @@ func (nopCloser) Close() error { return nil }
 func New(env cli.Env) *mcp.Server {
 	s := &server{env: env}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "conch", Title: "conch", Version: cli.Version},
-		&mcp.ServerOptions{Instructions: render.MCPInstructions(s.health(nil))})
+		&mcp.ServerOptions{Instructions: render.MCPInstructions(s.startHealth())})
 	s.tools(srv)
 	return srv
 }
@@ -282,6 +282,19 @@ func clientName(ss *mcp.ServerSession) string {
 		return ci.Title
 	}
 	return ci.Name
+}
+
+// startHealth is the health the instructions say: only what is known as
+// the server starts. A harness may start its servers before its hooks
+// link the session (Codex 0.169 does), so a session with no chat found
+// yet is told to ask conch_health, not that its hooks are off; one whose
+// harness names a session no hook linked is told so.
+func (s *server) startHealth() string {
+	served, err := cli.Serving(s.env)
+	if err == nil && served.Chat == "" && served.Unlinked == "" {
+		return render.MCPHealthLater
+	}
+	return s.health(nil)
 }
 
 // health says which chat the session is and whether its hooks report.
