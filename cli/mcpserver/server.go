@@ -189,14 +189,23 @@ func text(words string) *mcp.CallToolResult {
 // tool's: the words, the --json shape, and an error that says the exit
 // code.
 func (s *server) call(ctx context.Context, ss *mcp.ServerSession, tool string, args []string) *mcp.CallToolResult {
-	env, err := s.acting(ss)
+	env, own, err := s.acting(ss)
 	if err != nil {
 		return failed(err)
 	}
 	env.Context = ctx
 	ans := cli.Call(env, args)
+	notes := ""
+	if own {
+		// No hook says this chat's notes: each tool call is its step, and
+		// its answer carries what the chat must hear now (messages due,
+		// framed and fenced; waits that ended; notices).
+		if n := cli.Call(env, []string{"notes"}); strings.TrimSpace(n.Words) != "" {
+			notes = "\n" + n.Words
+		}
+	}
 	if ans.Code != cli.ExitOK {
-		res := text(render.MCPFailed(ans.Error, ans.Code) + "\n" + render.MCPWarnings(ans.Warnings))
+		res := text(render.MCPFailed(ans.Error, ans.Code) + "\n" + render.MCPWarnings(ans.Warnings) + notes)
 		res.IsError = true
 		res.StructuredContent = json.RawMessage(ans.JSON)
 		return res
@@ -208,7 +217,7 @@ func (s *server) call(ctx context.Context, ss *mcp.ServerSession, tool string, a
 	if words == "" {
 		words = render.MCPDone + "\n"
 	}
-	words += render.MCPWarnings(ans.Warnings)
+	words += render.MCPWarnings(ans.Warnings) + notes
 	res := text(words)
 	if len(ans.JSON) > 0 {
 		// A client may hand its model the structured content in place of
@@ -237,18 +246,20 @@ func failed(err error) *mcp.CallToolResult {
 // CONCH_CHAT names it, and no session variable stands before it, so no
 // tool ever acts as the person (cli.Serving; else the chat made for this
 // session).
-func (s *server) acting(ss *mcp.ServerSession) (cli.Env, error) {
+// own says the chat is the one the server made: no hook reports for it.
+func (s *server) acting(ss *mcp.ServerSession) (env cli.Env, own bool, err error) {
 	served, err := cli.Serving(s.env)
 	if err != nil {
-		return cli.Env{}, err
+		return cli.Env{}, false, err
 	}
 	chat := served.Chat
 	if chat == "" {
 		if chat, err = s.ownChat(ss, served); err != nil {
-			return cli.Env{}, err
+			return cli.Env{}, false, err
 		}
+		own = true
 	}
-	return cli.ActingAs(s.env, chat), nil
+	return cli.ActingAs(s.env, chat), own, nil
 }
 
 // ownChat is the chat of a session that nothing names (an MCP-only
