@@ -2,13 +2,17 @@ package cli_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/conch-sh/conch/cli"
 )
 
 // TestConchRunsConchMCP (issue 28): plain conch does not link the MCP SDK
@@ -57,5 +61,29 @@ func TestConchRunsConchMCP(t *testing.T) {
 	err = cmd.Run()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), "conch-mcp cannot be run") {
 		t.Errorf("conch mcp without conch-mcp: %v: %q", err, errb.String())
+	}
+}
+
+// conch mcp hands the server the harness's environment as it is (the
+// chat is worked out at each call); --chat, when given, names the chat
+// and hides the session variables, and never comes from them.
+func TestMcpChatFlag(t *testing.T) {
+	vars := map[string]string{"CONCH_CHAT": "c_1", "CLAUDE_CODE_SESSION_ID": "S1", "CONCH_HOME": t.TempDir()}
+	serve := func(args ...string) (chat, session string) {
+		var served cli.Env
+		code := cli.Main(args, cli.Env{
+			Out: io.Discard, Err: io.Discard, Getenv: func(k string) string { return vars[k] }, Now: time.Now,
+			ServeMCP: func(e cli.Env) error { served = e; return nil },
+		})
+		if code != 0 || served.Getenv == nil {
+			t.Fatalf("conch %v: exit %d, served %v", args, code, served.Getenv != nil)
+		}
+		return served.Getenv("CONCH_CHAT"), served.Getenv("CLAUDE_CODE_SESSION_ID")
+	}
+	if chat, session := serve("mcp"); chat != "c_1" || session != "S1" {
+		t.Errorf("conch mcp: CONCH_CHAT %q, session %q; want the harness's", chat, session)
+	}
+	if chat, session := serve("mcp", "--chat", "c_3"); chat != "c_3" || session != "" {
+		t.Errorf("conch mcp --chat c_3: CONCH_CHAT %q, session %q; want c_3 and none", chat, session)
 	}
 }
