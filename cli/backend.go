@@ -88,7 +88,8 @@ func (a *app) runOnBackend(args []string) (code int, ran bool) {
 		return 0, false
 	}
 	switch firstWord(args) {
-	case "", "version", "help", "completion":
+	case "", "version", "help", "completion", "mcp":
+		// conch mcp runs conch-mcp, which links the backend's client.
 		return 0, false
 	case "backend":
 		if i := slices.Index(args, "backend"); firstWord(args[i+1:]) == "join" {
@@ -117,18 +118,23 @@ func (a *app) runOnBackend(args []string) (code int, ran bool) {
 // errNoExec is execNats's error where a process cannot be replaced.
 var errNoExec = errors.New("this system cannot replace a process")
 
-func (a *app) execNats(args []string) error {
+func (a *app) execNats(args []string) error { return a.execBeside(conchNats, args) }
+
+// execBeside replaces this process with the program name (a conch that
+// links what this one leaves out), looked for beside conch, then on PATH,
+// with the same environment and streams; only a failure returns.
+func (a *app) execBeside(name string, args []string) error {
 	if a.env.Exec == nil {
 		return errNoExec
 	}
 	exe := ""
 	if a.env.Exe != "" {
-		if p := filepath.Join(filepath.Dir(a.env.Exe), conchNats); fileExists(p) {
+		if p := filepath.Join(filepath.Dir(a.env.Exe), name); fileExists(p) {
 			exe = p
 		}
 	}
 	if exe == "" {
-		p, err := exec.LookPath(conchNats)
+		p, err := exec.LookPath(name)
 		if err != nil {
 			return errors.New("not beside conch, nor on PATH")
 		}

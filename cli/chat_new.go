@@ -10,6 +10,7 @@ import (
 // chatNewOptions are conch chat new's words.
 type chatNewOptions struct {
 	title, folder, origin, parent, mode, wakeCmd, stopCmd, key string
+	mcpOnly                                                    bool
 }
 
 // newChatNewCmd is conch chat new; runF, when not nil, gets the checked
@@ -51,6 +52,7 @@ Exit codes: 0 done, 2 bad value, 3 refused or no such parent.`,
 	f.StringVar(&o.wakeCmd, "wake-cmd", "", "a shell command that starts a reply of this chat")
 	f.StringVar(&o.stopCmd, "stop-cmd", "", "a shell command that stops this chat's running reply")
 	f.StringVar(&o.key, "key", "", "an idempotency key: the same key gives the same chat")
+	f.BoolVar(&o.mcpOnly, "mcp-only", false, "the chat is known only through conch mcp: its card says its hooks do not report")
 	_ = cmd.MarkFlagRequired("title")
 	return cmd
 }
@@ -65,7 +67,7 @@ func (a *app) runChatNew(o *chatNewOptions) error {
 	}
 	in := state.NewChat{
 		Title: render.Clean(o.title), Folder: a.absPath(folder), Origin: o.origin, Parent: o.parent,
-		Mode: o.mode, WakeCmd: o.wakeCmd, StopCmd: o.stopCmd, Key: o.key,
+		Mode: o.mode, WakeCmd: o.wakeCmd, StopCmd: o.stopCmd, Key: o.key, MCPOnly: o.mcpOnly,
 	}
 	return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
 		return tx.CreateChat(a.actor(), in)

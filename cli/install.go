@@ -4,6 +4,7 @@ package cli
 // does the work; this file only reads the words and prints the answer.
 
 import (
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,6 +16,7 @@ import (
 type installOptions struct {
 	recipe                *install.Recipe
 	project, user, remove bool
+	noMCP                 bool
 	conch                 string // the program the hooks run
 }
 
@@ -24,17 +26,64 @@ func (a *app) newInstallCommands() []*cobra.Command {
 	for _, r := range install.Recipes {
 		cmds = append(cmds, a.newInstall(r, nil))
 	}
-	return cmds
+	return append(cmds, a.newInstallMCP(nil))
+}
+
+// installMCPOptions are the words of conch install mcp.
+type installMCPOptions struct {
+	print bool
+	conch string
+}
+
+// newInstallMCP is conch install mcp --print; runF, when not nil, gets the
+// checked options instead of the run (for tests).
+func (a *app) newInstallMCP(runF func(*installMCPOptions) error) *cobra.Command {
+	o := &installMCPOptions{}
+	cmd := &cobra.Command{
+		Use:   "mcp --print [--conch PATH]",
+		Short: "Print the JSON block that adds conch's MCP server to any MCP client",
+		Long: `Print the JSON block that adds conch's MCP server (conch mcp) to an MCP
+client conch has no recipe for: most read it under "mcpServers" in their
+settings. conch install NAME puts the server into the MCP settings of the
+harnesses it knows (--no-mcp leaves it out).
+
+Exit codes: 0 done, 2 usage (no --print: conch knows no file of the
+client's).`,
+		Args:        exactArgs(0, "no arguments"),
+		Annotations: access(accessNone),
+	}
+	cmd.Flags().BoolVar(&o.print, "print", false, "print the block")
+	cmd.Flags().StringVar(&o.conch, "conch", "conch", "the conch program the client runs (default: conch, found on PATH)")
+	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
+		if !o.print {
+			return usage("conch install mcp takes --print: conch knows no file of that client's; add the block to its MCP settings")
+		}
+		if strings.TrimSpace(o.conch) == "" || strings.ContainsAny(o.conch, "\n\r") {
+			return usage("--conch %q: want a program's name or path", o.conch)
+		}
+		if runF != nil {
+			return runF(o)
+		}
+		block := install.MCPBlock(o.conch)
+		_, err := io.WriteString(a.env.Out, block)
+		return err
+	})
+	return cmd
 }
 
 // newInstall is conch install NAME for recipe r; runF, when not nil, gets
 // the checked options instead of the install (for tests).
 func (a *app) newInstall(r *install.Recipe, runF func(*installOptions) error) *cobra.Command {
 	o := &installOptions{recipe: r}
+	long := r.Long
+	if r.MCP != "" {
+		long = strings.Replace(long, "\n\nExit codes:", "\n\nconch's MCP server (conch mcp, its tools for the agent) goes into "+r.MCP+
+			" too, kept and taken out like the hooks; --no-mcp leaves it out.\n\nExit codes:", 1)
+	}
 	cmd := &cobra.Command{
 		Use:         r.Use,
 		Short:       r.Short,
-		Long:        r.Long,
+		Long:        long,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessNone),
 	}
@@ -47,6 +96,9 @@ func (a *app) newInstall(r *install.Recipe, runF func(*installOptions) error) *c
 		runs = "the hooks run"
 	}
 	f.StringVar(&o.conch, "conch", "conch", "the conch program "+runs+" (default: conch, found on PATH)")
+	if r.MCP != "" {
+		f.BoolVar(&o.noMCP, "no-mcp", false, "leave conch's MCP server out of "+r.MCP)
+	}
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
 		if err := o.check(); err != nil {
 			return err
@@ -71,7 +123,7 @@ func (o *installOptions) check() error {
 
 // runInstall runs the recipe and says what it did to each file.
 func (a *app) runInstall(o *installOptions) error {
-	opts := install.Options{Project: o.project, Remove: o.remove, Conch: o.conch}
+	opts := install.Options{Project: o.project, Remove: o.remove, Conch: o.conch, NoMCP: o.noMCP}
 	done, err := install.Do(o.recipe, a.installEnv(), opts)
 	if err != nil {
 		return err

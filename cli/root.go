@@ -5,6 +5,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -58,6 +59,17 @@ type Env struct {
 	OpenBackend OpenBackend
 	// Exec replaces the process (syscall.Exec); nil: it cannot.
 	Exec func(path string, argv, env []string) error
+	// ServeMCP serves conch's tools over the Model Context Protocol on
+	// In and Out until the client goes (cli/mcpserver, linked into
+	// conch-mcp); nil in conch itself, which then runs conch-mcp in its
+	// place (mcp.go): the SDK's start-up would cost every command.
+	ServeMCP func(Env) error
+	// Context, when set, ends a blocking wait early (an MCP call its
+	// client cancelled); nil: only its timeout does.
+	Context context.Context
+	// Keep, when set, is handed the JSON --json would print of the value
+	// a command answers with words (render.Printer.Keep).
+	Keep func(json []byte)
 	// Failed, when set, is told the error a run ended with, a hook's
 	// (which the hook only warns of) included: a test judges errors by
 	// their type through it (errors.Is, errors.As), never by their words.
@@ -195,7 +207,7 @@ func (a *app) main(args []string) int {
 
 func (a *app) printer() *render.Printer {
 	if a.out == nil {
-		a.out = &render.Printer{Out: a.env.Out, Err: a.env.Err, JSON: a.json}
+		a.out = &render.Printer{Out: a.env.Out, Err: a.env.Err, JSON: a.json, Keep: a.env.Keep}
 	}
 	return a.out
 }
@@ -295,7 +307,7 @@ func (a *app) newRoot(args []string) *cobra.Command {
 	root.AddCommand(chat, a.newChatsGroup(), a.newTaskGroup(), a.newReplyGroup(),
 		a.newStepCmd(nil), a.newNotesCmd(nil), a.newPromptCmd(nil), a.newTasksCmd(nil),
 		a.newVersionCmd(nil), a.newCompletionCmd(root, nil), a.newDoctorCmd(nil), a.newDemoCmd(nil),
-		a.newClaimCmd(nil), a.newReleaseCmd(nil), a.newClaimsCmd(nil), a.newTopCmd(nil), a.newNotifyGroup(), a.newBackendGroup())
+		a.newClaimCmd(nil), a.newReleaseCmd(nil), a.newClaimsCmd(nil), a.newTopCmd(nil), a.newNotifyGroup(), a.newBackendGroup(), a.newMcpCmd(nil))
 	for _, more := range [](func(*cobra.Command) []*cobra.Command){
 		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,
 	} {

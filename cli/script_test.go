@@ -13,7 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/conch-sh/conch/cli"
-	"github.com/conch-sh/conch/cli/natsbackend"
+	"github.com/conch-sh/conch/cli/mcpserver"
 	"github.com/conch-sh/conch/state/store/natsstore/hub"
 )
 
@@ -21,9 +21,10 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		// The scripts' conch is conch-nats: it is conch on a local home,
-		// and reaches the backend TestScriptBackend names.
-		"conch":        func() { os.Exit(cli.Main(os.Args[1:], typedErrors(natsbackend.Env()))) },
+		// The scripts' conch is conch-mcp: it is conch on a local home,
+		// reaches the backend TestScriptBackend names, and serves conch mcp.
+		"conch":        func() { os.Exit(cli.Main(os.Args[1:], typedErrors(mcpserver.Env()))) },
+		"mcp-call":     mcpCall,
 		"notify-count": notifyCount,
 		"conch-hub":    func() { os.Exit(hub.Main(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) },
 	})

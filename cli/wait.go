@@ -124,7 +124,10 @@ func (a *app) waitFor(kind, id string, block bool, timeout time.Duration) error 
 	if !block {
 		return a.printer().Value(render.WaitView(v), render.WaitRegistered(v))
 	}
-	ctx := context.Background()
+	ctx := a.env.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)

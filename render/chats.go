@@ -174,6 +174,9 @@ func chatParts(c state.OtherChat, now time.Time, home string, person bool) []str
 	if c.Untrusted {
 		parts = append(parts, "untrusted")
 	}
+	if c.MCPOnly {
+		parts = append(parts, MCPOnlyCard)
+	}
 	return parts
 }
 

@@ -122,3 +122,7 @@ const (
 	OpenCodeAfter = "OpenCode loads it when it starts."
 	PiAfter       = "Pi loads it when it starts (or at /reload)."
 )
+
+// MCPNotConchs notes an MCP server named conch that does not run conch
+// mcp, left as it is by a removal.
+const MCPNotConchs = "its MCP server named conch does not run conch mcp: left as it is"

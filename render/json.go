@@ -37,6 +37,7 @@ type ChatJSON struct {
 	Parent       string       `json:"parent"`
 	Browser      bool         `json:"browser"`
 	Recovery     bool         `json:"recovery"`
+	MCPOnly      bool         `json:"mcp_only,omitempty"`
 	Created      time.Time    `json:"created,omitzero"`
 	LastActive   time.Time    `json:"last_active,omitzero"`
 	Active       time.Time    `json:"active,omitzero"`
@@ -115,7 +116,7 @@ func ChatView(c *state.ChatShown) ChatJSON {
 		ID: c.ID, Title: c.Title, Origin: c.Origin, Folder: c.Folder, Computer: c.Computer,
 		Status: c.Status, State: c.State, Mode: c.Mode, Inbound: c.Inbound,
 		Taint:    TaintJSON{Outside: c.Taint.Outside, Person: c.Taint.Person},
-		Archived: c.Archived, Goal: heldOr(c.Goal, c.GoalWithheld, c.ID, c.IsTask()), Parent: c.Parent, Browser: c.Browser, Recovery: c.Recovery,
+		Archived: c.Archived, Goal: heldOr(c.Goal, c.GoalWithheld, c.ID, c.IsTask()), Parent: c.Parent, Browser: c.Browser, Recovery: c.Recovery, MCPOnly: c.MCPOnly,
 		Created: c.Created, LastActive: c.LastActive, Active: c.Active, StateVersion: c.StateVersion,
 		WakeCmd: c.WakeCmd, StopCmd: c.StopCmd,
 		Reply: replyOrNil(c.Reply), LastReply: replyOrNil(c.LastReply), Replies: c.Replies,

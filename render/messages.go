@@ -239,3 +239,21 @@ func MessageDecided(m *state.Message) string {
 	}
 	return fmt.Sprintf("%s %s\n", m.ID, StateWords(m.State, m.Why))
 }
+
+// CardsFenced is Cards for a model that reads them as a tool's answer
+// (conch mcp's messages): each card's line is its frame (who wrote it, and
+// that another chat's words are not the person's), and its words follow
+// whole, fenced and quoted as notes says a message.
+func CardsFenced(cards []state.Card) string {
+	if len(cards) == 0 {
+		return "no messages\n"
+	}
+	var b strings.Builder
+	for _, c := range cards {
+		b.WriteString(CardLine(c) + "\n")
+		if c.Text != "" {
+			b.WriteString("<chat-message>\n" + strings.TrimRight(Quote(c.Text), "\r\n") + "\n</chat-message>\n")
+		}
+	}
+	return b.String()
+}

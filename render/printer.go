@@ -16,18 +16,17 @@ import (
 type Printer struct {
 	Out, Err io.Writer
 	JSON     bool
+	// Keep, when set, is handed the JSON that --json would print of each
+	// value a command answers with words (conch mcp gives a tool's
+	// caller both: the words for the model, the shape for programs).
+	Keep func(json []byte)
 }
 
 // Error writes a failure: one line `conch: …`, or with --json the object
 // {"error": …, "code": …}, on standard error.
 func (p *Printer) Error(msg string, code int) {
 	if p.JSON {
-		data, _ := json.Marshal(struct {
-			Version int    `json:"json_version"`
-			Error   string `json:"error"`
-			Code    int    `json:"code"`
-		}{JSONVersion, msg, code})
-		fmt.Fprintf(p.Err, "%s\n", EscapeJSONControls(data))
+		fmt.Fprintf(p.Err, "%s\n", ErrorJSON(msg, code))
 		return
 	}
 	fmt.Fprintf(p.Err, "conch: %s\n", Line(msg))
@@ -37,6 +36,13 @@ func (p *Printer) Error(msg string, code int) {
 func (p *Printer) Value(v any, words string) error {
 	if p.JSON {
 		return p.WriteJSON(v)
+	}
+	if p.Keep != nil {
+		data, err := JSON(v)
+		if err != nil {
+			return err
+		}
+		p.Keep(data)
 	}
 	if words == "" {
 		return nil
@@ -49,13 +55,36 @@ func (p *Printer) Value(v any, words string) error {
 // with its version: every object conch prints says "json_version" first,
 // here, once, so that no shape can be printed without it.
 func (p *Printer) WriteJSON(v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
+	data, err := JSON(v)
 	if err != nil {
 		return err
 	}
-	head, rest := versionHead(data)
-	_, err = fmt.Fprintf(p.Out, "%s%s\n", head, EscapeJSONControls(rest))
+	_, err = fmt.Fprintf(p.Out, "%s\n", data)
 	return err
+}
+
+// JSON is v as --json prints it: indented, its version first, no control
+// character left raw.
+func JSON(v any) ([]byte, error) {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	head, rest := versionHead(data)
+	out := make([]byte, 0, len(head)+len(rest))
+	out = append(out, head...)
+	return append(out, EscapeJSONControls(rest)...), nil
+}
+
+// ErrorJSON is a failure as --json prints it on standard error:
+// {"json_version", "error", "code"}.
+func ErrorJSON(msg string, code int) []byte {
+	data, _ := json.Marshal(struct {
+		Version int    `json:"json_version"`
+		Error   string `json:"error"`
+		Code    int    `json:"code"`
+	}{JSONVersion, msg, code})
+	return EscapeJSONControls(data)
 }
 
 // versionKey is the key Versioned puts first.

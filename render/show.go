@@ -77,6 +77,9 @@ func ChatShow(c *state.ChatShown, now time.Time, home string) string {
 	if c.Recovery {
 		row("recovery", "will carry on by itself")
 	}
+	if c.MCPOnly {
+		row("hooks", "not reporting: known only through its MCP tools")
+	}
 	if r := c.Reply; r != nil {
 		row("reply", fmt.Sprintf("%s began %s, %s for %s", r.ID, Ago(now, r.Started), FamilyWords(r.Family), Span(now.Sub(r.StepSince))))
 		if len(r.Files) > 0 {

@@ -68,6 +68,8 @@ func decodeChat(data []byte, c *Chat) bool {
 			return r.boolean(&c.Browser)
 		case "recovery":
 			return r.boolean(&c.Recovery)
+		case "mcp_only":
+			return r.boolean(&c.MCPOnly)
 		case "created":
 			return r.time(&c.Created)
 		case "last_active":

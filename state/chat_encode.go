@@ -56,6 +56,9 @@ func encodeChat(c *Chat) ([]byte, error) {
 	w.str("parent", c.Parent)
 	w.boolean("browser", c.Browser)
 	w.boolean("recovery", c.Recovery)
+	if c.MCPOnly {
+		w.boolean("mcp_only", true)
+	}
 	w.time("created", c.Created)
 	w.time("last_active", c.LastActive)
 	w.strOmit("wake_cmd", c.WakeCmd)

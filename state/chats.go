@@ -356,6 +356,7 @@ func absFolder(dir string) (string, error) {
 // NewChat is what `conch chat new` asks for. Folder is already absolute.
 type NewChat struct {
 	Title, Folder, Origin, Parent, Mode, WakeCmd, StopCmd, Key string
+	MCPOnly                                                    bool // made by conch mcp for a session whose hooks do not report
 }
 
 // CreateChat registers a chat. The same key gives the same chat.
@@ -431,7 +432,7 @@ func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
 	c := &Chat{
 		ID: id, Title: in.Title, Origin: in.Origin, Folder: folder, Reach: reachOf(folder), Computer: tx.h.Computer,
 		Status: StatusIdle, Mode: in.Mode, Inbound: InboundAccept, Parent: in.Parent,
-		Created: now, LastActive: now, WakeCmd: in.WakeCmd, StopCmd: in.StopCmd,
+		Created: now, LastActive: now, WakeCmd: in.WakeCmd, StopCmd: in.StopCmd, MCPOnly: in.MCPOnly,
 	}
 	if in.WakeCmd != "" || in.StopCmd != "" {
 		// Only the harness sets them: its environment is the one they run in.

@@ -163,4 +163,11 @@
 //	§13 conch top                                → top.go (PersonView) → top_once
 //	§13 notifications                            → notify.go (tellPerson) → notify_events, notify_once_a_minute, notify_nothing, threat_notify_clock
 //	§13 trust: inherited, origins, the clock     → chats.go (inherit) → threat_inherit_harness, threat_chat_new_parent, threat_clock_retention
+//	§13 conch mcp: each tool its command         → cli/mcpserver/server.go (add, call) → cli/mcpserver/server_test.go, cli/e2e/mcp_claude_test.go
+//	§13 conch mcp acts as the session's chat     → cli/mcp.go (Serving, ActingAs) → mcp_acts_as_chat, mcp_taint_fence
+//	§13 a session's chat by its harness process  → index.go (RunningIn) → cli/e2e/mcp_codex_test.go
+//	§13 other chats' words fenced in a tool      → cli/mcpserver/server.go (withWords, fencedCards) → mcp_taint_fence, cli/mcpserver/quote_test.go
+//	§13 a chat known only through MCP            → cli/mcpserver/server.go (ownChat) → mcp_acts_as_chat, cli/e2e/mcp_cross_test.go
+//	§13 conch mcp in the harnesses' settings     → cli/install/mcp.go (MCPFile, codexMCP) → install_mcp, cli/install/mcp_test.go
+//	§13 plain conch links no MCP SDK             → cli/mcp.go (runMcp) → cli/mcp_test.go
 package state

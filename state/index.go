@@ -33,6 +33,7 @@ type Summary struct {
 	Waits      bool      `json:"waits,omitempty"`    // it let go of its reply to wait for something
 	Incoming   bool      `json:"incoming,omitempty"` // a start-reply message is on its way in
 	Recovery   bool      `json:"recovery,omitempty"`
+	MCPOnly    bool      `json:"mcp_only,omitempty"`
 	// The running reply, if any.
 	ReplyStarted  time.Time `json:"reply_started,omitempty"`
 	ReplyPlace    string    `json:"reply_place,omitempty"`
@@ -48,7 +49,7 @@ func summarize(c *Chat) *Summary {
 		ID: c.ID, Title: c.Title, Origin: c.Origin, Parent: c.Parent, Status: c.Status,
 		Archived: c.Archived, Browser: c.Browser, Outside: len(c.Taint.Outside) > 0,
 		Person: len(c.Taint.Person) > 0, Folder: c.Folder, Computer: c.Computer,
-		LastActive: c.LastActive, Recovery: c.Recovery, Waits: len(c.Waiting) > 0,
+		LastActive: c.LastActive, Recovery: c.Recovery, MCPOnly: c.MCPOnly, Waits: len(c.Waiting) > 0,
 		Incoming: c.Wake != nil && c.Wake.Reason == "message",
 	}
 	if c.Task != nil {
@@ -228,4 +229,33 @@ func (tx *View) ScanIndex(fn func(s *Summary)) error {
 		fn(&s)
 	}
 	return nil
+}
+
+// RunningIn is the chat whose running reply runs in the harness process
+// pid (that started at start, when known) on this computer: the chat of
+// the session that process serves, as a hook recorded it. A subagent's
+// chat, or a task, that runs in the same process is passed over; "" when
+// no chat, or more than one main chat, claims the process.
+func (tx *View) RunningIn(pid int, start uint64) (string, error) {
+	if pid <= 0 {
+		return "", nil
+	}
+	ix, err := tx.ReadIndex()
+	if err != nil {
+		return "", err
+	}
+	found := ""
+	for id, s := range ix.Chats {
+		if s.ReplyStarted.IsZero() || s.remote || s.ReplyPID != pid || s.Parent != "" || s.IsTask() {
+			continue
+		}
+		if start != 0 && s.ReplyPIDStart != 0 && s.ReplyPIDStart != start {
+			continue // the pid was taken over since
+		}
+		if found != "" {
+			return "", nil
+		}
+		found = id
+	}
+	return found, nil
 }

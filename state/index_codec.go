@@ -36,6 +36,7 @@ const (
 	flagWaits    = 'w'
 	flagIncoming = 'i'
 	flagRecovery = 'r'
+	flagMCPOnly  = 'm'
 )
 
 type indexFile struct {
@@ -82,7 +83,7 @@ func (s *Summary) line() string {
 	for _, f := range []struct {
 		on bool
 		c  byte
-	}{{s.Archived, flagArchived}, {s.Browser, flagBrowser}, {s.Outside, flagOutside}, {s.Person, flagPerson}, {s.Waits, flagWaits}, {s.Incoming, flagIncoming}, {s.Recovery, flagRecovery}} {
+	}{{s.Archived, flagArchived}, {s.Browser, flagBrowser}, {s.Outside, flagOutside}, {s.Person, flagPerson}, {s.Waits, flagWaits}, {s.Incoming, flagIncoming}, {s.Recovery, flagRecovery}, {s.MCPOnly, flagMCPOnly}} {
 		if f.on {
 			flags = append(flags, f.c)
 		}
@@ -153,6 +154,8 @@ func parseSummaryInto(s *Summary, line string) error {
 			s.Incoming = true
 		case flagRecovery:
 			s.Recovery = true
+		case flagMCPOnly:
+			s.MCPOnly = true
 		default:
 			return fmt.Errorf("unknown flag %q", c)
 		}

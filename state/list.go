@@ -35,7 +35,8 @@ type OtherChat struct {
 	TasksGoing   int        `json:"tasks_going"`
 	From         string     `json:"from"` // "", "task", "routine", "app:NAME"
 	Untrusted    bool       `json:"untrusted"`
-	Claims       []ClaimRef `json:"claims"` // its live claims (issue 18)
+	MCPOnly      bool       `json:"mcp_only,omitempty"` // known only through conch mcp: its hooks do not report
+	Claims       []ClaimRef `json:"claims"`             // its live claims (issue 18)
 }
 
 // ClaimRef is one claim of a listed chat.
@@ -137,7 +138,7 @@ func (tx *View) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 		o := OtherChat{
 			ID: s.ID, Title: s.Title, State: r.state, LastActive: s.LastActive, Folder: s.Folder,
 			Files: []string{}, Browser: s.Browser, TasksGoing: going[s.ID], Untrusted: s.Outside,
-			From: s.Origin,
+			From: s.Origin, MCPOnly: s.MCPOnly,
 		}
 		if s.IsTask() {
 			o.From = "task"

@@ -57,17 +57,21 @@ type Chat struct {
 	// tree holding its folder, resolved, as the harness or the person gave
 	// the folder; a chat made from a chat reaches no further than its
 	// maker. A chat's own reply start --folder does not move it.
-	Reach      string    `json:"reach,omitempty"`
-	Computer   string    `json:"computer"`
-	Status     string    `json:"status"` // idle, needs-you, stopped; working is derived
-	Mode       string    `json:"mode"`
-	Inbound    string    `json:"inbound"`
-	Taint      Taint     `json:"taint"`
-	Archived   bool      `json:"archived"`
-	Goal       string    `json:"goal"`
-	Parent     string    `json:"parent"`
-	Browser    bool      `json:"browser"`
-	Recovery   bool      `json:"recovery"`
+	Reach    string `json:"reach,omitempty"`
+	Computer string `json:"computer"`
+	Status   string `json:"status"` // idle, needs-you, stopped; working is derived
+	Mode     string `json:"mode"`
+	Inbound  string `json:"inbound"`
+	Taint    Taint  `json:"taint"`
+	Archived bool   `json:"archived"`
+	Goal     string `json:"goal"`
+	Parent   string `json:"parent"`
+	Browser  bool   `json:"browser"`
+	Recovery bool   `json:"recovery"`
+	// MCPOnly: the chat is known only through conch mcp, made for a
+	// session whose hooks do not report to conch (issue 28): the others
+	// see its messages and claims, never what it does. Its card says so.
+	MCPOnly    bool      `json:"mcp_only,omitempty"`
 	Created    time.Time `json:"created"`
 	LastActive time.Time `json:"last_active"`
 	WakeCmd    string    `json:"wake_cmd,omitempty"`

@@ -52,6 +52,13 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "e2e: building conch:", err)
 		return 1
 	}
+	// conch mcp runs conch-mcp beside conch.
+	build = exec.Command("go", "build", "-o", filepath.Join(dir, "conch-mcp"), "github.com/conch-sh/conch/cmd/conch-mcp")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: building conch-mcp:", err)
+		return 1
+	}
 	return m.Run()
 }
 

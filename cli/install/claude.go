@@ -24,6 +24,7 @@ nothing else. Claude Code reads the hooks when a session starts.
 
 Exit codes: 0 done, 1 the file cannot be read, is not JSON, or cannot be
 written (nothing changed), 2 usage.`,
+	MCP:   "~/.claude.json, or .mcp.json with --project",
 	Where: ".claude/settings.json",
 	Dir: func(e Env, project bool) string {
 		if project {
@@ -39,7 +40,13 @@ written (nothing changed), 2 usage.`,
 		if root := repoRoot(r.Cwd); r.Project && !r.Remove && root != "" && root != r.Cwd {
 			res.Notes = append(res.Notes, render.ClaudeSubfolder(r.Cwd, root, Quote(root))...)
 		}
-		return []*Result{res}, nil
+		// Claude Code's MCP servers: a project's in .mcp.json, the
+		// person's own in ~/.claude.json (not in settings.json).
+		mcp := filepath.Join(r.Home, ".claude.json")
+		if r.Project {
+			mcp = filepath.Join(r.Cwd, ".mcp.json")
+		}
+		return r.withMCP([]*Result{res}, mcp, MCPServers)
 	},
 	After: render.ClaudeAfter,
 }

@@ -34,6 +34,7 @@ versions run hooks only with [features] codex_hooks = true.
 
 Exit codes: 0 done, 1 a file cannot be read, parsed or written (nothing
 changed in it), 2 usage.`,
+	MCP:   "config.toml, [mcp_servers.conch]",
 	Where: "Codex configuration",
 	Dir: func(e Env, project bool) string {
 		if project {
@@ -109,6 +110,13 @@ func codexDo(r *Run) ([]*Result, error) {
 		if notify.Changed {
 			hooks.Notes = append(hooks.Notes, render.CodexNotifyOut(notify.File, notify.Backup))
 		}
+	}
+	if !r.NoMCP {
+		mcp, err := r.codexMCP(config)
+		if err != nil {
+			return nil, err
+		}
+		done = append(done, mcp)
 	}
 	if len(trusted) > 0 {
 		trust, err := r.removeTrust(filepath.Join(user, "config.toml"), trusted)

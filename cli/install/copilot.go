@@ -31,6 +31,7 @@ trust its folder.
 
 Exit codes: 0 done, 1 the file cannot be read, is not JSON, or cannot be
 written (nothing changed), 2 usage.`,
+	MCP:   "~/.copilot/mcp-config.json, or the repository's .mcp.json",
 	Where: "Copilot hooks (.github/hooks/conch.json)",
 	Dir: func(e Env, project bool) string {
 		if project {
@@ -49,7 +50,13 @@ written (nothing changed), 2 usage.`,
 		if err != nil {
 			return nil, err
 		}
-		return []*Result{res}, nil
+		// Copilot's MCP servers: the person's in mcp-config.json beside
+		// the hooks folder, a repository's in its .mcp.json.
+		mcp := filepath.Join(filepath.Dir(r.Dir), "mcp-config.json")
+		if r.Project {
+			mcp = filepath.Join(filepath.Dir(filepath.Dir(r.Dir)), ".mcp.json")
+		}
+		return r.withMCP([]*Result{res}, mcp, copilotMCP(r.conchHome()))
 	},
 	After: render.CopilotAfter,
 }
@@ -72,4 +79,14 @@ func copilotHooks(conch string) Hooks {
 		h.Events = append(h.Events, Event{Name: name, Timeout: HookTimeout})
 	}
 	return h
+}
+
+// copilotMCP is conch's server as Copilot CLI reads it: a local server
+// with every tool, and the home named, for Copilot passes a server no
+// variable but PATH.
+func copilotMCP(home string) MCP {
+	return MCP{Key: "mcpServers", Entry: func(conch string) []Field {
+		return []Field{{"type", jsonOf("local")}, {"command", jsonOf(conch)}, {"args", jsonOf([]string{"mcp"})},
+			{"env", jsonOf(map[string]string{"CONCH_HOME": home})}, {"tools", jsonOf([]string{"*"})}}
+	}}
 }

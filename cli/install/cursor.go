@@ -28,6 +28,7 @@ workspace.
 
 Exit codes: 0 done, 1 the file cannot be read, is not JSON, or cannot be
 written (nothing changed), 2 usage.`,
+	MCP:   "mcp.json",
 	Where: "Cursor hooks (.cursor/hooks.json)",
 	Dir: func(e Env, project bool) string {
 		if project {
@@ -40,7 +41,7 @@ written (nothing changed), 2 usage.`,
 		if err != nil {
 			return nil, err
 		}
-		return []*Result{res}, nil
+		return r.withMCP([]*Result{res}, filepath.Join(r.Dir, "mcp.json"), MCPServers)
 	},
 	After: render.CursorAfter,
 }

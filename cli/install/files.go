@@ -37,6 +37,9 @@ func read(path string) ([]byte, bool, error) {
 // backup keeps a file as it was (data) beside it, under a name of its own
 // (path.bak-TIME, then -2, -3, … when that is taken), and says the name.
 func (r *Run) backup(path string, data []byte) (string, error) {
+	if r.kept[path] {
+		return "", nil // kept as it was before this run already
+	}
 	base := path + ".bak-" + r.Now().UTC().Format("20060102T150405Z")
 	name := base
 	for i := 2; ; i++ {
@@ -59,6 +62,9 @@ func (r *Run) backup(path string, data []byte) (string, error) {
 			os.Remove(name)
 			return "", fmt.Errorf("cannot keep %s as it was: %v; nothing changed", path, err)
 		}
+		if r.kept != nil {
+			r.kept[path] = true
+		}
 		return name, nil
 	}
 }
@@ -80,6 +86,10 @@ func writeWhole(path string, data []byte) error {
 // it was there at all), keeping the old one as a backup first; res
 // records it.
 func (r *Run) replace(res *Result, path string, data []byte, exists bool, out []byte) error {
+	if r.dry {
+		res.Changed = true
+		return nil
+	}
 	if exists {
 		var err error
 		if res.Backup, err = r.backup(path, data); err != nil {
@@ -88,6 +98,9 @@ func (r *Run) replace(res *Result, path string, data []byte, exists bool, out []
 	}
 	if err := writeWhole(path, out); err != nil {
 		return err
+	}
+	if !exists && r.kept != nil {
+		r.kept[path] = true // it was not there: nothing to keep
 	}
 	res.Changed = true
 	return nil
@@ -159,6 +172,10 @@ func (r *Run) OwnFile(path string, f Own) (*Result, error) {
 	case exists && !ours:
 		return nil, fmt.Errorf("%s is there and is not conch's (its first line is not conch's); nothing changed", res.File)
 	case !r.Remove && bytes.Equal(old, f.Data):
+		return res, nil
+	}
+	if r.dry {
+		res.Changed = true
 		return res, nil
 	}
 	written := f.Written

@@ -14,6 +14,7 @@ package install
 
 import (
 	"os/exec"
+	"path/filepath"
 	"time"
 
 	"github.com/conch-sh/conch/render"
@@ -39,6 +40,9 @@ type Recipe struct {
 	Long  string // help, whole
 	Where string // what --project and --user name in their help
 	Runs  string // for --conch's help: "the plugin runs" ("" for "the hooks run")
+	// MCP is where the harness's MCP settings are, for help ("": it has
+	// none, and no --no-mcp).
+	MCP string
 	// Dir is the folder its files go in: the person's own (project
 	// false) or the current folder's.
 	Dir func(e Env, project bool) string
@@ -62,6 +66,7 @@ type Options struct {
 	Project bool   // the current folder's configuration, not the person's
 	Remove  bool   // take conch's part out
 	Conch   string // the conch program the handlers run ("conch": on PATH)
+	NoMCP   bool   // leave conch's MCP server out of the harness's MCP settings
 }
 
 // Run is one install of a recipe: where, and how.
@@ -69,6 +74,14 @@ type Run struct {
 	Env
 	Options
 	Dir string // the recipe's folder for this run
+	// kept are the files this run has kept a backup of already: a file
+	// it changes twice (hooks, then the MCP server) is kept once, as it
+	// was before the run.
+	kept map[string]bool
+	// dry: each edit is worked out and checked, and nothing written (a
+	// run is tried dry first, so that a refusal in its last file leaves
+	// its first unchanged too).
+	dry bool
 }
 
 // Result is what an install or a removal did to one file (conch help json).
@@ -82,8 +95,35 @@ type Result struct {
 
 // Do runs a recipe.
 func Do(rc *Recipe, e Env, o Options) ([]*Result, error) {
-	r := &Run{Env: e, Options: o, Dir: rc.Dir(e, o.Project)}
+	dry := &Run{Env: e, Options: o, Dir: rc.Dir(e, o.Project), dry: true}
+	if _, err := rc.Do(dry); err != nil {
+		return nil, err
+	}
+	r := &Run{Env: e, Options: o, Dir: rc.Dir(e, o.Project), kept: map[string]bool{}}
 	return rc.Do(r)
+}
+
+// withMCP is done with conch's MCP server put into (or taken out of) the
+// settings file at path, unless --no-mcp.
+func (r *Run) withMCP(done []*Result, path string, m MCP) ([]*Result, error) {
+	if r.NoMCP {
+		return done, nil
+	}
+	res, err := r.MCPFile(path, m)
+	if err != nil {
+		return nil, err
+	}
+	return append(done, res), nil
+}
+
+// conchHome is the home conch mcp serves, for a client that passes its
+// server no variable of the person's (Copilot CLI): CONCH_HOME, else
+// ~/.conch.
+func (e Env) conchHome() string {
+	if h := e.Getenv("CONCH_HOME"); h != "" {
+		return h
+	}
+	return filepath.Join(e.Home, ".conch")
 }
 
 // Said is what an install prints: each file's outcome and notes, then,

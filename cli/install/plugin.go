@@ -34,13 +34,24 @@ conch's own, known by its first line; it runs conch hook opencode at
 each event. ` + pluginLong + render.OpenCodeAfter + pluginExits,
 	Where: "OpenCode folder",
 	Runs:  "the plugin runs",
+	MCP:   "opencode.json",
 	Dir: func(e Env, project bool) string {
 		return pluginDir(e, project, ".opencode/plugins", "XDG_CONFIG_HOME", ".config", "opencode/plugins")
 	},
 	Do: func(r *Run) ([]*Result, error) {
-		return r.plugin("conch.js", openCodePlugin, []string{"session.created", "chat.message", "tool.execute.before",
+		done, err := r.plugin("conch.js", openCodePlugin, []string{"session.created", "chat.message", "tool.execute.before",
 			"tool.execute.after", "shell.env", "session.idle", "session.error", "permission.asked",
 			"session.compacted", "session.deleted", "dispose"})
+		if err != nil {
+			return nil, err
+		}
+		// OpenCode's MCP servers are in opencode.json: the project's,
+		// or the person's beside the plugins folder.
+		config := filepath.Join(filepath.Dir(r.Dir), "opencode.json")
+		if r.Project {
+			config = filepath.Join(r.Cwd, "opencode.json")
+		}
+		return r.withMCP(done, config, openCodeMCP)
 	},
 	After: render.OpenCodeAfter,
 }
@@ -127,3 +138,9 @@ func pluginProgram(data []byte) string {
 	}
 	return ""
 }
+
+// openCodeMCP is conch's server as OpenCode reads it: "mcp": {"conch":
+// {"type": "local", "command": [conch, "mcp"], "enabled": true}}.
+var openCodeMCP = MCP{Key: "mcp", Entry: func(conch string) []Field {
+	return []Field{{"type", jsonOf("local")}, {"command", jsonOf([]string{conch, "mcp"})}, {"enabled", jsonOf(true)}}
+}}

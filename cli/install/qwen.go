@@ -26,6 +26,7 @@ its /hooks menu is opened).
 
 Exit codes: 0 done, 1 the file cannot be read, is not JSON, or cannot be
 written (nothing changed), 2 usage.`,
+	MCP:   "settings.json",
 	Where: ".qwen/settings.json",
 	Dir: func(e Env, project bool) string {
 		if project {
@@ -38,7 +39,7 @@ written (nothing changed), 2 usage.`,
 		if err != nil {
 			return nil, err
 		}
-		return []*Result{res}, nil
+		return r.withMCP([]*Result{res}, filepath.Join(r.Dir, "settings.json"), MCPServers)
 	},
 	After: render.QwenAfter,
 }

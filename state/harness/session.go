@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/conch-sh/conch/state"
 	"github.com/conch-sh/conch/state/store"
@@ -149,4 +150,35 @@ func ShellChat(home *state.Home, getenv func(string) string, chat string) string
 		}
 	}
 	return chat
+}
+
+// SessionVars are the variables a harness sets in its shell to name its
+// session, or a subagent of it: the ones a process that acts as one chat
+// whatever runs it (conch mcp, once it has worked its chat out) hides.
+func SessionVars() []string {
+	var vars []string
+	for _, k := range known {
+		for _, v := range []string{k.caps.SessionEnv, k.caps.AgentEnv} {
+			if v != "" && !slices.Contains(vars, v) {
+				vars = append(vars, v)
+			}
+		}
+	}
+	return vars
+}
+
+// UnlinkedSession is the harness whose variable (SessionEnv) names a
+// session that no hook of it has linked to a chat: its hooks are not
+// reporting to conch (Codex's, until the person trusts them). All ""
+// when every session named is linked, or none is named.
+func UnlinkedSession(records store.Store, getenv func(string) string) (harness, variable, session string) {
+	for _, k := range known {
+		if k.caps.SessionEnv == "" {
+			continue
+		}
+		if id := getenv(k.caps.SessionEnv); id != "" && state.LinkedChat(records, k.harness, id) == "" {
+			return k.harness, k.caps.SessionEnv, id
+		}
+	}
+	return "", "", ""
 }
