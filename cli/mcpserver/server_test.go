@@ -18,12 +18,12 @@ import (
 // world is a home and the environment of a harness that started conch
 // mcp: vars are its variables beside CONCH_HOME.
 type world struct {
-	t      *testing.T
+	t      testing.TB
 	home   string
 	folder string
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	w := &world{t: t, home: filepath.Join(t.TempDir(), "home"), folder: t.TempDir()}
 	return w
 }
@@ -49,7 +49,7 @@ func (w *world) conch(chat string, args ...string) cli.Answer {
 }
 
 // connect starts a server with env and a client of it, named client.
-func connect(t *testing.T, env cli.Env, client string) *mcp.ClientSession {
+func connect(t testing.TB, env cli.Env, client string) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -72,7 +72,7 @@ type result struct {
 	err   bool
 }
 
-func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) result {
+func call(t testing.TB, cs *mcp.ClientSession, tool string, args map[string]any) result {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
