@@ -28,6 +28,7 @@ func ReadFile(name string) ([]byte, error) {
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
+	regular := st.Mode&syscall.S_IFMT == syscall.S_IFREG
 	if st.Size > MaxRecord {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
 	}
@@ -48,6 +49,11 @@ func ReadFile(name string) ([]byte, error) {
 		data = data[:len(data)+n]
 		if len(data) > MaxRecord {
 			return nil, &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
+		}
+		if regular && st.Size > 0 && int64(len(data)) == st.Size && len(data) < cap(data) {
+			// A regular file that gave all its size and less than was
+			// asked is at its end: no read more to hear it say so.
+			return data, nil
 		}
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
