@@ -201,6 +201,12 @@ func (d *doctor) checkRecord(rel string, want shape) (problem string, bad bool) 
 		if !errors.As(err, &ce) {
 			return err.Error(), false
 		}
+		if ce.Path != d.h.where(rel) {
+			// What this computer keeps of the record beside it (its
+			// commands) is what is wrong: the record itself is whole, and
+			// is never moved aside for it.
+			return fmt.Sprintf("%s, kept beside it, cannot be used: %v", ce.Path, ce.Err), false
+		}
 		return fmt.Sprintf("record is not %s conch can use: %v", article(want.noun()), ce.Err), true
 	}
 	return "", false
