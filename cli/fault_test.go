@@ -657,11 +657,10 @@ func openPty() (master, slave *os.File, err error) {
 	return master, slave, nil
 }
 
-// TestFaultCampaign is the campaign; see the top of this file.
-func TestFaultCampaign(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: no fault campaign")
-	}
+// needStrace is strace's path, or the test skipped where strace cannot
+// trace.
+func needStrace(t *testing.T) string {
+	t.Helper()
 	strace, err := exec.LookPath("strace")
 	if err != nil {
 		t.Skip("strace is not installed (.ci/run installs it from Debian's packages): no fault campaign")
@@ -669,14 +668,30 @@ func TestFaultCampaign(t *testing.T) {
 	if out, err := exec.Command(strace, "-f", "-qq", "-o", "/dev/null", "true").CombinedOutput(); err != nil {
 		t.Skipf("strace cannot trace here (ptrace not allowed?): %v: %s", err, out)
 	}
-	all := os.Getenv("CONCH_FAULT_ALL") != ""
-	only := os.Getenv("CONCH_FAULT_ONLY") // a command's name: that one alone
-	dir := openDir(t)
-	r := &faultRig{t: t, bin: conchBinary(t, dir), strace: strace, dir: dir, user: filepath.Join(dir, "user")}
+	return strace
+}
+
+// newFaultRig is a rig running bin under strace, its files in dir.
+func newFaultRig(t *testing.T, bin, strace, dir string) *faultRig {
+	t.Helper()
+	r := &faultRig{t: t, bin: bin, strace: strace, dir: dir, user: filepath.Join(dir, "user")}
 	r.host, _ = os.Hostname()
 	if err := os.MkdirAll(r.user, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// TestFaultCampaign is the campaign; see the top of this file.
+func TestFaultCampaign(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: no fault campaign")
+	}
+	strace := needStrace(t)
+	all := os.Getenv("CONCH_FAULT_ALL") != ""
+	only := os.Getenv("CONCH_FAULT_ONLY") // a command's name: that one alone
+	dir := openDir(t)
+	r := newFaultRig(t, conchBinary(t, dir), strace, dir)
 	workers := 2
 	homes := make([]string, workers)
 	for i := range homes {

@@ -74,13 +74,7 @@ func TestKillAfterTheBatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: no fault campaign")
 	}
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("strace is not installed (.ci/run installs it from Debian's packages)")
-	}
-	if out, err := exec.Command(strace, "-f", "-qq", "-o", "/dev/null", "true").CombinedOutput(); err != nil {
-		t.Skipf("strace cannot trace here (ptrace not allowed?): %v: %s", err, out)
-	}
+	strace := needStrace(t)
 	all := os.Getenv("CONCH_FAULT_ALL") != ""
 	srv := natstest.Start(t)
 	dir := openDir(t)
@@ -88,13 +82,10 @@ func TestKillAfterTheBatch(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/conch-nats").CombinedOutput(); err != nil {
 		t.Fatalf("building conch-nats: %v\n%s", err, out)
 	}
-	r := &faultRig{t: t, bin: bin, strace: strace, dir: dir, user: filepath.Join(dir, "user"), backend: openNats}
-	r.host, _ = os.Hostname()
+	r := newFaultRig(t, bin, strace, dir)
+	r.backend = openNats
 	r.more = func(home string) []string {
 		return []string{"CONCH_BACKEND_URL=" + srv.URL, "CONCH_BACKEND_HOME=" + filepath.Base(filepath.Dir(home))}
-	}
-	if err := os.MkdirAll(r.user, 0o700); err != nil {
-		t.Fatal(err)
 	}
 	var homes atomic.Int64
 	// fresh is a new home on the server: c_2 with a message due, and the

@@ -5,7 +5,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -59,20 +58,10 @@ func TestKillAfterTheCommitPoint(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: no fault campaign")
 	}
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("strace is not installed (.ci/run installs it from Debian's packages)")
-	}
-	if out, err := exec.Command(strace, "-f", "-qq", "-o", "/dev/null", "true").CombinedOutput(); err != nil {
-		t.Skipf("strace cannot trace here (ptrace not allowed?): %v: %s", err, out)
-	}
+	strace := needStrace(t)
 	all := os.Getenv("CONCH_FAULT_ALL") != ""
 	dir := openDir(t)
-	r := &faultRig{t: t, bin: conchBinary(t, dir), strace: strace, dir: dir, user: filepath.Join(dir, "user")}
-	r.host, _ = os.Hostname()
-	if err := os.MkdirAll(r.user, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	r := newFaultRig(t, conchBinary(t, dir), strace, dir)
 	homes := []string{filepath.Join(dir, "run0", "home"), filepath.Join(dir, "run1", "home")}
 	r.prepare(homes[0])
 	// A message that starts a reply, for the Claude session: said at its

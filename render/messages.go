@@ -18,9 +18,14 @@ func MessageBlock(m state.DueMessage) string {
 	case state.DueGone:
 		return Named(m.Title, m.Chat) + ", a chat you sent messages to, was deleted: what it had not read was not delivered."
 	}
-	// A trailing line break (words from a file) is not part of the words.
-	words := strings.TrimRight(Quote(m.Text), "\r\n")
-	return MessageFrame(m.FromTitle, m.From, m.NoReply) + "\n<chat-message>\n" + words + "\n</chat-message>"
+	return MessageFrame(m.FromTitle, m.From, m.NoReply) + "\n" + fenced(m.Text)
+}
+
+// fenced is another chat's words as a model reads them: quoted, inside
+// <chat-message>. A trailing line break (words from a file) is not part of
+// the words.
+func fenced(text string) string {
+	return "<chat-message>\n" + strings.TrimRight(Quote(text), "\r\n") + "\n</chat-message>"
 }
 
 // MaxQuotedMessage is the most bytes a message's words may take once
@@ -132,6 +137,12 @@ func NeedsPerson(q *state.Request) string {
 // Cards is `conch messages` in words: one line a card, and the words
 // where the viewer may see them, cut to a line.
 func Cards(cards []state.Card) string {
+	return cardList(cards, func(text string) string { return "    " + CutTitle(text, 100) })
+}
+
+// cardList is one line a card, and the words, where the viewer may see
+// them, as words says them.
+func cardList(cards []state.Card, words func(string) string) string {
 	if len(cards) == 0 {
 		return "no messages\n"
 	}
@@ -139,7 +150,7 @@ func Cards(cards []state.Card) string {
 	for _, c := range cards {
 		b.WriteString(CardLine(c) + "\n")
 		if c.Text != "" {
-			b.WriteString("    " + CutTitle(c.Text, 100) + "\n")
+			b.WriteString(words(c.Text) + "\n")
 		}
 	}
 	return b.String()
@@ -244,16 +255,4 @@ func MessageDecided(m *state.Message) string {
 // (conch mcp's messages): each card's line is its frame (who wrote it, and
 // that another chat's words are not the person's), and its words follow
 // whole, fenced and quoted as notes says a message.
-func CardsFenced(cards []state.Card) string {
-	if len(cards) == 0 {
-		return "no messages\n"
-	}
-	var b strings.Builder
-	for _, c := range cards {
-		b.WriteString(CardLine(c) + "\n")
-		if c.Text != "" {
-			b.WriteString("<chat-message>\n" + strings.TrimRight(Quote(c.Text), "\r\n") + "\n</chat-message>\n")
-		}
-	}
-	return b.String()
-}
+func CardsFenced(cards []state.Card) string { return cardList(cards, fenced) }
