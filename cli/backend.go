@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/state"
@@ -73,7 +73,7 @@ func (a *app) backendURL() string {
 		return "" // the local home, at the cost of one read
 	}
 	var cfg state.Config
-	if _, err := toml.Decode(string(data), &cfg); err != nil {
+	if err := toml.Unmarshal(data, &cfg); err != nil {
 		return ""
 	}
 	return cfg.Backend.URL

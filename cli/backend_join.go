@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/state"
@@ -128,7 +128,7 @@ func setBackend(cfg []byte, set []backendKey) ([]byte, error) {
 	}
 	if len(cfg) > 0 {
 		var probe map[string]any
-		if _, err := toml.Decode(string(cfg), &probe); err != nil {
+		if err := toml.Unmarshal(cfg, &probe); err != nil {
 			return nil, fmt.Errorf("not TOML, left as it is (fix it, then join again): %v", err)
 		}
 	}
@@ -180,7 +180,7 @@ func setBackend(cfg []byte, set []backendKey) ([]byte, error) {
 	out := []byte(strings.Join(lines, ""))
 	// What it wrote is what it meant: read back as conch reads it.
 	var got state.Config
-	if _, err := toml.Decode(string(out), &got); err != nil {
+	if err := toml.Unmarshal(out, &got); err != nil {
 		return nil, fmt.Errorf("its [backend] cannot be set line by line (edit it by hand): %v", err)
 	}
 	want := map[string]string{"url": got.Backend.URL, "creds": got.Backend.Creds, "tls_ca": got.Backend.TLSCA, "home": got.Backend.Home}

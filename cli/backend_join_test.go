@@ -1,10 +1,9 @@
 package cli
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/conch-sh/conch/state"
 )
@@ -25,15 +24,15 @@ func FuzzSetBackend(f *testing.F) {
 			return
 		}
 		var got state.Config
-		if _, err := toml.Decode(string(out), &got); err != nil {
+		if err := toml.Unmarshal(out, &got); err != nil {
 			t.Fatalf("setBackend gave a config that is not TOML: %v\n%s", err, out)
 		}
 		if got.Backend.URL != url || got.Backend.Creds != "/h/hub.creds" || got.Backend.TLSCA != "/h/hub-ca.pem" {
 			t.Fatalf("the keys read back as %+v", got.Backend)
 		}
 		var before, after state.Config
-		if _, err := toml.Decode(cfg, &before); err == nil {
-			_, _ = toml.Decode(string(out), &after)
+		if err := toml.Unmarshal([]byte(cfg), &before); err == nil {
+			_ = toml.Unmarshal(out, &after)
 			before.Backend, after.Backend = got.Backend, got.Backend
 			if !same(before, after) {
 				t.Fatalf("the rest of the config changed:\n%s\n->\n%s", cfg, out)
@@ -43,8 +42,7 @@ func FuzzSetBackend(f *testing.F) {
 }
 
 func same(a, b state.Config) bool {
-	var x, y strings.Builder
-	_ = toml.NewEncoder(&x).Encode(a)
-	_ = toml.NewEncoder(&y).Encode(b)
-	return x.String() == y.String()
+	x, _ := toml.Marshal(a)
+	y, _ := toml.Marshal(b)
+	return string(x) == string(y)
 }

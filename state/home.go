@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/conch-sh/conch/state/store"
 )
@@ -151,10 +151,11 @@ func Open(o Options) (*Home, error) {
 	case err != nil:
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	default:
-		if _, err := toml.Decode(string(data), &h.Config); err != nil {
-			var pe toml.ParseError
-			if errors.As(err, &pe) {
-				return nil, fmt.Errorf("config %s line %d: %s", path, pe.Position.Line, pe.Message)
+		if err := toml.Unmarshal(data, &h.Config); err != nil {
+			var de *toml.DecodeError
+			if errors.As(err, &de) {
+				line, _ := de.Position()
+				return nil, fmt.Errorf("config %s line %d: %s", path, line, configMistake(de))
 			}
 			return nil, fmt.Errorf("config %s: %v", path, err)
 		}
@@ -609,4 +610,30 @@ func (tx *Tx) setKey(k, answer string) error {
 	(*keys)[k] = answer
 	tx.put("keys.json", keys, true)
 	return nil
+}
+
+// configMistake is what a config.toml that does not decode has wrong, in
+// TOML's words: a value of the wrong type is said by its key ("[tasks]
+// max_running is a string: it takes an integer"), never by the Go type
+// conch reads it into.
+func configMistake(de *toml.DecodeError) string {
+	msg := strings.TrimPrefix(de.Error(), "toml: ")
+	key := de.Key()
+	rest, ok := strings.CutPrefix(msg, "cannot decode TOML ")
+	if !ok || len(key) == 0 {
+		return msg
+	}
+	got, _, _ := strings.Cut(rest, " ")
+	_, goType, _ := strings.Cut(rest, " of type ")
+	want, known := map[string]string{
+		"string": "a string", "[]string": "an array of strings", "int": "an integer", "*int": "an integer", "bool": "true or false",
+	}[goType]
+	if !known {
+		return msg
+	}
+	name := key[len(key)-1]
+	if len(key) > 1 {
+		name = "[" + strings.Join(key[:len(key)-1], ".") + "] " + name
+	}
+	return fmt.Sprintf("%s is a TOML %s: it takes %s", name, got, want)
 }

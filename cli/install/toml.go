@@ -3,7 +3,7 @@ package install
 import (
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/conch-sh/conch/render"
 )
@@ -15,7 +15,7 @@ import (
 // decodeTOML reads a TOML document; its error is one line.
 func decodeTOML(text string) (map[string]any, error) {
 	var v map[string]any
-	if _, err := toml.Decode(text, &v); err != nil {
+	if err := toml.Unmarshal([]byte(text), &v); err != nil {
 		return nil, tomlError{err}
 	}
 	return v, nil
