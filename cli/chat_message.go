@@ -28,7 +28,7 @@ chat started, and print its id (m_1, m_2, …). Only a chat the person is in
 (not a routine's run, a task, or a chat with someone else's words in it)
 may send, and not in plan mode. Any other receiver is no chat at all.
 
-The words (at most 4,000 characters, from TEXT or --text-file, - for
+The words (at most {{MaxMessageChars}} characters, from TEXT or --text-file, - for
 standard input) have secrets taken out as they are sent. A receiver that is
 working reads the message at its next step; one that is not, when its next
 reply starts. A message from a chat that read something from outside waits
@@ -45,9 +45,9 @@ A receiver that holds messages keeps it for the person (exit 0, held);
 one that refuses them turns it away (exit 3, its card says refused).
 
 Bounds, in one chain (a reply the person's own message started begins
-one): 8 messages, 4 replies started by messages, 3 from one chat to
-another; for any chat, 5 messages waiting at once; the same words to the
-same chat once in 10 minutes. A message past a bound is refused (exit 3),
+one): {{ChainMessages}} messages, {{ChainStarted}} replies started by messages, {{ChainPair}} from one chat to
+another; for any chat, {{MaxWaiting}} messages waiting at once; the same words to the
+same chat once in {{RepeatMinutes}} minutes. A message past a bound is refused (exit 3),
 the bound named.
 
 Exit codes: 0 sent (or held), 2 usage or bad words, 3 refused (no such

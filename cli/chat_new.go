@@ -44,7 +44,7 @@ Exit codes: 0 done, 2 bad value, 3 refused or no such parent.`,
 		}),
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.title, "title", "", "the chat's title (at most 120 characters, cleaned)")
+	f.StringVar(&o.title, "title", "", "the chat's title (at most {{MaxTitle}} characters, cleaned)")
 	f.StringVar(&o.folder, "folder", "", "the folder it works in")
 	f.StringVar(&o.origin, "origin", "", `where it comes from: "", app:NAME, routine, peer, client, artifact`)
 	f.StringVar(&o.parent, "parent", "", "the chat that spawned it")

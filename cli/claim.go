@@ -26,7 +26,7 @@ func (a *app) newClaimCmd(runF func(*claimOptions) error) *cobra.Command {
 		Use:   "claim PATH|GLOB... [--for DUR] [--reason TEXT]",
 		Short: "As a chat: these files are mine for now; the person's other chats keep off them",
 		Long: `As a chat that offers together: claims files (a path, a folder, or a glob
-such as 'src/auth/*.ts') for a time (--for, default 30m, at most 2h). Paths
+such as 'src/auth/*.ts') for a time (--for, default {{ClaimDefault}}, at most {{ClaimLongest}}). Paths
 are resolved like --file, and their links followed. A claim lies inside
 the chat's place: the work tree holding its folder, as the harness or the
 person gave it (a chat's own reply start --folder does not move it), never
@@ -36,16 +36,16 @@ claimed file is stopped by their harness's hook ([guard] claims in
 config.toml: deny, ask or note). A claim ends at its time, at conch release,
 when the chat is stopped, archived or deleted, or when its harness process
 is gone. Claiming a path this chat holds again holds it until the new time.
-At most 50 live claims a chat. All of the paths are claimed, or none.
+At most {{MaxClaims}} live claims a chat. All of the paths are claimed, or none.
 
 Exit codes: 0 done, 2 bad path, glob or duration, the whole place, or no
 chat acting, 3 another chat holds one of them (the message says who, until
-when), a path outside the chat's place, the bound of 50, or a chat that is
+when), a path outside the chat's place, the bound of {{MaxClaims}}, or a chat that is
 not yours.`,
 		Args:        cobra.MinimumNArgs(1),
 		Annotations: access(accessWrite),
 	}
-	cmd.Flags().DurationVar(&o.dur, "for", 0, "how long the claim lasts (default 30m, at most 2h)")
+	cmd.Flags().DurationVar(&o.dur, "for", 0, "how long the claim lasts (default {{ClaimDefault}}, at most {{ClaimLongest}})")
 	cmd.Flags().StringVar(&o.reason, "reason", "", "why, in a few words (the others read it)")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
 		if err := checkArgs([]string{o.reason}); err != nil {
@@ -53,7 +53,7 @@ not yours.`,
 		}
 		o.paths, o.forSet = args, cmd.Flags().Changed("for")
 		if o.forSet && o.dur <= 0 {
-			return usage("--for %s: a claim lasts from 1m to 2h", o.dur)
+			return usage("--for %s: a claim lasts from %s to %s", o.dur, render.Span(state.ClaimShortest), render.Span(state.ClaimLongest))
 		}
 		if runF != nil {
 			return runF(o)

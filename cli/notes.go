@@ -28,7 +28,7 @@ and after each step. In this order, each only when there is something:
   1. a stop notice: another chat stopped this reply (then only this is said,
      and the exit code is 5), or its last reply;
   2. the person's other chats in this place: changing files, running
-     commands, or a file both changed (each once a reply, four lines at most);
+     commands, or a file both changed (each once a reply, {{MaxReaderLines}} lines at most);
   3. messages due, framed and fenced;
   4. waits that ended;
   5. notices: a watched chat changed.

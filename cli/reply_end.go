@@ -21,7 +21,7 @@ func (a *app) newReplyEndCmd(runF func(*replyEndOptions) error) *cobra.Command {
 		Use:   "end [--outcome finished|stopped|failed|needs-you] [--text T | --text-file F]",
 		Short: "As a chat: the reply ends",
 		Long: `As a chat: the reply ends. Its finished text is kept for whoever waits on
-the chat (the last 800 characters, secrets taken out). Ending a reply ends
+the chat (the last {{ReplyTail}} characters, secrets taken out). Ending a reply ends
 the waits on the chat.
 
 Exit codes: 0 done, 2 usage or no chat acting, 3 no such chat.`,

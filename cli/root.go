@@ -318,6 +318,7 @@ func (a *app) newRoot(args []string) *cobra.Command {
 	root.PersistentFlags().BoolVar(&a.json, "json", false, "print JSON (see conch help json)")
 	root.PersistentFlags().StringVar(&a.chat, "chat", "", "act as this chat (default $CONCH_CHAT)")
 	root.CompletionOptions.DisableDefaultCmd = true
+	withNumbers(root)
 
 	// The hot commands (a harness runs them at every step) build only
 	// their own branch of the tree: the whole of it is a few hundred

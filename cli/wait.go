@@ -49,7 +49,7 @@ it exits 124 and the wait stays registered, as if detached. Otherwise
 at once: let go of the reply; when the wait ends, the chat's wake_cmd runs
 and conch notes says how the other ended at the start of the next reply.
 
-What the waiting chat hears: how the other ended, and the last 800
+What the waiting chat hears: how the other ended, and the last {{ReplyTail}}
 characters of its latest finished reply (a task's result), secrets taken
 out, fenced and quoted. Outside taint on the target is carried into the
 waiting chat before it reads them; a waiting chat that someone else's words

@@ -22,8 +22,10 @@ import (
 const (
 	// ClaimDefault is how long a claim lasts when --for is not given.
 	ClaimDefault = 30 * time.Minute
-	// ClaimLongest is the longest a claim may last.
-	ClaimLongest = 2 * time.Hour
+	// ClaimShortest and ClaimLongest are the shortest and the longest a
+	// claim may last.
+	ClaimShortest = time.Minute
+	ClaimLongest  = 2 * time.Hour
 	// MaxClaims is how many live claims one chat may hold, its children
 	// (subagents, the chats and tasks it made) with it: a chat cannot
 	// spread its claims over children to hold more.
@@ -232,8 +234,8 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 	if in.For == 0 {
 		in.For = ClaimDefault
 	}
-	if in.For < time.Minute || in.For > ClaimLongest {
-		return nil, usagef("--for %s: a claim lasts from 1m to %s", in.For, "2h")
+	if in.For < ClaimShortest || in.For > ClaimLongest {
+		return nil, usagef("--for %s: a claim lasts from %s to %s", in.For, flagDuration(ClaimShortest), flagDuration(ClaimLongest))
 	}
 	if err := validText("reason", in.Reason); err != nil {
 		return nil, err
@@ -545,4 +547,10 @@ func (tx *Tx) endClaims() error {
 		tx.saveClaims(keep)
 	}
 	return nil
+}
+
+// flagDuration is a whole number of minutes or hours as a flag takes it:
+// 1m, 2h.
+func flagDuration(d time.Duration) string {
+	return strings.TrimSuffix(strings.TrimSuffix(d.String(), "0s"), "0m")
 }
