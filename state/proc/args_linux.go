@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-
-	"github.com/conch-sh/conch/state/store"
 )
 
 // IsCodexDaemon says whether process pid is Codex's long-lived app-server
@@ -18,8 +16,8 @@ func IsCodexDaemon(pid int) bool {
 	if pid <= 0 {
 		return false
 	}
-	data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-	if err != nil {
+	data, ok := read("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if !ok {
 		return false
 	}
 	args := bytes.Split(bytes.TrimRight(data, "\x00"), []byte{0})
@@ -36,8 +34,8 @@ func Args(pid int) []string {
 	if pid <= 0 {
 		return nil
 	}
-	data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-	if err != nil {
+	data, ok := read("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if !ok {
 		return nil
 	}
 	var out []string
@@ -87,8 +85,8 @@ func CodexClient(daemon int, folder, codexHome string) int {
 
 // envOf is one variable of a process's environment as it started.
 func envOf(pid int, name string) string {
-	data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil {
+	data, ok := read("/proc/" + strconv.Itoa(pid) + "/environ")
+	if !ok {
 		return ""
 	}
 	prefix := []byte(name + "=")

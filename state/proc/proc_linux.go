@@ -3,8 +3,6 @@ package proc
 import (
 	"strconv"
 	"strings"
-
-	"github.com/conch-sh/conch/state/store"
 )
 
 // Start is the start time of process pid (clock ticks since boot), and
@@ -14,8 +12,8 @@ func Start(pid int) (uint64, bool) {
 	if pid <= 0 {
 		return 0, false
 	}
-	data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
+	data, ok := read("/proc/" + strconv.Itoa(pid) + "/stat")
+	if !ok {
 		return 0, false
 	}
 	s := string(data)
@@ -46,8 +44,8 @@ func Start(pid int) (uint64, bool) {
 func HarnessPID(ppid int) int {
 	pid, below := ppid, ppid
 	for i := 0; i < 4; i++ {
-		data, err := store.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
+		data, ok := read("/proc/" + strconv.Itoa(pid) + "/stat")
+		if !ok {
 			return pid
 		}
 		s := string(data)
