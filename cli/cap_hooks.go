@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/conch-sh/conch/lock"
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 	"github.com/conch-sh/conch/state/harness"
@@ -103,8 +102,7 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 			}
 			line := fmt.Sprintf("conch: warning: %s: %s", what, oneLine(strings.Join(h.warnings, "; ")))
 			fmt.Fprintln(a.env.Err, line)
-			var locked *lock.TimeoutError
-			if errors.As(err, &locked) && harness.ShowsSystemMessage(name, h.kind) {
+			if errors.Is(err, state.ErrLockTimeout) && harness.ShowsSystemMessage(name, h.kind) {
 				// The harness keeps a hook's standard error in a log the
 				// person never reads: a locked home is said where they look.
 				_ = h.say(harness.Answer{SystemMessage: line})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/conch-sh/conch/lock"
 	"github.com/conch-sh/conch/state/store"
 )
 
@@ -237,7 +238,7 @@ func (h *Home) Update(fn func(tx *Tx) error) error {
 	}
 	unlock, err := h.store.Lock(h.LockWait)
 	if err != nil {
-		return err
+		return lockError(err)
 	}
 	defer unlock()
 	if err := h.finishCutCommit(); err != nil {
@@ -636,4 +637,25 @@ func configMistake(de *toml.DecodeError) string {
 		name = "[" + strings.Join(key[:len(key)-1], ".") + "] " + name
 	}
 	return fmt.Sprintf("%s is a TOML %s: it takes %s", name, got, want)
+}
+
+// ErrLockTimeout is what a change fails with when the home's lock could
+// not be had in its time (errors.Is): another command held it all along.
+// Its words name the lock.
+var ErrLockTimeout = errors.New("the home's lock was not had in time")
+
+// lockTimeout is a store's lock timeout, as ErrLockTimeout.
+type lockTimeout struct{ err error }
+
+func (e lockTimeout) Error() string        { return e.err.Error() }
+func (e lockTimeout) Unwrap() error        { return e.err }
+func (e lockTimeout) Is(target error) bool { return target == ErrLockTimeout }
+
+// lockError is err of taking the lock, a timeout as ErrLockTimeout.
+func lockError(err error) error {
+	var te *lock.TimeoutError
+	if errors.As(err, &te) {
+		return lockTimeout{err}
+	}
+	return err
 }
