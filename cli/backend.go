@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -208,8 +207,7 @@ the config names the backend for everyday use.`,
 			if !ok {
 				return usage("no backend: set [backend] url in %s, or CONCH_BACKEND_URL", a.home.Dir+"/config.toml")
 			}
-			src := store.NewFiles(a.home.Dir, a.env.FS, 0)
-			n, err := migrate(src, dst)
+			n, err := migrate(a.home.Local(), dst)
 			if err != nil {
 				return err
 			}
@@ -220,74 +218,22 @@ the config names the backend for everyday use.`,
 	}
 }
 
-// notRecord is what a local home holds that is not a record to copy: its
-// config, its lock and journal, a hub's own streams.
-func notRecord(key string) bool {
-	base := path.Base(key)
-	return key == "config.toml" || strings.HasSuffix(base, ".lock") || key == store.JournalName ||
-		key == store.OldMarkName || strings.HasPrefix(base, ".") || key == "hub" || strings.HasPrefix(key, "hub/") ||
+// stayLocal is what a local home holds that stays on this computer when
+// its records go to a backend: its config, a hub's own streams, the
+// commands kept here, the credentials join wrote (the store's own files,
+// its lock and journal, store.Copy passes over itself).
+func stayLocal(key string) bool {
+	return key == "config.toml" || key == "hub" || strings.HasPrefix(key, "hub/") ||
 		key == "commands" || strings.HasPrefix(key, "commands/") || key == joinCreds || key == joinCA
 }
 
-// migrate copies every record of src into dst, under dst's lock, in
-// commits of a few hundred records.
+// migrate copies every record of the local home src into dst, under dst's
+// lock, in commits of a few hundred records.
 func migrate(src store.Store, dst BackendStore) (int, error) {
-	unlock, err := dst.Lock(0)
-	if err != nil {
-		return 0, err
-	}
-	defer unlock()
-	if names, err := dst.List(""); err != nil {
-		return 0, err
-	} else if len(names) > 0 {
-		return 0, fmt.Errorf("%s is not empty (%d names at its top): migrate copies only into an empty home", dst.Where(""), len(names))
-	}
-	var keys []string
-	var walk func(dir string) error
-	walk = func(dir string) error {
-		names, err := src.List(dir)
-		if err != nil {
-			return err
-		}
-		for _, n := range names {
-			key := path.Join(dir, n)
-			if notRecord(key) {
-				continue
-			}
-			if strings.HasSuffix(n, "/") {
-				if err := walk(key); err != nil {
-					return err
-				}
-				continue
-			}
-			keys = append(keys, key)
-		}
-		return nil
-	}
-	if err := walk(""); err != nil {
-		return 0, err
-	}
-	const chunk = 500
-	for i := 0; i < len(keys); i += chunk {
-		ws := make([]store.Write, 0, chunk)
-		for _, k := range keys[i:min(i+chunk, len(keys))] {
-			data, err := src.Get(k)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
-			}
-			if err != nil {
-				return i, err
-			}
-			if data, err = keepCommandsHere(src, k, data); err != nil {
-				return i, err
-			}
-			ws = append(ws, store.Write{Key: k, Data: data, Class: store.Durable})
-		}
-		if _, err := dst.Commit(ws); err != nil {
-			return i, err
-		}
-	}
-	return len(keys), nil
+	return store.Copy(dst, src, store.CopyOptions{
+		Skip: stayLocal,
+		Keep: func(key string, data []byte) ([]byte, error) { return keepCommandsHere(src, key, data) },
+	})
 }
 
 // keepCommandsHere is a chat's record as the backend gets it: what runs a

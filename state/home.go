@@ -214,6 +214,10 @@ func (h *Home) where(rel string) string { return h.store.Where(rel) }
 // Store is the store the home's records are in.
 func (h *Home) Store() store.Store { return h.store }
 
+// Local is this computer's own files of the home (CONCH_HOME): the records
+// themselves unless they are shared on a backend.
+func (h *Home) Local() store.Store { return h.local }
+
 // Update runs fn under the home's lock and writes what it changed. If fn
 // fails, nothing is written.
 //

@@ -62,6 +62,9 @@ func (m *Mem) List(dir string) ([]string, error) {
 	}
 	seen := map[string]bool{}
 	prefix := dir + "/"
+	if dir == "" {
+		prefix = "" // the top of the home
+	}
 	for k := range m.records {
 		rest, ok := strings.CutPrefix(k, prefix)
 		if !ok {

@@ -121,6 +121,15 @@ func list(t *testing.T, s store.Store) {
 	if names, err := s.List("nothing"); err != nil || len(names) != 0 {
 		t.Errorf("list of a folder not there: %q %v", names, err)
 	}
+	// The top of the home lists its records and folders too: store.Copy
+	// asks it whether a store is empty.
+	names, err = s.List("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(names, "index.json") || !slices.Contains(names, "log/") {
+		t.Errorf("list of the top: %q", names)
+	}
 }
 
 // A deletion takes the record, or the folder and everything in it, in the
