@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/conch-sh/conch/state/store"
 )
@@ -61,7 +60,7 @@ const gone = "gone since it was found"
 // independently of the code that writes them, and through a CONCH_HOME
 // that is a symbolic link it checks the folder behind it.
 func (h *Home) Doctor(repair bool) ([]Finding, error) {
-	files, ok := h.store.(fileDoctor)
+	files, ok := h.store.(store.Mender)
 	if !ok {
 		return nil, fmt.Errorf("conch doctor checks a home on files; this one is in %s", h.where(""))
 	}
@@ -96,15 +95,6 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 	return found, err
 }
 
-// fileDoctor is a store whose records are files doctor can inspect and
-// mend (store.Files).
-type fileDoctor interface {
-	Inspect(now time.Time, expect func(key string) store.Expect) (*store.Inspection, error)
-	SetMode(key string, folder bool) (fs.FileMode, error)
-	Quarantine(key string, now time.Time) (string, error)
-	RemoveLeftover(key string) error
-}
-
 // unlocked says whether repair mends a finding of kind k before it takes
 // the lock.
 func (k FindingKind) unlocked() bool {
@@ -113,7 +103,7 @@ func (k FindingKind) unlocked() bool {
 
 type doctor struct {
 	h     *Home
-	files fileDoctor
+	files store.Mender
 }
 
 func (d *doctor) add(found *[]Finding, rel string, kind FindingKind, format string, args ...any) {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // TestDoctorRepairGoesByKind: --repair does what a finding's Kind says,
@@ -24,7 +26,7 @@ func TestDoctorRepairGoesByKind(t *testing.T) {
 	if err := os.Chmod(at(chatRel(ids[0])), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d := &doctor{h: h, files: h.store.(fileDoctor)}
+	d := &doctor{h: h, files: h.store.(store.Mender)}
 	found, err := d.check()
 	if err != nil {
 		t.Fatal(err)

@@ -483,10 +483,7 @@ func commitRank(rel string) int {
 // short (the store rolled its own journal forward when it took the lock):
 // its index is rebuilt from the records.
 func (h *Home) finishCutCommit() error {
-	old, ok := h.store.(interface {
-		OldMark() (bool, error)
-		ClearOldMark() error
-	})
+	old, ok := h.store.(store.Journaled)
 	if !ok {
 		return nil
 	}

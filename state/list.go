@@ -271,7 +271,7 @@ func (tx *View) cutShort() error {
 	if tx.write {
 		return nil // under the lock, finished already
 	}
-	f, ok := tx.h.store.(interface{ CutShort() (bool, error) })
+	f, ok := tx.h.store.(store.Journaled)
 	if !ok {
 		return nil
 	}

@@ -62,6 +62,44 @@ type Store interface {
 	Where(key string) string
 }
 
+// Mender is what conch doctor and its repair need of a store whose
+// records are files: to look at them as files, independently of the code
+// that writes them, and to mend what it finds. Files is one; a store that
+// is not (a backend) has its server keep its records whole, and doctor
+// says so.
+type Mender interface {
+	// Inspect says what is wrong with the home's files as files, and
+	// which are records for the domain to judge; expect says what
+	// belongs where.
+	Inspect(now time.Time, expect func(key string) Expect) (*Inspection, error)
+	// SetMode gives the folder or file at key conch's own mode.
+	SetMode(key string, folder bool) (fs.FileMode, error)
+	// Quarantine moves what is at key aside, where no reader looks, and
+	// says where to.
+	Quarantine(key string, now time.Time) (string, error)
+	// RemoveLeftover removes what a writer that stopped left at key.
+	RemoveLeftover(key string) error
+}
+
+// Journaled is a store whose commits go through a journal of its own on
+// this computer.
+type Journaled interface {
+	// CutShort says whether a commit cut short after its commit point
+	// stands unfinished (a lock-free reader of several records then
+	// could see them disagree); the next writer finishes it.
+	CutShort() (bool, error)
+	// OldMark says whether an older conch's commit was cut short here,
+	// which leaves the records whole and what is derived from them (the
+	// index) to rebuild; ClearOldMark takes the mark away once it is.
+	OldMark() (bool, error)
+	ClearOldMark() error
+}
+
+var (
+	_ Mender    = (*Files)(nil)
+	_ Journaled = (*Files)(nil)
+)
+
 // Class is how a written record must last.
 type Class uint8
 

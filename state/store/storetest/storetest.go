@@ -24,6 +24,79 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Run("events", func(t *testing.T) { events(t, open(t)) })
 	t.Run("watch", func(t *testing.T) { watch(t, open(t)) })
 	t.Run("lock", func(t *testing.T) { lockOne(t, open(t)) })
+	// What doctor, repair and a lock-free reader ask of a store beyond
+	// Store, where it offers it.
+	if _, ok := open(t).(store.Mender); ok {
+		t.Run("mender", func(t *testing.T) { mender(t, open(t)) })
+	}
+	if _, ok := open(t).(store.Journaled); ok {
+		t.Run("journaled", func(t *testing.T) { journaled(t, open(t)) })
+	}
+}
+
+// mender: Inspect finds the records of a sound home and nothing wrong;
+// SetMode gives conch's own modes; a record quarantined is read no more;
+// a leftover that is not there is an error.
+func mender(t *testing.T, s store.Store) {
+	m := s.(store.Mender)
+	put(t, s, store.Write{Key: "chats/c_1.json", Data: []byte(`{"id":"c_1"}`)}, store.Write{Key: "index.json", Data: []byte(`{}`)})
+	now := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+	expect := func(key string) store.Expect {
+		switch key {
+		case "chats":
+			return store.Expect{Folder: true, Noun: "the chats' folder"}
+		case "chats/c_1.json", "index.json":
+			return store.Expect{File: true, Noun: "a record"}
+		}
+		return store.Expect{}
+	}
+	in, err := m.Inspect(now, expect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range in.Damaged {
+		if d.Key == "chats/c_1.json" || d.Key == "index.json" || d.Key == "chats" {
+			t.Errorf("a sound record found damaged: %+v", d)
+		}
+	}
+	if !slices.Contains(in.Records, "chats/c_1.json") || !slices.Contains(in.Records, "index.json") {
+		t.Errorf("inspect's records: %q", in.Records)
+	}
+	if mode, err := m.SetMode("chats", true); err != nil || mode.Perm() != 0o700 {
+		t.Errorf("set mode of a folder: %v %v", mode, err)
+	}
+	if mode, err := m.SetMode("chats/c_1.json", false); err != nil || mode.Perm() != 0o600 {
+		t.Errorf("set mode of a record: %v %v", mode, err)
+	}
+	where, err := m.Quarantine("chats/c_1.json", now)
+	if err != nil || where == "" {
+		t.Fatalf("quarantine: %q %v", where, err)
+	}
+	if data := get(t, s, "chats/c_1.json"); data != nil {
+		t.Errorf("a quarantined record is still read: %q", data)
+	}
+	if again, err := m.Quarantine("index.json", now); err != nil || again == where {
+		t.Errorf("a second quarantine at the same time: %q %v (the first went to %q)", again, err, where)
+	}
+	if err := m.RemoveLeftover("chats/.c_9.json123"); err == nil {
+		t.Error("removing a leftover that is not there: no error")
+	}
+}
+
+// journaled: a new home has no commit cut short, nor an older conch's
+// mark, and clearing a mark that is not there is no error.
+func journaled(t *testing.T, s store.Store) {
+	j := s.(store.Journaled)
+	put(t, s, store.Write{Key: "index.json", Data: []byte(`{}`)})
+	if cut, err := j.CutShort(); err != nil || cut {
+		t.Errorf("cut short after a whole commit: %v %v", cut, err)
+	}
+	if old, err := j.OldMark(); err != nil || old {
+		t.Errorf("an old mark in a new home: %v %v", old, err)
+	}
+	if err := j.ClearOldMark(); err != nil {
+		t.Errorf("clearing no mark: %v", err)
+	}
 }
 
 func put(t *testing.T, s store.Store, ws ...store.Write) {
