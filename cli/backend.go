@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/state"
@@ -61,21 +60,22 @@ func (a *app) backendURL() string {
 	if url := a.env.Getenv("CONCH_BACKEND_URL"); url != "" {
 		return url
 	}
-	dir := a.homeDir()
-	if dir == "" {
-		return ""
+	if c := a.localConfig(); c != nil {
+		return c.BackendURL()
 	}
-	files := store.NewFiles(dir, a.env.FS, 0)
-	files.LiveIn = state.LiveFolders
-	data, err := files.Get("config.toml")
-	if err != nil || !bytes.Contains(data, []byte("[backend]")) {
-		return "" // the local home, at the cost of one read
+	return ""
+}
+
+// localConfig is the home's config.toml, read once a command (backendURL
+// reads it before the home is opened, and Open takes it from there); nil
+// when there is no home folder to name.
+func (a *app) localConfig() *state.LocalConfig {
+	if a.config == nil {
+		if dir := a.homeDir(); dir != "" {
+			a.config = state.ReadLocalConfig(dir, a.env.FS)
+		}
 	}
-	var cfg state.Config
-	if err := toml.Unmarshal(data, &cfg); err != nil {
-		return ""
-	}
-	return cfg.Backend.URL
+	return a.config
 }
 
 // runOnBackend runs the command in conch-nats when the home names a

@@ -120,6 +120,8 @@ type app struct {
 	// better than the parent of this command (Codex's TUI, whose hooks
 	// its long-lived daemon runs).
 	harness int
+	// config is the home's config.toml once read (localConfig).
+	config *state.LocalConfig
 	// hooked: a hook runs (it exits 0 whatever happens); unsaid: its
 	// answer could not be written, so what it marked is not confirmed.
 	hooked, unsaid bool
@@ -484,7 +486,7 @@ func (a *app) openHome() (*state.Home, error) {
 	if err != nil {
 		return nil, err
 	}
-	return state.Open(state.Options{Dir: dir, Now: now, Wall: a.env.Now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS, Words: render.Notice, Backend: a.backend, Reach: a.reach(), PID: a.env.PID})
+	return state.Open(state.Options{Dir: dir, Now: now, Wall: a.env.Now, Hostname: a.env.Hostname, Getenv: a.env.Getenv, Exe: a.env.Exe, FS: a.env.FS, Words: render.Notice, Backend: a.backend, Reach: a.reach(), PID: a.env.PID, Config: a.config})
 }
 
 // clock is the command's clock: the time CONCH_NOW names, when set.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/conch-sh/conch/state"
 	"github.com/conch-sh/conch/state/harness"
 	"github.com/conch-sh/conch/state/store"
 )
@@ -41,7 +42,7 @@ func (a *app) records() store.Store {
 	if dir == "" {
 		return nil
 	}
-	return store.NewFiles(dir, nil, 0)
+	return state.LocalStore(dir, nil)
 }
 
 // shellChat is the chat a command acts as that names chat from inside a

@@ -19,6 +19,10 @@ type TimeoutError struct {
 	Waited time.Duration
 }
 
+// Timeout says it is a timeout, as net.Error's does: a caller above the
+// store tells a lock not had in time without importing this package.
+func (e *TimeoutError) Timeout() bool { return true }
+
 func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("lock %s not had in %s: another conch command holds it; try again", e.Path, e.Waited.Round(time.Millisecond))
 }

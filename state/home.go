@@ -13,7 +13,6 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
-	"github.com/conch-sh/conch/lock"
 	"github.com/conch-sh/conch/state/store"
 )
 
@@ -84,6 +83,9 @@ type Options struct {
 	// Words is the sentence [notify] tells the person for a notice
 	// (render's); nil says only its kind and chat.
 	Words func(PersonNotice) string
+	// Config is config.toml as the command read it already (nil: Open
+	// reads it), for a home on its own files (Store nil).
+	Config *LocalConfig
 	// PID is this process's id, as its receipts name it (receipts.go);
 	// 0 for a test's homes in one process (each takes the others' receipts
 	// for its own).
@@ -128,6 +130,42 @@ func localFiles(o Options) *store.Files {
 	return f
 }
 
+// LocalStore is this computer's own files of the home in dir (CONCH_HOME)
+// on fsys (nil: the real file system): what a command reads before it
+// opens the home, and the records themselves unless a backend holds them.
+func LocalStore(dir string, fsys store.FS) store.Store {
+	return localFiles(Options{Dir: dir, FS: fsys})
+}
+
+// LocalConfig is the home's config.toml as a command read it before it
+// opened the home (the config names the backend the records are on).
+// Open takes it through Options.Config rather than read it again.
+type LocalConfig struct {
+	dir  string
+	data []byte
+	err  error // the read's: store.ErrNotFound when there is none
+}
+
+// ReadLocalConfig reads config.toml of the home in dir, on fsys.
+func ReadLocalConfig(dir string, fsys store.FS) *LocalConfig {
+	data, err := localFiles(Options{Dir: dir, FS: fsys}).Get("config.toml")
+	return &LocalConfig{dir: dir, data: data, err: err}
+}
+
+// BackendURL is the url of the backend its [backend] names, "" for none,
+// or for a config that cannot be read: opening the home says what is
+// wrong with that.
+func (c *LocalConfig) BackendURL() string {
+	if c.err != nil || !bytes.Contains(c.data, []byte("[backend]")) {
+		return "" // the local home, at the cost of one read
+	}
+	var cfg Config
+	if err := toml.Unmarshal(c.data, &cfg); err != nil {
+		return ""
+	}
+	return cfg.Backend.URL
+}
+
 func Open(o Options) (*Home, error) {
 	h := &Home{Dir: o.Dir, store: o.Store, Now: o.Now, Wall: o.Wall, Getenv: o.Getenv, LockWait: o.LockWait, Exe: o.Exe, Words: o.Words, reach: o.Reach, pid: o.PID}
 	// The config is read where the records are when a store is given (a
@@ -146,7 +184,13 @@ func Open(o Options) (*Home, error) {
 		h.Getenv = os.Getenv
 	}
 	path := local.Where("config.toml")
-	data, err := local.Get("config.toml")
+	var data []byte
+	var err error
+	if o.Config != nil && o.Store == nil && o.Config.dir == o.Dir {
+		data, err = o.Config.data, o.Config.err
+	} else {
+		data, err = local.Get("config.toml")
+	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 	case err != nil:
@@ -652,10 +696,11 @@ func (e lockTimeout) Error() string        { return e.err.Error() }
 func (e lockTimeout) Unwrap() error        { return e.err }
 func (e lockTimeout) Is(target error) bool { return target == ErrLockTimeout }
 
-// lockError is err of taking the lock, a timeout as ErrLockTimeout.
+// lockError is err of taking the lock, a timeout (the store's lock says
+// Timeout, as lock.TimeoutError does) as ErrLockTimeout.
 func lockError(err error) error {
-	var te *lock.TimeoutError
-	if errors.As(err, &te) {
+	var te interface{ Timeout() bool }
+	if errors.As(err, &te) && te.Timeout() {
 		return lockTimeout{err}
 	}
 	return err
