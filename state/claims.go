@@ -137,43 +137,80 @@ func (tx *View) liveClaimsOf(keep func(*Claim) bool) ([]LiveClaim, error) {
 // order, until yield says false: a reader with its lines full looks at
 // the claimant of no claim more.
 func (tx *View) eachLiveClaim(keep func(*Claim) bool, yield func(LiveClaim) bool) error {
-	f, err := tx.readClaims()
-	if err != nil || f == nil || len(f.Claims) == 0 {
-		return err
-	}
 	now := tx.Now()
 	type proc struct {
 		pid   int
 		start uint64
 	}
-	procs := map[proc]bool{}
-	for i := range f.Claims {
-		cl := &f.Claims[i]
+	var procs map[proc]bool
+	var failed error
+	err := tx.eachClaim(func(cl *Claim) bool {
 		if !now.Before(cl.Until) || keep != nil && !keep(cl) {
-			continue
+			return true
 		}
 		s, err := tx.claimant(cl.Chat)
 		if errors.Is(err, ErrNoChat) {
-			continue
+			return true
 		}
 		if err != nil {
-			return err
+			failed = err
+			return false
 		}
 		if !s.OffersTogether() || s.Status == StatusStopped || s.Archived {
-			continue
+			return true
 		}
 		if cl.PID != 0 {
 			k := proc{cl.PID, cl.PIDStart}
 			up, ok := procs[k]
 			if !ok {
 				up = alive(cl.PID, cl.PIDStart)
+				if procs == nil {
+					procs = map[proc]bool{}
+				}
 				procs[k] = up
 			}
 			if !up {
-				continue
+				return true
 			}
 		}
-		if !yield(LiveClaim{Claim: *cl, Title: s.Title, Outside: s.Outside, Parent: s.Parent}) {
+		return yield(LiveClaim{Claim: *cl, Title: s.Title, Outside: s.Outside, Parent: s.Parent})
+	})
+	if failed != nil {
+		return failed
+	}
+	return err
+}
+
+// eachClaim hands the claims of claims.json to yield, in its order, until
+// yield says false. A lock-free reader that has not read the record
+// decodes them one at a time as it goes: notes, whose lines fill after a
+// few, decodes no more (issue 25). Else, and for a record not as conch
+// writes it, the record as load has it (past the claims already handed
+// over).
+func (tx *View) eachClaim(yield func(*Claim) bool) error {
+	handed := 0
+	if _, read := tx.cache[claimsRel]; !read && !tx.write && !tx.gone[claimsRel] {
+		data, err := tx.h.store.Get(claimsRel)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return readError(tx.h.where(claimsRel), err)
+		}
+		stopped, ok := scanClaims(data, func(cl *Claim) bool {
+			handed++
+			return yield(cl)
+		})
+		if stopped || ok {
+			return nil
+		}
+	}
+	f, err := tx.readClaims()
+	if err != nil || f == nil {
+		return err
+	}
+	for i := handed; i < len(f.Claims); i++ {
+		if !yield(&f.Claims[i]) {
 			return nil
 		}
 	}

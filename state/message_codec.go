@@ -77,35 +77,82 @@ func decodeClaims(data []byte, f *ClaimsFile) bool {
 		if key != "claims" {
 			return false
 		}
-		return objects(&r, &f.Claims, func(cl *Claim) bool {
-			return r.object(func(key string) bool {
-				switch key {
-				case "chat":
-					return r.str(&cl.Chat)
-				case "pattern":
-					return r.str(&cl.Pattern)
-				case "glob":
-					return r.boolean(&cl.Glob)
-				case "reason":
-					return r.str(&cl.Reason)
-				case "since":
-					return r.time(&cl.Since)
-				case "until":
-					return r.time(&cl.Until)
-				case "pid":
-					return r.int(&cl.PID)
-				case "pid_start":
-					return r.uint64(&cl.PIDStart)
-				case "computer":
-					return r.str(&cl.Computer)
-				}
-				return false
-			})
-		})
+		return objects(&r, &f.Claims, func(cl *Claim) bool { return decodeClaim(&r, cl) })
 	})
 	if ok {
 		r.space()
 		ok = r.i == len(r.s)
 	}
 	return ok
+}
+
+// scanClaims decodes the claims of claims.json one at a time, by hand,
+// handing each to yield until it says false (stopped: what follows is
+// not read). ok says the whole document was read and is as conch writes
+// it; a document that is not (ok and stopped false) is for encoding/json,
+// which may still take it.
+func scanClaims(data []byte, yield func(*Claim) bool) (stopped, ok bool) {
+	r := jsonReader{s: string(data)}
+	seen := false
+	ok = r.object(func(key string) bool {
+		if key != "claims" || seen {
+			return false
+		}
+		seen = true
+		if r.literal("null") {
+			return true
+		}
+		if !r.byte('[') {
+			return false
+		}
+		for first := true; !r.byte(']'); first = false {
+			if !first && !r.byte(',') {
+				return false
+			}
+			var cl Claim
+			if !decodeClaim(&r, &cl) {
+				return false
+			}
+			if !yield(&cl) {
+				stopped = true
+				return false
+			}
+		}
+		return true
+	})
+	if stopped {
+		return true, false
+	}
+	if ok {
+		r.space()
+		ok = r.i == len(r.s) && seen
+	}
+	return false, ok
+}
+
+// decodeClaim reads one claim of claims.json.
+func decodeClaim(r *jsonReader, cl *Claim) bool {
+	return r.object(func(key string) bool {
+		switch key {
+		case "chat":
+			return r.str(&cl.Chat)
+		case "pattern":
+			return r.str(&cl.Pattern)
+		case "glob":
+			return r.boolean(&cl.Glob)
+		case "reason":
+			return r.str(&cl.Reason)
+		case "since":
+			return r.time(&cl.Since)
+		case "until":
+			return r.time(&cl.Until)
+		case "pid":
+			return r.int(&cl.PID)
+		case "pid_start":
+			return r.uint64(&cl.PIDStart)
+		case "computer":
+			return r.str(&cl.Computer)
+		}
+		return false
+	})
 }

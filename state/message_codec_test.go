@@ -158,3 +158,70 @@ func FuzzDecodeSession(f *testing.F) {
 		sameAsJSONBy(t, data, decodeSession)
 	})
 }
+
+// scanAll is what scanClaims hands over, stopping after stop claims (0:
+// never).
+func scanAll(data []byte, stop int) (got []Claim, stopped, ok bool) {
+	stopped, ok = scanClaims(data, func(cl *Claim) bool {
+		got = append(got, *cl)
+		return stop == 0 || len(got) < stop
+	})
+	return got, stopped, ok
+}
+
+// TestScanClaimsStopsWhereAsked: claims are handed over one at a time, and
+// a reader that has enough reads no further: what lies past it, even bytes
+// that are no JSON, costs it nothing.
+func TestScanClaimsStopsWhereAsked(t *testing.T) {
+	claim := func(chat string) string {
+		return `{"chat":"` + chat + `","pattern":"/w/a.go","glob":false,"since":"2026-11-29T12:00:00Z","until":"2026-11-29T14:00:00Z","computer":"vm"}`
+	}
+	whole := `{"claims":[` + claim("c_1") + `,` + claim("c_2") + `,` + claim("c_3") + `]}`
+	got, stopped, ok := scanAll([]byte(whole), 0)
+	if !ok || stopped || len(got) != 3 || got[2].Chat != "c_3" {
+		t.Fatalf("the whole document: %d claims, stopped %v, ok %v", len(got), stopped, ok)
+	}
+	torn := `{"claims":[` + claim("c_1") + `,` + claim("c_2") + `,{"chat":` // cut short after two
+	got, stopped, _ = scanAll([]byte(torn), 2)
+	if !stopped || len(got) != 2 || got[1].Chat != "c_2" {
+		t.Fatalf("stopped after two: %d claims, stopped %v", len(got), stopped)
+	}
+	if _, stopped, ok := scanAll([]byte(torn), 0); stopped || ok {
+		t.Fatal("a document cut short was read as whole")
+	}
+	if got, _, ok := scanAll([]byte(`{"claims":null}`), 0); !ok || len(got) != 0 {
+		t.Fatalf("no claims: %v %v", got, ok)
+	}
+	for _, data := range []string{`{"claims":[],"claims":[]}`, `{}`, `{"claims":[]} x`} {
+		if _, _, ok := scanAll([]byte(data), 0); ok {
+			t.Errorf("%s was taken as conch writes claims.json", data)
+		}
+	}
+}
+
+// FuzzScanClaims: what scanClaims hands over is what decodeClaims reads,
+// claim for claim, and stopping after k hands over the first k.
+func FuzzScanClaims(f *testing.F) {
+	f.Add([]byte(`{"claims":[{"chat":"c_1","pattern":"/w/a.go","glob":false,"since":"2026-11-29T12:00:00Z","until":"2026-11-29T14:00:00Z","pid":1,"pid_start":18,"computer":"vm"},{"chat":"c_2"}]}`), uint8(1))
+	f.Add([]byte(`{"claims":null}`), uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, stop uint8) {
+		var f ClaimsFile
+		whole := decodeClaims(data, &f)
+		got, stopped, ok := scanAll(data, 0)
+		if ok != whole {
+			t.Fatalf("scanClaims ok %v, decodeClaims %v", ok, whole)
+		}
+		if !whole {
+			return
+		}
+		if stopped || len(got) != len(f.Claims) || len(got) > 0 && !reflect.DeepEqual(got, f.Claims) {
+			t.Fatalf("scanClaims handed over %v, decodeClaims read %v", got, f.Claims)
+		}
+		if k := int(stop); k > 0 && k <= len(f.Claims) {
+			part, stopped, _ := scanAll(data, k)
+			if !stopped && k < len(f.Claims) || len(part) != k || !reflect.DeepEqual(part, f.Claims[:k]) {
+				t.Fatalf("stopped after %d: %v (stopped %v)", k, part, stopped)
+			}
+		}
+	})
+}
