@@ -66,6 +66,17 @@ func ClaudeSubfolder(cwd, root, cdRoot string) []string {
 	}
 }
 
+// ClaudeRoot is what conch install claude --project says at a
+// repository's root (root): Claude Code reads the settings of the folder
+// a session starts in, so a session started in a folder inside runs none
+// of these hooks.
+func ClaudeRoot(root string) []string {
+	return []string{
+		"Claude Code reads .claude/settings.json only in the folder a session starts in: these hooks serve sessions started in " + root + ", not in its subfolders.",
+		"To cover those too: conch install claude --user (every session), or conch install claude --project in each subfolder sessions start in.",
+	}
+}
+
 // ClaudeUncovered is what conch doctor says when Claude Code sessions
 // started in cwd run no conch hooks; above is the settings file of the
 // nearest folder above that has them ("" for none).
