@@ -53,6 +53,16 @@ func Installed(done []InstallLine, remove, missing bool, conch, after string) st
 // conch's, left as it is by a removal.
 const InstallNotConchs = "it is not conch's (its first line is not conch's): left as it is"
 
+// InstallOwnRemoved notes a hooks file of conch's own name that a removal
+// left holding nothing of anyone else's: it is gone, with no backup.
+const InstallOwnRemoved = "nothing but conch's part was in it: removed, with no backup"
+
+// InstallFolderRemoved notes a folder made for conch's file that its
+// removal left empty, removed too.
+func InstallFolderRemoved(dir string) string {
+	return "its folder " + dir + ", empty now: removed"
+}
+
 // ClaudeAfter is said once conch install claude put something in.
 const ClaudeAfter = "Claude Code reads them when a session starts."
 
