@@ -171,3 +171,67 @@ func TestHookCodexDaemon(t *testing.T) {
 		t.Errorf("notify under the daemon ended the daemon's CONCH_CHAT's reply:\n%s", show)
 	}
 }
+
+// TestHookCodexTUIChat: a TUI started with CONCH_CHAT set (as a wake, or a
+// person, starts one for a chat) is that chat: its hooks, which the
+// daemon runs with another terminal's environment (CONCH_CHAT naming
+// another chat), read it from the TUI's own process. A TUI started with
+// none is a chat of its own, whatever the daemon's says.
+func TestHookCodexTUIChat(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the fake Codex is a renamed /bin/sh, which only Linux runs under its new name")
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	proj, other := t.TempDir(), t.TempDir()
+	codexHome := t.TempDir()
+	daemon := fakeCodex(t, t.TempDir(), []string{"CONCH_CHAT=c_1"}, "app-server", "--listen", "unix://").Process.Pid
+	tui := fakeCodex(t, proj, []string{"CODEX_HOME=" + codexHome, "CONCH_CHAT=c_2"}, "tui")
+	fakeCodex(t, other, []string{"CODEX_HOME=" + codexHome}, "tui")
+
+	run := func(input string, env map[string]string, args ...string) string {
+		t.Helper()
+		e, out, errs := hookEnv(t, home, input)
+		get := e.Getenv
+		e.Getenv = func(k string) string {
+			if v, ok := env[k]; ok {
+				return v
+			}
+			return get(k)
+		}
+		e.PPID = daemon
+		if code := Main(args, e); code != 0 || errs.Len() > 0 {
+			t.Fatalf("conch %v: exit %d: %s", args, code, errs)
+		}
+		return out.String()
+	}
+	run("", nil, "chat", "new", "--title", "Other terminal", "--folder", other)
+	run("", nil, "chat", "new", "--title", "Woken", "--folder", proj)
+	env := map[string]string{"CONCH_CHAT": "c_1", "CODEX_HOME": codexHome}
+	event := func(name, session, folder string) string {
+		return `{"session_id":"` + session + `","turn_id":"T","cwd":"` + folder + `","hook_event_name":"` + name + `","source":"startup","prompt":"hi","model":"m","permission_mode":"default","transcript_path":null}`
+	}
+	if ans := run(event("SessionStart", "S", proj), env, "hook", "codex"); !strings.Contains(ans, "this session is chat c_2") {
+		t.Errorf("the TUI's session is not the chat its CONCH_CHAT names (c_2):\n%s", ans)
+	}
+	run(event("UserPromptSubmit", "S", proj), env, "hook", "codex")
+	var c struct {
+		Reply struct {
+			PID int `json:"pid"`
+		} `json:"reply"`
+	}
+	if err := json.Unmarshal([]byte(run("", nil, "chat", "show", "c_2", "--json")), &c); err != nil || c.Reply.PID != tui.Process.Pid {
+		t.Errorf("c_2's reply rests on pid %d, want the TUI's %d (%v)", c.Reply.PID, tui.Process.Pid, err)
+	}
+
+	// The other terminal's TUI, with no CONCH_CHAT: a chat of its own, not
+	// the daemon's c_1.
+	run(event("SessionStart", "S2", other), env, "hook", "codex")
+	run(event("UserPromptSubmit", "S2", other), env, "hook", "codex")
+	list := run("", nil, "chats", "list", "--json")
+	if !strings.Contains(list, `"id": "c_3"`) {
+		t.Errorf("the TUI with no CONCH_CHAT made no chat of its own:\n%s", list)
+	}
+	if show := run("", nil, "chat", "show", "c_1", "--json"); strings.Contains(show, `"reply": {`) {
+		t.Errorf("the daemon's CONCH_CHAT (c_1) took the other TUI's turn:\n%s", show)
+	}
+}
