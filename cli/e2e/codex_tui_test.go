@@ -57,6 +57,19 @@ func (s *codexSession) daemons() []int {
 	return pids
 }
 
+// appServers are the pids of the app-server daemons among daemons (not
+// their helpers).
+func (s *codexSession) appServers() []int {
+	var pids []int
+	for _, pid := range s.daemons() {
+		args, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+		if words := strings.Split(string(args), "\x00"); len(words) > 1 && words[1] == "app-server" {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
 // TestCodexTUI: the TUI under tmux, with its app-server daemon, as a person
 // runs it. Hooks are trusted at Codex's prompt; a TUI started with
 // CONCH_CHAT set (as a wake starts one) is that chat; the TUI's hidden
@@ -74,8 +87,10 @@ func TestCodexTUI(t *testing.T) {
 			return turn{shell("call_1", conchBin+" step edit --file stale.txt")}
 		case 1:
 			return turn{say("First done.")}
-		case 2, 4:
+		case 2, 5:
 			return nil // thinks until interrupted
+		case 3:
+			return turn{shell("call_2", "echo locked")}
 		}
 		return turn{say("Fine.")}
 	})
@@ -133,14 +148,17 @@ func TestCodexTUI(t *testing.T) {
 		t.Errorf("the wait did not end with the stop:\n%s", notes)
 	}
 
-	// The home locked: the hook says so where the person looks.
+	// The home locked: each hook of the turn says so where the person
+	// looks (its systemMessage).
 	unlock, err := lock.Exclusive(context.Background(), filepath.Join(s.conchHome, "conch.lock"), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	u.typeText("Locked now")
 	u.keys("Enter")
-	u.waitScreen("Hook · conch: warning: hook codex UserPromptSubmit: lock", 90*time.Second)
+	for _, event := range []string{"UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"} {
+		u.waitScreen("Hook · conch: warning: hook codex "+event+": lock", 90*time.Second)
+	}
 	unlock()
 	u.waitScreen("Fine.", 90*time.Second)
 
@@ -173,11 +191,14 @@ func TestCodexTUI(t *testing.T) {
 	// environment; its session is a chat of its own, read from its own
 	// process, never c_1.
 	replies := get(s.chat("c_1"), "replies")
-	daemons := fmt.Sprint(s.daemons())
+	daemons := fmt.Sprint(s.appServers())
+	if daemons == "[]" {
+		t.Error("no app-server daemon runs after /quit")
+	}
 	u2 := s.startCodexTUI(nil)
 	u2.waitScreen("Ask Codex to do anything", 90*time.Second)
-	if now := fmt.Sprint(s.daemons()); now != daemons {
-		t.Errorf("the later TUI has daemons %s of its own, not the first one's %s", now, daemons)
+	if now := fmt.Sprint(s.appServers()); now != daemons {
+		t.Errorf("the later TUI has an app-server %s of its own, not the first one's %s", now, daemons)
 	}
 	u2.typeText("Say hello again")
 	u2.keys("Enter")
