@@ -83,3 +83,18 @@ func FuzzRunsConchUnnamed(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkRunsConchUnnamed: what Gemini CLI's BeforeTool pays per shell
+// command: a line with no conch in it (the common case) and one with.
+func BenchmarkRunsConchUnnamed(b *testing.B) {
+	for _, c := range []struct{ name, line string }{
+		{"none", "go test ./... && git status --short | head -20"},
+		{"after", "cd web && npm test; conch chat message c_2 \"tests pass\" --start-reply"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				RunsConchUnnamed(c.line)
+			}
+		})
+	}
+}
