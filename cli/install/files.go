@@ -138,6 +138,8 @@ func (r *Run) Edit(res *Result, edit func(data []byte, exists bool) ([]byte, boo
 // removed, with no backup of conch's own words; any other is edited as
 // Edit does, kept as it was beside it.
 func (r *Run) removeLeaving(res *Result, merge func(data []byte) ([]byte, bool, error), bare func(out []byte) bool) error {
+	fi, err := os.Lstat(res.File)
+	linked := err == nil && fi.Mode()&fs.ModeSymlink != 0
 	res.File = link(res.File)
 	data, exists, err := read(res.File)
 	if err != nil || !exists {
@@ -154,7 +156,9 @@ func (r *Run) removeLeaving(res *Result, merge func(data []byte) ([]byte, bool, 
 	if !changed {
 		return nil
 	}
-	if !bare(out) {
+	if !bare(out) || linked {
+		// Another's part is in it, or it is a link's (a dotfiles
+		// repository's file, which a removal would leave dangling).
 		return r.replace(res, res.File, data, true, out)
 	}
 	res.Changed = true
