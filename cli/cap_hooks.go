@@ -70,6 +70,18 @@ type hook struct {
 	// speak: the encoder has something to say even for an answer that
 	// says nothing (Gemini CLI's shell command rewritten).
 	speak bool
+	// held is the answer of a run whose home was locked, said with the
+	// warning as its systemMessage (lockSaid).
+	held harness.Answer
+}
+
+// lockSaid says whether the run's error, a lock not had in time, is said
+// to the person as the answer's systemMessage: the harness shows one for
+// the event (every answer Codex's hook schemas give a systemMessage but
+// SessionEnd's, which has none). Every answer that can carry it does,
+// the context it carries beside it too.
+func (h *hook) lockSaid(err error) bool {
+	return errors.Is(err, state.ErrLockTimeout) && !h.plugin && harness.ShowsSystemMessage(h.harness, h.kind)
 }
 
 // warn keeps a warning for the run's one warning line.
@@ -102,10 +114,14 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 			}
 			line := fmt.Sprintf("conch: warning: %s: %s", what, oneLine(strings.Join(h.warnings, "; ")))
 			fmt.Fprintln(a.env.Err, line)
-			if errors.Is(err, state.ErrLockTimeout) && harness.ShowsSystemMessage(name, h.kind) {
+			if h.lockSaid(err) {
 				// The harness keeps a hook's standard error in a log the
-				// person never reads: a locked home is said where they look.
-				_ = h.say(harness.Answer{SystemMessage: line})
+				// person never reads: a locked home is said where they
+				// look, in the answer the hook gives (the context it
+				// still has, a session's introduction, goes with it).
+				ans := h.held
+				ans.SystemMessage = line
+				_ = h.say(ans)
 			}
 		}
 		err = nil
@@ -173,7 +189,9 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 	if h.plugin {
 		say = func(ans harness.Answer) error { return h.sayPlugin(ev, ans) }
 	}
-	if serr := say(ans); serr != nil {
+	if h.lockSaid(err) {
+		h.held = ans // said with the warning, once its line is made
+	} else if serr := say(ans); serr != nil {
 		a.unsaid = true // the harness heard nothing: what it marks stays due
 		h.warn("%v", serr)
 	}

@@ -70,11 +70,20 @@ func (h *hook) decodeCodex() (harness.Event, error) {
 	if err != nil {
 		return ev, err
 	}
-	if daemon := h.daemon(); daemon != 0 && h.kind == harness.PromptSubmit {
-		// The daemon outlives /quit, a turn still running going on in it
-		// unseen: the reply's process is the TUI the person is in, where
-		// conch can tell which it is.
-		h.a.harness = proc.CodexClient(daemon, ev.WorkFolder(h.a.env.Cwd), h.a.env.Getenv("CODEX_HOME"))
+	if daemon := h.daemon(); daemon != 0 && (h.kind == harness.PromptSubmit || h.kind == harness.SessionStart) {
+		// The session's chat is made at these two. The TUI the person is
+		// in, where conch can tell which it is, says the chat it was
+		// started for (CONCH_CHAT in its own environment: a wake's, or a
+		// person's); the daemon's is another terminal's.
+		tui := proc.CodexClient(daemon, ev.WorkFolder(h.a.env.Cwd), h.a.env.Getenv("CODEX_HOME"))
+		if id := proc.Env(tui, "CONCH_CHAT"); state.ValidID(id) {
+			h.a.chat = id
+		}
+		if h.kind == harness.PromptSubmit {
+			// The daemon outlives /quit, a turn still running going on in
+			// it unseen: the reply's process is the TUI.
+			h.a.harness = tui
+		}
 	}
 	return ev, nil
 }
@@ -82,7 +91,7 @@ func (h *hook) decodeCodex() (harness.Event, error) {
 // daemon is the pid of Codex's app-server daemon when it runs this hook,
 // else 0. The TUI's daemon runs every session of every terminal after the
 // first, with the first one's environment: its CONCH_CHAT names no chat
-// of this session's, so it is not read.
+// of this session's, so it is not read (the TUI's own is, by decodeCodex).
 func (h *hook) daemon() int {
 	pid := proc.HarnessPID(h.a.env.PPID)
 	if !proc.IsCodexDaemon(pid) {

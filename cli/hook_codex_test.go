@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/conch-sh/conch/lock"
+	"github.com/conch-sh/conch/state/store"
 )
 
 // TestHookCodexLockedHome: Codex keeps a hook's standard error where the
@@ -169,5 +171,175 @@ func TestHookCodexDaemon(t *testing.T) {
 	}
 	if show := run("", nil, "chat", "show", "c_1", "--json"); strings.Contains(show, "Mine.") {
 		t.Errorf("notify under the daemon ended the daemon's CONCH_CHAT's reply:\n%s", show)
+	}
+}
+
+// TestHookCodexTUIChat: a TUI started with CONCH_CHAT set (as a wake, or a
+// person, starts one for a chat) is that chat: its hooks, which the
+// daemon runs with another terminal's environment (CONCH_CHAT naming
+// another chat), read it from the TUI's own process. A TUI started with
+// none is a chat of its own, whatever the daemon's says.
+func TestHookCodexTUIChat(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the fake Codex is a renamed /bin/sh, which only Linux runs under its new name")
+	}
+	home := filepath.Join(t.TempDir(), "home")
+	proj, other := t.TempDir(), t.TempDir()
+	codexHome := t.TempDir()
+	daemon := fakeCodex(t, t.TempDir(), []string{"CONCH_CHAT=c_1"}, "app-server", "--listen", "unix://").Process.Pid
+	tui := fakeCodex(t, proj, []string{"CODEX_HOME=" + codexHome, "CONCH_CHAT=c_2"}, "tui")
+	fakeCodex(t, other, []string{"CODEX_HOME=" + codexHome}, "tui")
+
+	run := func(input string, env map[string]string, args ...string) string {
+		t.Helper()
+		e, out, errs := hookEnv(t, home, input)
+		get := e.Getenv
+		e.Getenv = func(k string) string {
+			if v, ok := env[k]; ok {
+				return v
+			}
+			return get(k)
+		}
+		e.PPID = daemon
+		if code := Main(args, e); code != 0 || errs.Len() > 0 {
+			t.Fatalf("conch %v: exit %d: %s", args, code, errs)
+		}
+		return out.String()
+	}
+	run("", nil, "chat", "new", "--title", "Other terminal", "--folder", other)
+	run("", nil, "chat", "new", "--title", "Woken", "--folder", proj)
+	env := map[string]string{"CONCH_CHAT": "c_1", "CODEX_HOME": codexHome}
+	event := func(name, session, folder string) string {
+		return `{"session_id":"` + session + `","turn_id":"T","cwd":"` + folder + `","hook_event_name":"` + name + `","source":"startup","prompt":"hi","model":"m","permission_mode":"default","transcript_path":null}`
+	}
+	if ans := run(event("SessionStart", "S", proj), env, "hook", "codex"); !strings.Contains(ans, "this session is chat c_2") {
+		t.Errorf("the TUI's session is not the chat its CONCH_CHAT names (c_2):\n%s", ans)
+	}
+	run(event("UserPromptSubmit", "S", proj), env, "hook", "codex")
+	var c struct {
+		Reply struct {
+			PID int `json:"pid"`
+		} `json:"reply"`
+	}
+	if err := json.Unmarshal([]byte(run("", nil, "chat", "show", "c_2", "--json")), &c); err != nil || c.Reply.PID != tui.Process.Pid {
+		t.Errorf("c_2's reply rests on pid %d, want the TUI's %d (%v)", c.Reply.PID, tui.Process.Pid, err)
+	}
+
+	// The other terminal's TUI, with no CONCH_CHAT: a chat of its own, not
+	// the daemon's c_1.
+	run(event("SessionStart", "S2", other), env, "hook", "codex")
+	run(event("UserPromptSubmit", "S2", other), env, "hook", "codex")
+	list := run("", nil, "chats", "list", "--json")
+	if !strings.Contains(list, `"id": "c_3"`) {
+		t.Errorf("the TUI with no CONCH_CHAT made no chat of its own:\n%s", list)
+	}
+	if show := run("", nil, "chat", "show", "c_1", "--json"); strings.Contains(show, `"reply": {`) {
+		t.Errorf("the daemon's CONCH_CHAT (c_1) took the other TUI's turn:\n%s", show)
+	}
+}
+
+// lockOnce is a home on local files, as a backend, whose write lock is had
+// once per command and not again: a hook's first update goes through, and
+// its next (the notes' marks) finds the home locked, as when another
+// command takes the lock in between.
+type lockOnce struct {
+	*store.Files
+	locks int
+}
+
+func (s *lockOnce) Lock(wait time.Duration) (func(), error) {
+	if s.locks++; s.locks > 1 {
+		return nil, &lock.TimeoutError{Path: s.Where("conch.lock"), Waited: time.Second}
+	}
+	return s.Files.Lock(wait)
+}
+func (s *lockOnce) URL() string                    { return "nats://127.0.0.1:4222" }
+func (s *lockOnce) Bucket() string                 { return "conch" }
+func (s *lockOnce) Health() (BackendHealth, error) { return BackendHealth{}, nil }
+
+// TestHookCodexLockWarningEverywhere: every answer of Codex's that can
+// carry systemMessage (its hook schemas give one to every event conch
+// hooks but SessionEnd) carries the locked home's warning: with the home
+// locked throughout, and with the lock had for the event's first update
+// but not for the notes' marks after it, when the answer has context to
+// give too (the session's introduction): both are said, in one answer.
+func TestHookCodexLockWarningEverywhere(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	files := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "hooks", "codex", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	base := `"session_id":"SESSION-A","turn_id":"T","cwd":"/tmp/proj","model":"m","permission_mode":"default","transcript_path":null`
+	events := map[string]string{
+		"SessionStart":      files("session_start.json"),
+		"UserPromptSubmit":  files("user_prompt_submit.json"),
+		"PreToolUse":        files("pre_tool_use_bash.json"),
+		"PostToolUse":       files("post_tool_use_bash.json"),
+		"PermissionRequest": `{` + base + `,"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+		"PreCompact":        `{` + base + `,"hook_event_name":"PreCompact","trigger":"manual"}`,
+		"Stop":              files("stop_0169.json"),
+		"Interrupt":         files("interrupt.json"),
+	}
+	run := func(input string, backend OpenBackend, args ...string) (string, string) {
+		t.Helper()
+		env, out, errs := hookEnv(t, home, input)
+		if backend != nil {
+			get := env.Getenv
+			env.Getenv = func(k string) string {
+				if k == "CONCH_BACKEND_URL" {
+					return "nats://127.0.0.1:4222"
+				}
+				return get(k)
+			}
+			env.OpenBackend = backend
+		}
+		if code := Main(args, env); code != 0 {
+			t.Fatalf("conch %v: exit %d: %s", args, code, errs)
+		}
+		return out.String(), errs.String()
+	}
+	// The session is a chat (c_1) with a message due for it.
+	run(files("session_start.json"), nil, "hook", "codex")
+	run("", nil, "chat", "new", "--title", "Other")
+	run("", nil, "chat", "message", "c_1", "the API moved", "--chat", "c_2")
+
+	unlock, err := lock.Exclusive(context.Background(), filepath.Join(home, "conch.lock"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, input := range events {
+		out, _ := run(input, nil, "hook", "codex")
+		var ans map[string]any
+		if err := json.Unmarshal([]byte(out), &ans); err != nil || !strings.HasPrefix(fmt.Sprint(ans["systemMessage"]), "conch: warning: hook codex "+name+": lock ") {
+			t.Errorf("%s, the home locked: answered %q, want the warning as systemMessage", name, out)
+		}
+	}
+	if out, warned := run(files("session_end.json"), nil, "hook", "codex"); out != "" || !strings.Contains(warned, "lock") {
+		t.Errorf("SessionEnd (no systemMessage in Codex's schema) answered %q, warned %q", out, warned)
+	}
+	unlock()
+
+	once := func(BackendConfig) (BackendStore, error) { return &lockOnce{Files: store.NewFiles(home, nil, 0)}, nil }
+	out, _ := run(files("session_start.json"), once, "hook", "codex")
+	var ans struct {
+		SystemMessage string `json:"systemMessage"`
+		Specific      struct {
+			Context string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(out), &ans); err != nil {
+		t.Fatalf("SessionStart with the notes' lock not had answered %q: %v", out, err)
+	}
+	if !strings.Contains(ans.Specific.Context, "this session is chat c_1") || !strings.HasPrefix(ans.SystemMessage, "conch: warning: hook codex SessionStart: lock ") {
+		t.Errorf("SessionStart with the notes' lock not had: want the introduction and the warning, answered %q", out)
+	}
+	if strings.Contains(ans.Specific.Context, "the API moved") {
+		t.Errorf("the message was said though its mark was not made:\n%s", out)
+	}
+	if notes, _ := run("", nil, "notes", "--chat", "c_1"); !strings.Contains(notes, "the API moved") {
+		t.Errorf("the message is not due any more:\n%s", notes)
 	}
 }

@@ -184,7 +184,8 @@ func (h *hook) sinceLastReply(ev harness.Event, text string) string {
 
 // geminiShell reads a shell tool's input: the CONCH_CHAT conch put in a
 // command is not the model's (the command reads as the model wrote it),
-// and at BeforeTool a command that runs conch gets it, in the arguments
+// and at BeforeTool a command that runs conch anywhere in it (first, or
+// after another command) and names no chat gets it, in the arguments
 // Gemini CLI is to run (returned; nil for none). Gemini CLI builds the
 // tool from the arguments answered alone: all of them are given.
 func (h *hook) geminiShell(ev *harness.Event) map[string]json.RawMessage {
@@ -202,8 +203,8 @@ func (h *hook) geminiShell(ev *harness.Event) map[string]json.RawMessage {
 		input["command"] = b
 		ev.Input = input
 	}
-	if ev.Kind != harness.PreTool || !strings.Contains(bare, "conch") || strings.Contains(bare, "CONCH_CHAT") || strings.Contains(bare, "--chat") {
-		return nil
+	if ev.Kind != harness.PreTool || !state.RunsConchUnnamed(bare) {
+		return nil // no conch in it, or each conch in it names its chat
 	}
 	chat := state.LinkedChat(h.a.home.Store(), state.HarnessGemini, ev.Session)
 	if chat == "" {

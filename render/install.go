@@ -53,6 +53,16 @@ func Installed(done []InstallLine, remove, missing bool, conch, after string) st
 // conch's, left as it is by a removal.
 const InstallNotConchs = "it is not conch's (its first line is not conch's): left as it is"
 
+// InstallOwnRemoved notes a hooks file of conch's own name that a removal
+// left holding nothing of anyone else's: it is gone, with no backup.
+const InstallOwnRemoved = "nothing but conch's part was in it: removed, with no backup"
+
+// InstallFolderRemoved notes a folder made for conch's file that its
+// removal left empty, removed too.
+func InstallFolderRemoved(dir string) string {
+	return "its folder " + dir + ", empty now: removed"
+}
+
 // ClaudeAfter is said once conch install claude put something in.
 const ClaudeAfter = "Claude Code reads them when a session starts."
 
@@ -63,6 +73,17 @@ func ClaudeSubfolder(cwd, root, cdRoot string) []string {
 	return []string{
 		"Claude Code reads .claude/settings.json only in the folder a session starts in: these hooks serve sessions started in " + cwd + ", not in " + root + " or its other folders.",
 		"To cover the repository: cd " + cdRoot + " && conch install claude --project (sessions started there), or conch install claude --user (every session).",
+	}
+}
+
+// ClaudeRoot is what conch install claude --project says at a
+// repository's root (root): Claude Code reads the settings of the folder
+// a session starts in, so a session started in a folder inside runs none
+// of these hooks.
+func ClaudeRoot(root string) []string {
+	return []string{
+		"Claude Code reads .claude/settings.json only in the folder a session starts in: these hooks serve sessions started in " + root + ", not in its subfolders.",
+		"To cover those too: conch install claude --user (every session), or conch install claude --project in each subfolder sessions start in.",
 	}
 }
 

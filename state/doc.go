@@ -166,6 +166,10 @@
 //	§13 conch mcp: each tool its command         → cli/mcpserver/server.go (add, call) → cli/mcpserver/server_test.go, cli/e2e/mcp_claude_test.go
 //	§13 conch mcp acts as the session's chat     → cli/mcp.go (Serving, ActingAs) → mcp_acts_as_chat, mcp_taint_fence
 //	§13 a session's chat by its harness process  → index.go (RunningIn) → cli/e2e/mcp_codex_test.go
+//	§13 gemini: CONCH_CHAT in conch's commands   → conchcmd.go (RunsConchUnnamed) → state/conchcmd_test.go, cli/e2e/gemini_test.go
+//	§13 codex TUI: the TUI's own CONCH_CHAT      → cli/hook_codex.go (decodeCodex) → cli/hook_codex_test.go, cli/e2e/codex_tui_test.go
+//	§13 a locked home said in every answer       → cli/cap_hooks.go (lockSaid) → cli/hook_codex_test.go
+//	§13 pi: the turn's end before the session's  → cli/install/plugin.go (Pi) → cli/install/pi_plugin_test.go, cli/e2e/pi_test.go
 //	§13 other chats' words fenced in a tool      → cli/mcpserver/server.go (withWords, fencedCards) → mcp_taint_fence, cli/mcpserver/quote_test.go
 //	§13 a chat known only through MCP            → cli/mcpserver/server.go (ownChat) → mcp_acts_as_chat, cli/e2e/mcp_cross_test.go
 //	§13 conch mcp in the harnesses' settings     → cli/install/mcp.go (MCPFile, codexMCP) → install_mcp, cli/install/mcp_test.go

@@ -325,7 +325,7 @@ func (tx *Tx) writeLocalReceipt() error {
 	}
 	unlock, err := tx.h.local.Lock(tx.h.LockWait)
 	if err != nil {
-		return err
+		return lockError(err)
 	}
 	defer unlock()
 	_, err = tx.h.local.Commit([]store.Write{{Key: tx.receiptRel, Data: append(data, '\n'), Class: class}})

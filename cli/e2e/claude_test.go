@@ -339,9 +339,12 @@ func TestClaudeLockedHome(t *testing.T) {
 // TestClaudeProjectSubfolder (item 8): Claude Code reads a project's
 // .claude/settings.json only in the folder a session starts in: install
 // --project in a subfolder says so, a session started at the repository's
-// root runs no conch hook, and conch doctor there warns.
+// root runs no conch hook, and conch doctor there warns; installed at the
+// root, it says that a session started in a subfolder runs none of its
+// hooks, and one does not.
 func TestClaudeProjectSubfolder(t *testing.T) {
-	m := newMessagesAPI(t, says(text("Hello from the root.")), says(text("Hello from the subfolder.")))
+	m := newMessagesAPI(t, says(text("Hello from the root.")), says(text("Hello from the subfolder.")),
+		says(text("Hello from another subfolder.")), says(text("Hello from the root again.")))
 	e := newClaudeEnv(t, m)
 	sub := filepath.Join(e.project, "web")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
@@ -361,4 +364,19 @@ func TestClaudeProjectSubfolder(t *testing.T) {
 	c.Dir = sub
 	e.wait(c).ok(t)
 	has(t, "after a session in the subfolder", e.conchOut("chats", "list"), "(chat c_1)")
+
+	// Installed at the root, the hooks serve sessions started there, and
+	// install says that one started in a folder inside runs none of them.
+	out = e.conchIn(e.project, "install", "claude", "--project")
+	has(t, "install at the root", out, "these hooks serve sessions started in "+e.project+", not in its subfolders", "conch install claude --user")
+	other := filepath.Join(e.project, "api")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c = e.command("Hi from another subfolder")
+	c.Dir = other
+	e.wait(c).ok(t)
+	hasNot(t, "after a session in a subfolder of the root's install", e.conchOut("chats", "list"), "c_2")
+	e.run("Hi from the root again").ok(t)
+	has(t, "after a session at the root", e.conchOut("chats", "list"), "(chat c_2)")
 }

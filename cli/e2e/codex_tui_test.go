@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -56,13 +57,28 @@ func (s *codexSession) daemons() []int {
 	return pids
 }
 
+// appServers are the pids of the app-server daemons among daemons (not
+// their helpers).
+func (s *codexSession) appServers() []int {
+	var pids []int
+	for _, pid := range s.daemons() {
+		args, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+		if words := strings.Split(string(args), "\x00"); len(words) > 1 && words[1] == "app-server" {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
 // TestCodexTUI: the TUI under tmux, with its app-server daemon, as a person
-// runs it. Hooks are trusted at Codex's prompt; the TUI's hidden title
-// threads make no chats; the model's conch commands act as its chat even
-// with a CONCH_CHAT in the daemon's environment that names another; Esc
-// ends the reply as stopped and the wait on it; a locked home is said to
-// the person; /quit mid-turn does the same though the daemon goes on;
-// install --remove takes out the trust.
+// runs it. Hooks are trusted at Codex's prompt; a TUI started with
+// CONCH_CHAT set (as a wake starts one) is that chat; the TUI's hidden
+// title threads make no chats; the model's conch commands act as its chat;
+// Esc ends the reply as stopped and the wait on it; a locked home is said
+// to the person; /quit mid-turn does the same though the daemon goes on;
+// a TUI started later with no CONCH_CHAT, which the daemon serves with the
+// first terminal's environment (CONCH_CHAT naming that chat), is a chat of
+// its own; install --remove takes out the trust.
 func TestCodexTUI(t *testing.T) {
 	tmuxPath(t)
 	s := newCodex(t, func(r *modelRequest, n int) turn {
@@ -71,12 +87,15 @@ func TestCodexTUI(t *testing.T) {
 			return turn{shell("call_1", conchBin+" step edit --file stale.txt")}
 		case 1:
 			return turn{say("First done.")}
-		case 2, 4:
+		case 2, 5:
 			return nil // thinks until interrupted
+		case 3:
+			return turn{shell("call_2", "echo locked")}
 		}
 		return turn{say("Fine.")}
 	})
 	s.install()
+	s.conch("chat", "new", "--title", "Woken", "--folder", s.dir)
 	s.conch("chat", "new", "--title", "Watcher", "--folder", s.dir)
 	u := s.startCodexTUI([]string{"CONCH_CHAT=c_1"})
 
@@ -89,19 +108,19 @@ func TestCodexTUI(t *testing.T) {
 		t.Errorf("trusting recorded %d hooks, want conch's 9:\n%s", n, cfg)
 	}
 
-	// A turn: one chat for the session (the title thread is none), not
-	// the daemon's CONCH_CHAT's, nor its child; the model's own step is
-	// the session's chat's.
+	// A turn: the session is the chat the TUI's CONCH_CHAT names (c_1),
+	// no new chat (the title thread is none), nor a child; the model's
+	// own step is its.
 	u.typeText("Say hello")
 	u.keys("Enter")
 	waitFor(t, "the first turn's end", 90*time.Second, func() bool {
-		c := s.chatOr("c_2")
+		c := s.chatOr("c_1")
 		return get(c, "last_reply", "text") == "First done." && get(c, "state") == "idle"
 	})
 	if list := s.chats(); len(list) != 2 {
-		t.Errorf("chats %v, want Watcher and the session's", list)
+		t.Errorf("chats %v, want Woken (the session's) and Watcher", list)
 	}
-	c := s.chat("c_2")
+	c := s.chat("c_1")
 	if get(c, "parent") != "" {
 		t.Errorf("the session's chat is a child of %v", get(c, "parent"))
 	}
@@ -109,8 +128,8 @@ func TestCodexTUI(t *testing.T) {
 	if len(files) != 1 || files[0] != filepath.Join(s.dir, "stale.txt") {
 		t.Errorf("the model's conch step did not act as the session's chat: %v", files)
 	}
-	if get(s.chat("c_1"), "last_reply") != nil {
-		t.Error("Watcher (c_1, the daemon's CONCH_CHAT) has a reply: the model's step or a hidden thread's notify acted as it")
+	if get(s.chat("c_2"), "last_reply") != nil {
+		t.Error("Watcher (c_2) has a reply: the model's step or a hidden thread's notify acted as it")
 	}
 
 	// Esc while the model thinks: the reply ends as stopped, and the wait
@@ -120,23 +139,26 @@ func TestCodexTUI(t *testing.T) {
 	s.model.waitRequest(t, "the second turn's request", func(r *modelRequest) bool {
 		return strings.Contains(r.text(), "Think long") && !hidden(r)
 	})
-	s.conch("wait", "chat", "c_2", "--chat", "c_1")
+	s.conch("wait", "chat", "c_1", "--chat", "c_2")
 	u.keys("Escape")
 	waitFor(t, "the interrupted reply's end", 90*time.Second, func() bool {
-		return get(s.chatOr("c_2"), "last_reply", "outcome") == "stopped"
+		return get(s.chatOr("c_1"), "last_reply", "outcome") == "stopped"
 	})
-	if notes := s.conch("notes", "--chat", "c_1"); !strings.Contains(notes, "was stopped before its reply finished") {
+	if notes := s.conch("notes", "--chat", "c_2"); !strings.Contains(notes, "was stopped before its reply finished") {
 		t.Errorf("the wait did not end with the stop:\n%s", notes)
 	}
 
-	// The home locked: the hook says so where the person looks.
+	// The home locked: each hook of the turn says so where the person
+	// looks (its systemMessage).
 	unlock, err := lock.Exclusive(context.Background(), filepath.Join(s.conchHome, "conch.lock"), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	u.typeText("Locked now")
 	u.keys("Enter")
-	u.waitScreen("Hook · conch: warning: hook codex UserPromptSubmit: lock", 90*time.Second)
+	for _, event := range []string{"UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"} {
+		u.waitScreen("Hook · conch: warning: hook codex "+event+": lock", 90*time.Second)
+	}
 	unlock()
 	u.waitScreen("Fine.", 90*time.Second)
 
@@ -150,9 +172,9 @@ func TestCodexTUI(t *testing.T) {
 		return strings.Contains(r.text(), "Think again") && !hidden(r)
 	})
 	waitFor(t, "the last turn's reply", 90*time.Second, func() bool {
-		return get(s.chatOr("c_2"), "state") == "working"
+		return get(s.chatOr("c_1"), "state") == "working"
 	})
-	s.conch("wait", "chat", "c_2", "--chat", "c_1")
+	s.conch("wait", "chat", "c_1", "--chat", "c_2")
 	u.typeText("/quit")
 	u.keys("Enter")
 	u.waitScreen("Stop the current turn: run codex agents", 90*time.Second)
@@ -160,9 +182,34 @@ func TestCodexTUI(t *testing.T) {
 		list := s.conch("chats", "list", "--json")
 		return strings.Contains(list, `"state": "stopped"`)
 	})
-	if notes := s.conch("notes", "--chat", "c_1"); !strings.Contains(notes, "was stopped before its reply finished") {
+	if notes := s.conch("notes", "--chat", "c_2"); !strings.Contains(notes, "was stopped before its reply finished") {
 		t.Errorf("the wait did not end at /quit:\n%s", notes)
 	}
+
+	// Another TUI, started later with no CONCH_CHAT: the daemon, which the
+	// first one started (its CONCH_CHAT c_1), serves it with that
+	// environment; its session is a chat of its own, read from its own
+	// process, never c_1.
+	replies := get(s.chat("c_1"), "replies")
+	daemons := fmt.Sprint(s.appServers())
+	if daemons == "[]" {
+		t.Error("no app-server daemon runs after /quit")
+	}
+	u2 := s.startCodexTUI(nil)
+	u2.waitScreen("Ask Codex to do anything", 90*time.Second)
+	if now := fmt.Sprint(s.appServers()); now != daemons {
+		t.Errorf("the later TUI has an app-server %s of its own, not the first one's %s", now, daemons)
+	}
+	u2.typeText("Say hello again")
+	u2.keys("Enter")
+	waitFor(t, "the later TUI's turn", 90*time.Second, func() bool {
+		return get(s.chatOr("c_3"), "last_reply", "text") == "Fine."
+	})
+	if got := get(s.chat("c_1"), "replies"); got != replies {
+		t.Errorf("c_1, the daemon's CONCH_CHAT, has %v replies after the later TUI's turn, %v before", got, replies)
+	}
+	u2.typeText("/quit")
+	u2.keys("Enter")
 
 	// install --remove takes out conch's hooks and the trust they had.
 	out := s.install("--remove")

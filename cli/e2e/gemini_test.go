@@ -159,3 +159,47 @@ func TestGeminiStartReply(t *testing.T) {
 		t.Errorf("a wait on the chat reads %q", out)
 	}
 }
+
+// TestGeminiShellConchAfter: a shell command of the model's that runs
+// conch after another command (after ; && || | or a new line, in a
+// subshell, through env), even one whose other commands say CONCH_CHAT or
+// --chat, acts as the session's chat, as one that starts with conch does:
+// conch put CONCH_CHAT in it (BeforeTool's tool_input), read from the
+// line's own words.
+func TestGeminiShellConchAfter(t *testing.T) {
+	commands := []string{
+		"echo x; conch chat show --json",
+		"true && conch chat show --json",
+		"false || conch chat show --json",
+		"echo x | conch chat show --json",
+		"echo x\nconch chat show --json",
+		"cd . && (conch chat show --json)",
+		"echo \"$CONCH_CHAT\"; conch chat show --json",
+		"grep -c -- --chat /dev/null; conch chat show --json",
+		"env TERM=dumb conch chat show --json",
+	}
+	s := newGemini(t, func(r *geminiRequest, n int) gturn {
+		if n < len(commands) {
+			return gturn{gshell(commands[n])}
+		}
+		return gturn{gsay("Shown.")}
+	})
+	s.install()
+	r := s.run("Show the chat")
+	if r.err != nil {
+		t.Fatalf("gemini: %v\n%s\n%s", r.err, r.stdout, r.stderr)
+	}
+	reqs := s.model.mainRequests()
+	if len(reqs) != len(commands)+1 {
+		t.Fatalf("%d model requests, want %d", len(reqs), len(commands)+1)
+	}
+	for i, command := range commands {
+		out, _ := reqs[i+1].responseOf("run_shell_command")
+		if !strings.Contains(out, `\"id\": \"c_1\"`) {
+			t.Errorf("%q did not act as the session's chat:\n%s", command, out)
+		}
+		if strings.Contains(out, "CONCH_CHAT") {
+			t.Errorf("%q: the model reads conch's CONCH_CHAT in its command:\n%s", command, out)
+		}
+	}
+}

@@ -4,8 +4,11 @@
 //
 // The binaries come from the npm registry, pinned in
 // testdata/e2e/harnesses.txt, installed once into a cache
-// (CONCH_E2E_CACHE, else the user's cache folder). Without npm, every test
-// here skips with a message saying so. Nothing here reaches any address but
+// (CONCH_E2E_CACHE, else the user's cache folder). With CONCH_E2E_LATEST=1
+// each is instead the newest version the registry serves (npm view), in a
+// cache folder of its own, and a test that fails names the harness and
+// version it ran. Without npm, every test here skips with a message saying
+// so. Apart from npm's own install, nothing here reaches any address but
 // 127.0.0.1.
 package e2e
 
@@ -91,11 +94,63 @@ func harnessPackage(t testing.TB, name string) string {
 	return ""
 }
 
+// splitPackage is a package@version's package and version (the @ of a
+// scope is the package's).
+func splitPackage(pkg string) (name, version string) {
+	i := strings.LastIndex(pkg, "@")
+	if i <= 0 {
+		return pkg, ""
+	}
+	return pkg[:i], pkg[i+1:]
+}
+
+// latest is what CONCH_E2E_LATEST=1 asks for: each harness at the newest
+// version the registry serves, not the pin.
+func latest() bool { return os.Getenv("CONCH_E2E_LATEST") == "1" }
+
+// newest holds the registry's newest version of each package, asked once
+// per run (go test runs this package's tests in one process).
+var newest sync.Map
+
+// latestPackage is pinned (package@version) at the newest version the
+// npm registry serves.
+func latestPackage(t testing.TB, npm, pinned string) string {
+	t.Helper()
+	name, _ := splitPackage(pinned)
+	if v, ok := newest.Load(name); ok {
+		return name + "@" + v.(string)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, npm, "view", name, "version").Output()
+	v := strings.TrimSpace(string(out))
+	if err != nil || v == "" || strings.ContainsAny(v, " \n/") {
+		t.Fatalf("e2e: CONCH_E2E_LATEST=1: npm view %s version: %v %q", name, err, out)
+	}
+	newest.Store(name, v)
+	return name + "@" + v
+}
+
+// ranWith says, in a test that fails, which harness and version it ran
+// under CONCH_E2E_LATEST=1: "claude @anthropic-ai/claude-code@X (latest;
+// pinned Y)".
+func ranWith(t testing.TB, name, pkg, pinned string) {
+	_, pin := splitPackage(pinned)
+	what := fmt.Sprintf("%s %s (latest; pinned %s)", name, pkg, pin)
+	t.Logf("e2e: %s", what)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Errorf("e2e: this failed with %s", what)
+		}
+	})
+}
+
 var installMu sync.Mutex
 
-// harnessBin installs the pinned harness from the npm registry into the
-// cache (once; later runs reuse it) and returns the path of its binary.
-// It skips the test when npm is not on the machine.
+// harnessBin installs the pinned harness (with CONCH_E2E_LATEST=1, the
+// newest) from the npm registry into the cache (once per version; later
+// runs reuse it) and returns the path of its binary. It skips the test
+// when npm is not on the machine.
 func harnessBin(t testing.TB, name string) string {
 	t.Helper()
 	if os.Getenv("CONCH_E2E") == "off" {
@@ -106,6 +161,11 @@ func harnessBin(t testing.TB, name string) string {
 		t.Skipf("e2e: npm is not on this machine, so the real %s cannot be installed; .ci/run installs what this needs", name)
 	}
 	pkg := harnessPackage(t, name)
+	if latest() {
+		pinned := pkg
+		pkg = latestPackage(t, npm, pinned)
+		ranWith(t, name, pkg, pinned)
+	}
 	cache := os.Getenv("CONCH_E2E_CACHE")
 	if cache == "" {
 		uc, err := os.UserCacheDir()
@@ -204,4 +264,18 @@ func workInProgress(t testing.TB, dir string) (string, func(args ...string) stri
 		t.Fatal(err)
 	}
 	return readme, git
+}
+
+// TestSplitPackage: a scoped package's @ is the package's, the last one
+// the version's.
+func TestSplitPackage(t *testing.T) {
+	for pkg, want := range map[string][2]string{
+		"@anthropic-ai/claude-code@2.1.332": {"@anthropic-ai/claude-code", "2.1.332"},
+		"opencode-ai@1.18.33":               {"opencode-ai", "1.18.33"},
+		"@openai/codex":                     {"@openai/codex", ""},
+	} {
+		if n, v := splitPackage(pkg); n != want[0] || v != want[1] {
+			t.Errorf("splitPackage(%q) = %q, %q; want %q, %q", pkg, n, v, want[0], want[1])
+		}
+	}
 }

@@ -164,6 +164,27 @@ func TestPiPrintStartReplyWaits(t *testing.T) {
 	has(t, "the next prompt's request", reqs[1].userText(), "Please also update the README")
 }
 
+// TestPiPrintWaitFinished: a wait on a pi -p turn ends with the turn's own
+// end: finished, with its last words, never "stopped" by the session's end
+// or the process leaving right after it.
+func TestPiPrintWaitFinished(t *testing.T) {
+	m := newChatModel(t)
+	var s *pluginSession
+	m.script("PROMPT-PI", chatTurn{
+		text: "Parser done.",
+		do:   func() { s.conch("wait", "chat", "c_2", "--chat", "c_1") },
+	})
+	s = newPluginSession(t, "pi", m)
+	s.conch("chat", "new", "--title", "Waiter", "--mode", "auto", "--folder", s.dir)
+	s.run("PROMPT-PI: fix the parser").ok(t)
+	notes := s.conch("notes", "--chat", "c_1")
+	has(t, "the waiter's notes", notes, "finished its reply", "Parser done.")
+	hasNot(t, "the waiter's notes", notes, "was stopped before its reply finished")
+	if got := get(s.chat("c_2"), "last_reply", "outcome"); got != "finished" {
+		t.Errorf("the turn's reply ended %v, want finished", got)
+	}
+}
+
 // TestPiFailure: an API error ends the turn: the reply ends failed, with
 // the error as its last words, never left working.
 func TestPiFailure(t *testing.T) {

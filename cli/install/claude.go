@@ -37,8 +37,12 @@ written (nothing changed), 2 usage.`,
 		if err != nil {
 			return nil, err
 		}
-		if root := repoRoot(r.Cwd); r.Project && !r.Remove && root != "" && root != r.Cwd {
-			res.Notes = append(res.Notes, render.ClaudeSubfolder(r.Cwd, root, Quote(root))...)
+		if root := repoRoot(r.Cwd); r.Project && !r.Remove && root != "" {
+			if root != r.Cwd {
+				res.Notes = append(res.Notes, render.ClaudeSubfolder(r.Cwd, root, Quote(root))...)
+			} else {
+				res.Notes = append(res.Notes, render.ClaudeRoot(root)...)
+			}
 		}
 		// Claude Code's MCP servers: a project's in .mcp.json, the
 		// person's own in ~/.claude.json (not in settings.json).

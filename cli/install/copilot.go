@@ -24,7 +24,9 @@ Copilot reads every *.json file of those folders. A hook someone added to
 conch.json is kept, and conch's own (a command "conch hook copilot") is
 added once, so running it again changes nothing. The file as it was is
 kept beside it (conch.json.bak-TIME), and the new one is written whole.
---remove takes out conch's hooks and nothing else.
+--remove takes out conch's hooks and nothing else: a conch.json left with
+no one else's hook is removed (no backup: it was conch's alone), and with
+--project the folders made for it too, once empty.
 
 Copilot reads hooks when a session starts; a repository's only once you
 trust its folder.
@@ -50,6 +52,13 @@ written (nothing changed), 2 usage.`,
 		if err != nil {
 			return nil, err
 		}
+		if r.Remove && r.Project && res.Changed {
+			// .github/hooks as it was: the folders made for conch.json
+			// go with it when nothing else is in them.
+			for _, d := range r.pruneDirs(r.Dir, filepath.Dir(filepath.Dir(r.Dir))) {
+				res.Notes = append(res.Notes, render.InstallFolderRemoved(d))
+			}
+		}
 		// Copilot's MCP servers: the person's in mcp-config.json beside
 		// the hooks folder, a repository's in its .mcp.json.
 		mcp := filepath.Join(filepath.Dir(r.Dir), "mcp-config.json")
@@ -72,6 +81,7 @@ func copilotHooks(conch string) Hooks {
 		Harness: state.HarnessCopilot, Command: Command(conch, state.HarnessCopilot),
 		Flat: true, CommandKey: "bash", TimeoutKey: "timeoutSec",
 		Top: []Field{{"version", json.RawMessage(`1`)}},
+		Own: true,
 	}
 	for _, name := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
 		"PostToolUseFailure", "PermissionRequest", "Notification", "Stop", "SubagentStop",

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/conch-sh/conch/render"
 )
@@ -131,6 +132,46 @@ func (r *Run) Edit(res *Result, edit func(data []byte, exists bool) ([]byte, boo
 	return r.replace(res, res.File, data, exists, out)
 }
 
+// removeLeaving takes conch's part out of the file res names (merge does
+// it to the file's bytes): a file left holding nothing but what conch
+// itself would start one with (bare says) was conch's alone, and is
+// removed, with no backup of conch's own words; any other is edited as
+// Edit does, kept as it was beside it.
+func (r *Run) removeLeaving(res *Result, merge func(data []byte) ([]byte, bool, error), bare func(out []byte) bool) error {
+	fi, err := os.Lstat(res.File)
+	linked := err == nil && fi.Mode()&fs.ModeSymlink != 0
+	res.File = link(res.File)
+	data, exists, err := read(res.File)
+	if err != nil || !exists {
+		return err
+	}
+	out, changed, err := merge(data)
+	var p predicate
+	if errors.As(err, &p) {
+		return fmt.Errorf("%s %v; nothing changed", res.File, err)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %v; nothing changed", res.File, err)
+	}
+	if !changed {
+		return nil
+	}
+	if !bare(out) || linked {
+		// Another's part is in it, or it is a link's (a dotfiles
+		// repository's file, which a removal would leave dangling).
+		return r.replace(res, res.File, data, true, out)
+	}
+	res.Changed = true
+	res.Notes = append(res.Notes, render.InstallOwnRemoved)
+	if r.dry {
+		return nil
+	}
+	if err := os.Remove(res.File); err != nil {
+		return fmt.Errorf("cannot remove %s: %v", res.File, err)
+	}
+	return nil
+}
+
 // predicate is an edit's error said of the file, after its name with a
 // space ("PATH is not TOML: …"), not after a colon.
 type predicate struct{ error }
@@ -196,4 +237,25 @@ func (r *Run) OwnFile(path string, f Own) (*Result, error) {
 	}
 	res.Changed = true
 	return res, nil
+}
+
+// pruneDirs removes dir, then each folder above it up to top (not top
+// itself), while it is an empty folder (a link is left): the folders an
+// install made to hold a file its removal has taken out again. It says
+// the folders it removed. (A folder holding nothing is nothing a
+// repository can keep, so one the person made empty is no loss.)
+func (r *Run) pruneDirs(dir, top string) []string {
+	if r.dry {
+		return nil
+	}
+	var gone []string
+	top = filepath.Clean(top)
+	for d := filepath.Clean(dir); d != top && strings.HasPrefix(d, top+string(filepath.Separator)); d = filepath.Dir(d) {
+		fi, err := os.Lstat(d)
+		if err != nil || !fi.IsDir() || os.Remove(d) != nil {
+			break // not there, not a folder, or not empty
+		}
+		gone = append(gone, d)
+	}
+	return gone
 }

@@ -26,6 +26,11 @@ type Hooks struct {
 	Handler []Field
 	// Top are the fields a new file starts with (a format's "version").
 	Top []Field
+	// Own: the file is conch's by its name (Copilot's hooks/conch.json).
+	// A removal that leaves nothing of anyone else's in it (only Top)
+	// removes the file itself, and keeps no backup of it: it was conch's
+	// alone.
+	Own bool
 }
 
 // Event is one event conch hooks: its matcher ("" for none: the group
@@ -70,6 +75,9 @@ func (h Hooks) timeoutKey() string {
 // takes out conch's and nothing else.
 func (r *Run) HookFile(path string, h Hooks) (*Result, error) {
 	res := &Result{File: path, Events: h.Names()}
+	if h.Own && r.Remove {
+		return res, r.removeOwn(res, h)
+	}
 	err := r.Edit(res, func(data []byte, exists bool) ([]byte, bool, error) {
 		if !exists && r.Remove {
 			return nil, false, nil
@@ -80,6 +88,29 @@ func (r *Run) HookFile(path string, h Hooks) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// removeOwn takes conch's hooks out of a hooks file conch owns by its
+// name: a file left with nothing of anyone else's is removed, with no
+// backup; one that holds another's hook too is edited as any other.
+func (r *Run) removeOwn(res *Result, h Hooks) error {
+	return r.removeLeaving(res, func(data []byte) ([]byte, bool, error) { return h.Merge(data, true) }, h.bare)
+}
+
+// bare says whether a hooks file's JSON holds nothing but what a new file
+// of conch's starts with (Top), as conch writes it.
+func (h Hooks) bare(data []byte) bool {
+	root, err := parseObject(data)
+	if err != nil || len(root.keys) != len(h.Top) {
+		return false
+	}
+	for _, f := range h.Top {
+		v, ok := root.raw(f.Key)
+		if !ok || !bytes.Equal(bytes.TrimSpace(v), bytes.TrimSpace(f.Value)) {
+			return false
+		}
+	}
+	return true
 }
 
 // Has says whether a hooks file holds any handler of conch's.

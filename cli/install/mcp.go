@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -120,6 +121,18 @@ func isConchProgram(p string) bool {
 // is never touched.
 func (r *Run) MCPFile(path string, m MCP) (*Result, error) {
 	res := &Result{File: path, Events: []string{MCPEvent}}
+	if r.Remove && serversOnly(path) {
+		// A file of servers that held only conch's (one install made) goes.
+		err := r.removeLeaving(res, func(data []byte) ([]byte, bool, error) {
+			out, changed, notes, err := m.Merge(data, r.Conch, true)
+			res.Notes = append(res.Notes, notes...)
+			return out, changed, err
+		}, emptyObject)
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
 	err := r.Edit(res, func(data []byte, exists bool) ([]byte, bool, error) {
 		if !exists && r.Remove {
 			return nil, false, nil
@@ -183,6 +196,24 @@ func (m MCP) Merge(data []byte, conch string, remove bool) ([]byte, bool, []stri
 		return nil, false, nil, errors.New("the merged file would not be JSON")
 	}
 	return out.Bytes(), true, nil, nil
+}
+
+// serversOnly says whether the file at path holds MCP servers and nothing
+// else (.mcp.json, mcp.json, Copilot's mcp-config.json), not a harness's
+// settings with its servers in them.
+func serversOnly(path string) bool {
+	switch filepath.Base(path) {
+	case ".mcp.json", "mcp.json", "mcp-config.json":
+		return true
+	}
+	return false
+}
+
+// emptyObject says whether a settings file's JSON is an object with
+// nothing in it.
+func emptyObject(data []byte) bool {
+	root, err := parseObject(data)
+	return err == nil && len(root.keys) == 0
 }
 
 // sameJSON says whether a value read from a file is the entry conch

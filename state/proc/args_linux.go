@@ -83,6 +83,16 @@ func CodexClient(daemon int, folder, codexHome string) int {
 	return found
 }
 
+// Env is one variable of the environment process pid started with, ""
+// where it is not set or cannot be read (a process gone, another
+// person's).
+func Env(pid int, name string) string {
+	if pid <= 0 {
+		return ""
+	}
+	return envOf(pid, name)
+}
+
 // envOf is one variable of a process's environment as it started.
 func envOf(pid int, name string) string {
 	data, ok := read("/proc/" + strconv.Itoa(pid) + "/environ")

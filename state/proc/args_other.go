@@ -16,3 +16,7 @@ func Args(pid int) []string { return nil }
 // CodexClient is the TUI a Codex daemon serves a session in folder for:
 // here, none.
 func CodexClient(daemon int, folder, codexHome string) int { return 0 }
+
+// Env is one variable of the environment process pid started with: here,
+// never known.
+func Env(pid int, name string) string { return "" }

@@ -81,6 +81,21 @@ func Args(pid int) []string {
 	return args
 }
 
+// Env is one variable of the environment process pid started with, ""
+// where it is not set or cannot be read (sysctl kern.procargs2: the
+// person's own processes only).
+func Env(pid int, name string) string {
+	if pid <= 0 {
+		return ""
+	}
+	b, err := unix.SysctlRaw("kern.procargs2", pid)
+	if err != nil {
+		return ""
+	}
+	_, env := darwinProcArgs(b)
+	return lookupEnv(env, name)
+}
+
 // CodexClient is the TUI a Codex daemon serves a session in folder for:
 // the one codex process of the person's (not the daemon, nor its helper)
 // working in that folder with the same CODEX_HOME, or 0 when there is

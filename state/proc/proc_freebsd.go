@@ -49,6 +49,10 @@ func Args(pid int) []string {
 // (see Linux's).
 func IsCodexDaemon(pid int) bool { return codexDaemon(Args(pid)) }
 
+// Env is one variable of the environment process pid started with: here
+// not read (CodexClient, which asks for it, finds no TUI here).
+func Env(pid int, name string) string { return "" }
+
 // CodexClient is the TUI a Codex daemon serves a session in folder for:
 // here, none (a process's folder is not read).
 func CodexClient(daemon int, folder, codexHome string) int { return 0 }

@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 
 const CONCH = "conch"; // the program install named (--conch)
 const BUDGET = 10000; // ms a call may take (as Claude Code gives a hook); conch waits 1 s for its lock
+const END_WAIT = 3000; // ms the session's end waits for the end of a turn Pi has not yet reported
 // The chat this Pi was started for (a wake_cmd, or a person who set it),
 // as it was before this extension set its own session's.
 const INHERITED = process.env.CONCH_CHAT;
@@ -52,6 +53,14 @@ export default function (pi) {
   let held = ""; // notes said at session start, for the first prompt
   let ours = false; // the turn going on is a message conch delivered
   let turn = ""; // names the turn going on, once for every event of it
+  // Pi hands a turn's end to extensions from a queue it does not wait
+  // for before the session's end (pi -p leaves as soon as its prompt is
+  // answered): session_shutdown waits for the turn's end to be told, and
+  // for every call going on, so that the turn ends as it did (finished)
+  // before the session's end stops the chat.
+  const going = new Set();
+  let turnEnded = null; // resolves once the turn going on has told its end
+  let endTurn = () => {};
 
   const base = (name, ctx) => {
     const sm = ctx.sessionManager;
@@ -64,7 +73,10 @@ export default function (pi) {
     };
   };
   const call = async (e) => {
-    const ans = await conch(e);
+    const p = conch(e);
+    going.add(p);
+    const ans = await p;
+    going.delete(p);
     if (ans && typeof ans === "object") {
       if (ans.chat) process.env.CONCH_CHAT = String(ans.chat); // for the model's shell
       return ans;
@@ -89,6 +101,8 @@ export default function (pi) {
   pi.on("before_agent_start", async (event, ctx) => {
     try {
       turn = Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 8);
+      endTurn();
+      turnEnded = new Promise((resolve) => { endTurn = resolve; });
       const e = base("before_agent_start", ctx);
       e.prompt = String(event.prompt || "");
       e.conch_prompt = ours;
@@ -147,6 +161,8 @@ export default function (pi) {
         pi.sendUserMessage(String(ans.prompt), { deliverAs: "followUp" });
       }
     } catch (e) {}
+    turnEnded = null;
+    endTurn();
   });
 
   pi.on("session_before_compact", async (event, ctx) => {
@@ -155,6 +171,12 @@ export default function (pi) {
 
   pi.on("session_shutdown", async (event, ctx) => {
     try {
+      if (turnEnded) {
+        let timer;
+        await Promise.race([turnEnded, new Promise((resolve) => { timer = setTimeout(resolve, END_WAIT); })]);
+        clearTimeout(timer);
+      }
+      await Promise.all([...going]);
       const e = base("session_shutdown", ctx);
       e.reason = String(event.reason || "");
       await call(e);
