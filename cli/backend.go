@@ -127,9 +127,11 @@ func (a *app) execBeside(name string, args []string) error {
 		return errNoExec
 	}
 	exe := ""
-	if a.env.Exe != "" {
-		if p := filepath.Join(filepath.Dir(a.env.Exe), name); fileExists(p) {
-			exe = p
+	if a.env.Exe != nil {
+		if self := a.env.Exe(); self != "" {
+			if p := filepath.Join(filepath.Dir(self), name); fileExists(p) {
+				exe = p
+			}
 		}
 	}
 	if exe == "" {

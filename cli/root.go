@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -50,7 +51,10 @@ type Env struct {
 	// PID is this process, as the receipts of what it marks said name
 	// it (state's receipts.go); 0 in a test's runs in its own process.
 	PID int
-	Exe string
+	// Exe is the conch binary, asked only by what needs it (a detached
+	// gc, conch-nats looked for beside it): a command that never asks
+	// never reads /proc/self/exe. nil: not known.
+	Exe func() string
 	FS  store.FS // nil: the real file system (tests put a failing one)
 	// OpenBackend opens a home on a NATS server (natsstore.OpenBackend);
 	// nil in conch itself, which then runs conch-nats for a home that
@@ -80,13 +84,18 @@ type Env struct {
 func System() Env {
 	host, _ := os.Hostname()
 	cwd, _ := os.Getwd()
-	exe, _ := os.Executable()
 	return Env{
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
 		Terminal: term.IsTerminal(int(os.Stdin.Fd())),
-		Getenv:   os.Getenv, Now: time.Now, Hostname: host, Cwd: cwd, PPID: os.Getppid(), PID: os.Getpid(), Exe: exe,
+		Getenv:   os.Getenv, Now: time.Now, Hostname: host, Cwd: cwd, PPID: os.Getppid(), PID: os.Getpid(), Exe: sync.OnceValue(executable),
 		Exec: execProcess,
 	}
+}
+
+// executable is the running binary, "" when it cannot be told.
+func executable() string {
+	exe, _ := os.Executable()
+	return exe
 }
 
 // Access is what a command does with the home. Every command declares it,

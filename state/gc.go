@@ -98,7 +98,11 @@ func (tx *Tx) stampGC() error {
 // startGC runs `conch gc` detached, in its own session, with the home and
 // the clock this command had.
 func (tx *View) startGC() {
-	if tx.h.Exe == "" {
+	exe := ""
+	if tx.h.Exe != nil {
+		exe = tx.h.Exe()
+	}
+	if exe == "" {
 		return
 	}
 	env := append(os.Environ(), "CONCH_HOME="+tx.h.Dir, "CONCH_CHAT=")
@@ -106,7 +110,7 @@ func (tx *View) startGC() {
 	if now := tx.h.Getenv("CONCH_NOW"); now != "" {
 		env = append(env, "CONCH_NOW="+now)
 	}
-	if err := proc.Detach([]string{tx.h.Exe, "gc"}, env, ""); err != nil {
+	if err := proc.Detach([]string{exe, "gc"}, env, ""); err != nil {
 		tx.warn("could not start conch gc: %v", err)
 	}
 }

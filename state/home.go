@@ -78,8 +78,9 @@ type Options struct {
 	// environment: CONCH_BACKEND_URL, CONCH_BACKEND_HOME).
 	Reach []string
 	// Exe is the conch binary, for the detached work a command starts
-	// (wake commands are run by the shell; gc by conch itself).
-	Exe string
+	// (wake commands are run by the shell; gc by conch itself), asked
+	// only then; nil or "": none is started.
+	Exe func() string
 	// Words is the sentence [notify] tells the person for a notice
 	// (render's); nil says only its kind and chat.
 	Words func(PersonNotice) string
@@ -106,7 +107,7 @@ type Home struct {
 	Wall     func() time.Time // retention never runs later than it
 	Getenv   func(string) string
 	LockWait time.Duration
-	Exe      string
+	Exe      func() string
 	Words    func(PersonNotice) string
 	reach    []string
 	// pid is this process; selfProc it with its start time, once asked.
