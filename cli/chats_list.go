@@ -20,8 +20,8 @@ func (a *app) newChatsListCmd(runF func(*chatsListOptions) error) *cobra.Command
 		Use:   "list [--working]",
 		Short: "What the person's other chats are doing right now",
 		Long: `What the person's other chats are doing right now: busy chats first (newest
-reply first), then those that need you, then those active in the last three
-days; twelve at most. The header counts every busy chat and every one that
+reply first), then those that need you, then those active in the last {{RecentDays}}
+days; {{ListMax}} at most. The header counts every busy chat and every one that
 needs you, even past the list's end. --working gives only the busy ones.
 
 Offered to a chat the person is in (no origin, or app:NAME) and to the

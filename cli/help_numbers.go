@@ -45,6 +45,10 @@ func helpNumbers() []helpNumber {
 		{"ClaimDefault", render.Span(state.ClaimDefault)},
 		{"ClaimLongest", render.Span(state.ClaimLongest)},
 		{"MaxClaims", count(state.MaxClaims)},
+		{"ListMax", count(state.ListMax)},
+		{"RecentDays", count(int(state.RecentWindow / (24 * time.Hour)))},
+		{"EchoWindow", count(state.EchoWindow)},
+		{"MissedLooks", count(state.MissedLooks)},
 	}
 }
 

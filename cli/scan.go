@@ -26,9 +26,9 @@ row longer than 1 MiB blocks that file's scan, and each look says so).
 For each row a person typed into the session directly, a
 human_direct_message is recorded in the chat's log, and its watchers hear of
 it. Tool results, meta rows, compaction summaries, the harness's own
-injected context, and words that match one of the last 50 messages conch
+injected context, and words that match one of the last {{EchoWindow}} messages conch
 sent to the chat (its own words coming back) or prompts its hooks reported
-already are not. A file gone three looks in a row records upstream_missing
+already are not. A file gone {{MissedLooks}} looks in a row records upstream_missing
 and drops the link.
 
 Run it from cron, or any timer: conch runs no daemon.

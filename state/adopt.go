@@ -24,9 +24,9 @@ const ScanCap = 1 << 20
 // the link is dropped.
 const MissedLooks = 3
 
-// echoWindow is how many of the last messages conch sent to a chat (and
+// EchoWindow is how many of the last messages conch sent to a chat (and
 // prompts its hooks reported) a typed row is compared with.
-const echoWindow = 50
+const EchoWindow = 50
 
 // Adoption is a chat's link to an outside session file.
 type Adoption struct {
@@ -151,8 +151,8 @@ func (tx *Tx) HookedPrompt(chat, harness, prompt string) error {
 		return err
 	}
 	ad.Hooked = append(ad.Hooked, typedHash(prompt))
-	if len(ad.Hooked) > echoWindow {
-		ad.Hooked = ad.Hooked[len(ad.Hooked)-echoWindow:]
+	if len(ad.Hooked) > EchoWindow {
+		ad.Hooked = ad.Hooked[len(ad.Hooked)-EchoWindow:]
 	}
 	tx.put(rel, ad, true)
 	return nil
@@ -262,7 +262,7 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 // last messages it sent the chat, normalized).
 func (tx *View) echoes(c *Chat) ([]string, error) {
 	var out []string
-	sent, err := tx.sentTo(c, echoWindow)
+	sent, err := tx.sentTo(c, EchoWindow)
 	if err != nil {
 		return nil, err
 	}

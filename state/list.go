@@ -13,9 +13,9 @@ import (
 // ListMax is the most chats `conch chats list` shows.
 const ListMax = 12
 
-// recentWindow is how recently a chat must have been active to be listed
+// RecentWindow is how recently a chat must have been active to be listed
 // when it neither works nor needs you.
-const recentWindow = 72 * time.Hour
+const RecentWindow = 72 * time.Hour
 
 // OtherChat is one row of `conch chats list`.
 type OtherChat struct {
@@ -94,7 +94,7 @@ func (tx *View) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 			busy.add(s, st)
 		case st == StatusNeedsYou:
 			needs.add(s, st)
-		case !workingOnly && now.Sub(s.LastActive) <= recentWindow:
+		case !workingOnly && now.Sub(s.LastActive) <= RecentWindow:
 			recent.add(s, st)
 		}
 	})
