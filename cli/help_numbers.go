@@ -61,21 +61,26 @@ func count(n int) string {
 	return s
 }
 
-// helpNumbersIn puts each bound's number in text.
-var helpNumbersIn = sync.OnceValue(func() *strings.Replacer {
-	var pairs []string
-	for _, n := range helpNumbers() {
-		pairs = append(pairs, "{{"+n.name+"}}", n.says)
-	}
-	return strings.NewReplacer(pairs...)
-})
+// helpNumbersIn puts each bound's number in a text; built once help
+// prints (a package-level call would run at every start-up).
+var (
+	helpNumbersOnce sync.Once
+	helpNumbersIn   *strings.Replacer
+)
 
 // sayNumbers is text with its bounds' numbers in.
 func sayNumbers(text string) string {
 	if !strings.Contains(text, "{{") {
 		return text
 	}
-	return helpNumbersIn().Replace(text)
+	helpNumbersOnce.Do(func() {
+		var pairs []string
+		for _, n := range helpNumbers() {
+			pairs = append(pairs, "{{"+n.name+"}}", n.says)
+		}
+		helpNumbersIn = strings.NewReplacer(pairs...)
+	})
+	return helpNumbersIn.Replace(text)
 }
 
 // withNumbers has root's help print every text with its bounds' numbers
