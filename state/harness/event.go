@@ -159,6 +159,9 @@ type Env struct {
 	// /proc, so it is asked only when a reply starts.
 	PID    func() int
 	Getenv func(string) string
+	// Environ is the adapter's whole environment (the harness's), read
+	// only at a session's start; nil: none is kept for a resume.
+	Environ func() []string
 	// UserHome is the person's home folder (for a harness's own files).
 	UserHome string
 	// Warn hears what went wrong without failing the event.

@@ -1,0 +1,276 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/proc"
+)
+
+// Resumer is how a harness resumes one of its sessions headless, with a
+// prompt (issue 23), read from its own shipped help: the program's name,
+// the words that resume the session (its id given), the flags of each of
+// conch's modes, and the words before the prompt.
+type Resumer struct {
+	Program string
+	Argv    func(session string) []string
+	Modes   map[string][]string
+	Before  func(session string) []string
+	// Env are the harness's own variables a resumed session needs to
+	// reach its model: names, a prefix ("ANTHROPIC_*") or a suffix
+	// ("*_API_KEY").
+	Env []string
+	// ConfigEnv, when set, gives more names the harness's own config
+	// names for its keys (Codex's model_providers.*.env_key).
+	ConfigEnv func(getenv func(string) string, userHome string) []string
+	// Says is how conch help integrations and the sender say it.
+	Says string
+}
+
+// sharedEnv are the variables every harness needs to reach past the
+// machine as its first run did: proxies, certificates, config folders.
+var sharedEnv = []string{
+	"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "all_proxy", "no_proxy",
+	"NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR",
+	"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME",
+}
+
+// The harnesses' resumes, each read from its --help (the pinned versions
+// of testdata/e2e/harnesses.txt).
+var (
+	// claude --help: "-r, --resume [value] Resume a conversation by
+	// session ID", "-p, --print", "--permission-mode <mode> (choices:
+	// acceptEdits, auto, bypassPermissions, manual, dontAsk, plan)";
+	// manual is its default mode (the binary maps it to "default").
+	claudeResume = &Resumer{
+		Program: "claude",
+		Argv:    func(s string) []string { return []string{"-p", "--resume", s} },
+		Modes: map[string][]string{
+			state.ModeAsk: {"--permission-mode", "manual"}, state.ModePlan: {"--permission-mode", "plan"},
+			state.ModeAuto: {"--permission-mode", "auto"},
+		},
+		Env:  []string{"ANTHROPIC_*", "CLAUDE_CODE_*", "CLAUDE_CONFIG_DIR", "DISABLE_*", "AWS_*", "GOOGLE_APPLICATION_CREDENTIALS", "CLOUD_ML_REGION", "IS_SANDBOX"},
+		Says: "claude -p --resume SESSION",
+	}
+	// codex exec resume --help: "codex exec resume [OPTIONS] [SESSION_ID]
+	// [PROMPT]", "-c, --config <key=value>"; exec's sandbox is
+	// read-only unless the config says otherwise.
+	codexResume = &Resumer{
+		Program: "codex",
+		Argv:    func(string) []string { return []string{"exec", "resume", "--skip-git-repo-check"} },
+		Modes: map[string][]string{
+			state.ModeAsk:  {"-c", `sandbox_mode="read-only"`, "-c", `approval_policy="never"`},
+			state.ModePlan: {"-c", `sandbox_mode="read-only"`, "-c", `approval_policy="never"`},
+		},
+		Before:    func(s string) []string { return []string{s} },
+		Env:       []string{"OPENAI_*", "CODEX_*", "AZURE_OPENAI_*"},
+		ConfigEnv: codexKeyVars,
+		Says:      "codex exec resume SESSION",
+	}
+	// gemini --help: "-r, --resume … --resume {uuid}" (its error for an
+	// unknown one), "-p, --prompt", "--approval-mode default|auto_edit|yolo|plan".
+	geminiResume = &Resumer{
+		Program: "gemini",
+		Argv:    func(s string) []string { return []string{"--resume", s} },
+		Modes: map[string][]string{
+			state.ModeAsk: {"--approval-mode", "default"}, state.ModePlan: {"--approval-mode", "plan"},
+			state.ModeAuto: {"--approval-mode", "yolo"},
+		},
+		Before: func(string) []string { return []string{"-p"} },
+		Env:    []string{"GEMINI_*", "GOOGLE_*"},
+		Says:   "gemini --resume SESSION -p",
+	}
+	// copilot --help: "-r, --resume [<value>] … session ID", "-p,
+	// --prompt <text>", "--allow-all-tools … required for
+	// non-interactive mode" (without it, print mode refuses its tools).
+	copilotResume = &Resumer{
+		Program: "copilot",
+		Argv:    func(s string) []string { return []string{"--resume=" + s} },
+		Modes:   map[string][]string{state.ModeAuto: {"--allow-all-tools"}},
+		Before:  func(string) []string { return []string{"-p"} },
+		Env:     []string{"COPILOT_*", "GH_TOKEN", "GITHUB_TOKEN", "GH_HOST"},
+		Says:    "copilot --resume=SESSION -p",
+	}
+	// opencode run --help: "-s, --session session id to continue",
+	// "--agent agent to use" (plan is its read-only agent).
+	opencodeResume = &Resumer{
+		Program: "opencode",
+		Argv:    func(s string) []string { return []string{"run", "--session", s} },
+		Modes:   map[string][]string{state.ModePlan: {"--agent", "plan"}},
+		Env:     []string{"OPENCODE_*", "ANTHROPIC_*", "OPENAI_*", "*_API_KEY"},
+		Says:    "opencode run --session SESSION",
+	}
+	// pi --help: "--session <path|id> Use specific session file or
+	// partial UUID", "--print, -p Non-interactive mode".
+	piResume = &Resumer{
+		Program: "pi",
+		Argv:    func(s string) []string { return []string{"--session", s} },
+		Before:  func(string) []string { return []string{"-p"} },
+		Env:     []string{"PI_*", "ANTHROPIC_*", "OPENAI_*", "GEMINI_*", "*_API_KEY"},
+		Says:    "pi --session SESSION -p",
+	}
+)
+
+// ResumeOf is how the harness resumes a session headless, or nil.
+func ResumeOf(harness string) *Resumer { return Of(harness).Resume }
+
+// keepResume keeps how to wake chat c by resuming this session, at its
+// start: the harness's program, its resume, its own variables, and the
+// process that runs it now (while it lives, the session is open).
+func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
+	rs := r.caps.Resume
+	if rs == nil || r.ev.Agent != "" || r.ev.Session == "" || strings.HasPrefix(r.ev.Session, "-") {
+		return nil
+	}
+	pid := r.env.PID()
+	prog := programOf(rs.Program, r.env.Getenv("PATH"), pid)
+	if prog == nil {
+		return nil // nothing says what to run: the chat cannot be woken so
+	}
+	how := state.ResumeHow{Argv: slices.Concat(prog, rs.Argv(r.ev.Session)), Modes: rs.Modes}
+	if rs.Before != nil {
+		how.Prompt = rs.Before(r.ev.Session)
+	}
+	start, _ := proc.Start(pid)
+	res := state.Resume{
+		Harness: r.ev.Harness, Session: r.ev.Session, How: how,
+		Env: r.harnessEnv(rs), Proc: state.Proc{PID: pid, Start: start},
+	}
+	return tx.KeepResume(c.ID, res, state.CmdEnvOf(r.env.Getenv))
+}
+
+// harnessEnv are the harness's own variables, as this event's process
+// has them (the harness's environment, never another chat's): the ones
+// rs names, and those every harness shares; never those that name this
+// session's shell or files (a resumed run has its own), nor conch's.
+func (r *run) harnessEnv(rs *Resumer) []string {
+	names := slices.Concat(sharedEnv, rs.Env)
+	if rs.ConfigEnv != nil {
+		names = append(names, rs.ConfigEnv(r.env.Getenv, r.env.UserHome)...)
+	}
+	skip := slices.Concat(r.caps.EnvFiles, []string{r.caps.SessionEnv, r.caps.AgentEnv, "CLAUDE_PROJECT_DIR", "CLAUDECODE"})
+	var env []string
+	for _, kv := range r.env.environ() {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" || v == "" || len(kv) > state.MaxCommand || slices.Contains(skip, k) || strings.HasPrefix(k, "CONCH_") {
+			continue
+		}
+		if envNamed(names, k) {
+			env = append(env, kv)
+		}
+	}
+	slices.Sort(env)
+	return env
+}
+
+// environ is the adapter's whole environment, else the named variables
+// Getenv gives (a test's Env names no Environ).
+func (e Env) environ() []string {
+	if e.Environ != nil {
+		return e.Environ()
+	}
+	return nil
+}
+
+// envNamed says whether variable k is one of names: a name, a prefix
+// ("X_*") or a suffix ("*_Y").
+func envNamed(names []string, k string) bool {
+	for _, n := range names {
+		switch {
+		case strings.HasSuffix(n, "*"):
+			if strings.HasPrefix(k, strings.TrimSuffix(n, "*")) {
+				return true
+			}
+		case strings.HasPrefix(n, "*"):
+			if strings.HasSuffix(k, strings.TrimPrefix(n, "*")) {
+				return true
+			}
+		case n == k:
+			return true
+		}
+	}
+	return false
+}
+
+// codexKeyVars are the variables Codex's config names for its providers'
+// keys (model_providers.NAME.env_key), read from $CODEX_HOME/config.toml
+// at a session's start: a provider of the person's own takes its key from
+// a variable of any name.
+func codexKeyVars(getenv func(string) string, userHome string) []string {
+	dir := getenv("CODEX_HOME")
+	if dir == "" {
+		if userHome == "" {
+			return nil
+		}
+		dir = filepath.Join(userHome, ".codex")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "config.toml"))
+	if err != nil || len(data) > 1<<20 {
+		return nil
+	}
+	return envKeys(string(data))
+}
+
+// envKeys are the values of the env_key lines of a Codex config: plain
+// variable names only.
+func envKeys(config string) []string {
+	var out []string
+	for _, line := range strings.Split(config, "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if !ok || strings.TrimSpace(k) != "env_key" {
+			continue
+		}
+		v = strings.Trim(strings.TrimSpace(v), `"'`)
+		if plainVar(v) && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// plainVar says whether s is a variable's name: letters, digits and _,
+// not starting with a digit, at most 128.
+func plainVar(s string) bool {
+	if s == "" || len(s) > 128 || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// programOf is the harness's program as a resume runs it: name on the
+// harness's PATH, else what its process pid was started as (a script's
+// interpreter with the script, for a harness run by node or bun). nil
+// when neither says.
+func programOf(name, path string, pid int) []string {
+	if p, ok := proc.LookPath(name, path); ok {
+		return []string{p}
+	}
+	args := proc.Args(pid)
+	if len(args) == 0 || args[0] == "" {
+		return nil
+	}
+	a0 := args[0]
+	if !filepath.IsAbs(a0) {
+		p, ok := proc.LookPath(a0, path)
+		if !ok {
+			return nil
+		}
+		a0 = p
+	}
+	switch strings.TrimSuffix(filepath.Base(a0), ".exe") {
+	case "node", "bun", "deno":
+		if len(args) > 1 && filepath.IsAbs(args[1]) {
+			return []string{a0, args[1]}
+		}
+		return nil
+	}
+	return []string{a0}
+}
