@@ -32,6 +32,9 @@ import (
 // hooks, and a later message can wake the chat again.
 const WakeGrace = 2 * time.Minute
 
+// wakeFailed is a wake's Runner once its run ended with no reply begun.
+const wakeFailed = -1
+
 // ResumeHow is how a harness resumes one of its sessions headless, with a
 // prompt: Argv, then the flags of the chat's mode, then Prompt (a flag
 // before the prompt, if the harness takes one), then the prompt.
@@ -191,6 +194,9 @@ func (c *Chat) waking() bool { return c.Wake != nil && !c.Wake.dead }
 // wakeDead says whether a wake recorded at w.At has died by now: the
 // wake-run that claimed it is gone, or none claimed it in WakeGrace.
 func wakeDead(w *Wake, now time.Time) bool {
+	if w.Runner == wakeFailed {
+		return true
+	}
 	if w.Runner > 0 {
 		return !alive(w.Runner, w.RunnerStart)
 	}
@@ -278,12 +284,11 @@ func (tx *Tx) WakeRunEnded(id string, runner Proc) (again bool, err error) {
 	case c.Wake.Runner != runner.PID:
 		return false, nil
 	}
-	c.Wake.dead = true
-	tx.record(c, KindFailed, ActorSystem, "", "a wake: its harness ended before a reply began", "error")
-	if err := tx.endWaits(Actor{ID: c.ID}, c); err != nil {
-		return false, err
-	}
-	c.Wake = nil
+	// It stays, dead, so that a wait registered after it hears how it
+	// ended, and the next reply is still the wake's; a later wake takes
+	// its place.
+	c.Wake.Runner, c.Wake.RunnerStart, c.Wake.dead = wakeFailed, 0, true
 	tx.saveChat(c, true)
-	return false, nil
+	tx.record(c, KindFailed, ActorSystem, "", "a wake: its harness ended before a reply began", "error")
+	return false, tx.endWaits(Actor{ID: c.ID}, c)
 }

@@ -328,9 +328,6 @@ func (tx *Tx) endWaits(a Actor, c *Chat) error {
 		return nil
 	}
 	e := tx.endingOf(c)
-	if e.How == EndedNotWoken {
-		c.Wake = nil // found dead: a later message wakes it again
-	}
 	waiters := slices.Clone(c.Waiters)
 	c.Waiters = nil
 	tx.saveChat(c, true)
