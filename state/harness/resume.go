@@ -26,6 +26,11 @@ type Resumer struct {
 	// ConfigEnv, when set, gives more names the harness's own config
 	// names for its keys (Codex's model_providers.*.env_key).
 	ConfigEnv func(getenv func(string) string, userHome string) []string
+	// Carry are flags of the first run's command line that its resume
+	// takes again when that run had them (Codex's hook trust: without it
+	// codex exec runs no untrusted hook, and the woken turn would hear
+	// nothing of conch).
+	Carry []string
 	// Says is how conch help integrations and the sender say it.
 	Says string
 }
@@ -67,6 +72,7 @@ var (
 		},
 		Before:    func(s string) []string { return []string{s} },
 		Env:       []string{"OPENAI_*", "CODEX_*", "AZURE_OPENAI_*"},
+		Carry:     []string{"--dangerously-bypass-hook-trust"},
 		ConfigEnv: codexKeyVars,
 		Says:      "codex exec resume SESSION",
 	}
@@ -131,6 +137,14 @@ func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
 		return nil // nothing says what to run: the chat cannot be woken so
 	}
 	how := state.ResumeHow{Argv: slices.Concat(prog, rs.Argv(r.ev.Session)), Modes: rs.Modes}
+	if len(rs.Carry) > 0 {
+		first := proc.Args(pid)
+		for _, f := range rs.Carry {
+			if slices.Contains(first, f) {
+				how.Argv = append(how.Argv, f)
+			}
+		}
+	}
 	if rs.Before != nil {
 		how.Prompt = rs.Before(r.ev.Session)
 	}
