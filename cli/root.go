@@ -46,7 +46,7 @@ type Env struct {
 	// Environ is the whole environment (os.Environ), read only where a
 	// harness's session starts (its own variables, for a resume); nil:
 	// none.
-	Environ func() []string
+	Environ  func() []string
 	Now      func() time.Time
 	Hostname string
 	Cwd      string
