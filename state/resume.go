@@ -42,6 +42,10 @@ type ResumeHow struct {
 	Argv   []string            `json:"argv"`
 	Modes  map[string][]string `json:"modes,omitempty"`
 	Prompt []string            `json:"prompt,omitempty"`
+	// Own are the first run's own flags of its permission mode, and the
+	// conch mode they mean: a resume whose mode is not lower runs so.
+	Own     []string `json:"own,omitempty"`
+	OwnMode string   `json:"own_mode,omitempty"`
 }
 
 // Resume is what conch keeps of a chat's harness session to wake it.
@@ -181,7 +185,9 @@ func (tx *View) wakeWay(c *Chat) (string, *Resume) {
 	switch {
 	case r.Runner != nil && alive(r.Runner.PID, r.Runner.Start):
 		return wayRunning, r
-	case r.Proc.PID > 0 && alive(r.Proc.PID, r.Proc.Start):
+	case r.Proc.PID > 0 && alive(r.Proc.PID, r.Proc.Start) && c.Status != StatusStopped:
+		// (A session whose end was heard is over, though its process may
+		// still be leaving: claude -p, codex exec.)
 		return wayOpen, r
 	}
 	return wayResume, r
@@ -252,7 +258,11 @@ func (tx *Tx) ClaimWake(id string, runner Proc) (*WakeRun, error) {
 	if modeRank(mode) < 0 {
 		mode = ModeAsk
 	}
-	run.Argv = slices.Concat(r.How.Argv, r.How.Modes[mode], r.How.Prompt)
+	flags := r.How.Modes[mode]
+	if r.How.OwnMode != "" && modeRank(r.How.OwnMode) <= modeRank(mode) {
+		flags = r.How.Own // as the first run did: never above the wake's mode
+	}
+	run.Argv = slices.Concat(r.How.Argv, flags, r.How.Prompt)
 	run.Env = slices.Concat(r.Env, c.CmdEnv, []string{"CONCH_HOME=" + tx.h.Dir, "CONCH_CHAT=" + id}, tx.h.reach)
 	return run, nil
 }

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,4 +107,67 @@ func TestCodexWake(t *testing.T) {
 	hasNot(t, "the person's list", b.conch("chats", "list"), "c_3")
 	wokenRunEnds(t, b.conchHome, "c_1")
 	noSecretsOut(t, b.conchHome, "sk-fake-for-tests")
+}
+
+// TestWakeHandOff is issue 23's "done when": two Claude Code sessions and a
+// Codex session, each run once and ended, finish a three-way hand-off with
+// nobody typing. A messages B with --start-reply and waits; B wakes, does
+// its turn, messages C; C wakes and answers; A's wait ends, A wakes, and
+// reads B's answer.
+func TestWakeHandOff(t *testing.T) {
+	m := newMessagesAPI(t)
+	m.conversation("PROMPT-B",
+		says(text("Login fixed.")),
+		says(tool("Bash", map[string]any{"command": "conch chat message c_2 'the API moved to v2: rebase the parser' --start-reply", "description": "ask C"})),
+		says(text("Login rebased on v2; asked C to rebase the parser.")),
+	)
+	m.conversation("PROMPT-A",
+		says(tool("Bash", map[string]any{"command": "conch chat message c_1 'the API moved to v2: rebase the login and rerun its tests' --start-reply", "description": "ask B"})),
+		says(tool("Bash", map[string]any{"command": "conch wait chat c_1", "description": "wait for B"})),
+		says(text("Asked B; waiting for it.")),
+		says(text("B is done: the release notes can say v2.")),
+	)
+	e := newClaudeEnv(t, m)
+	e.install()
+	c := newCodex(t, func(r *modelRequest, n int) turn {
+		if strings.Contains(r.text(), "rebase the parser") {
+			return turn{say("Parser rebased on v2.")}
+		}
+		return turn{say("Parser fixed.")}
+	})
+	c.conchHome, c.dir = e.conch, e.project
+	if err := os.WriteFile(filepath.Join(c.codexHome, "config.toml"), []byte(fmt.Sprintf(codexConfig, c.model.url, c.dir)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.install()
+
+	// Each runs once and ends: B (c_1), C (c_2), then A (c_3), whose turn
+	// messages B and waits for it.
+	e.run("PROMPT-B: fix the login").ok(t)
+	if res := c.exec("fix the parser", bypass); res.err != nil {
+		t.Fatalf("codex exec: %v\n%s", res.err, res.stderr)
+	}
+	start := time.Now()
+	e.run("PROMPT-A: write the release notes").ok(t)
+
+	// Nobody types: A's wait ends when B's woken reply does, and A's own
+	// woken turn reads B's answer.
+	eventually(t, "A woken with B's answer", func() bool { return len(m.laneRequests("PROMPT-A")) >= 4 })
+	t.Logf("A's end to its woken turn's first request: %v", time.Since(start))
+	a := m.laneRequests("PROMPT-A")
+	has(t, "A's woken turn", a[3].allText(), "the wait for chat c_1 ended", "finished its reply", "Login rebased on v2; asked C to rebase the parser.")
+	b := m.laneRequests("PROMPT-B")
+	has(t, "B's woken turn", b[1].allText(), "Login fixed.", "(chat c_3)", "rebase the login and rerun its tests")
+	cr := c.model.waitRequest(t, "C's woken turn", func(r *modelRequest) bool { return strings.Contains(r.text(), "rebase the parser") })
+	has(t, "C's woken turn", cr.text(), "Parser fixed.", "(chat c_1)")
+	eventually(t, "C answers", func() bool {
+		return strings.Contains(e.conchOut("chat", "show", "c_2", "--json"), `"text": "Parser rebased on v2."`)
+	})
+	eventually(t, "A's woken reply ends", func() bool {
+		return strings.Contains(e.conchOut("chat", "show", "c_3", "--json"), `"text": "B is done: the release notes can say v2."`)
+	})
+	for _, id := range []string{"c_1", "c_2", "c_3"} {
+		wokenRunEnds(t, e.conch, id)
+	}
+	hasNot(t, "the person's list", e.conchOut("chats", "list"), "c_4")
 }

@@ -31,6 +31,10 @@ type Resumer struct {
 	// codex exec runs no untrusted hook, and the woken turn would hear
 	// nothing of conch).
 	Carry []string
+	// Own reads the first run's command line for the flags that set its
+	// permission mode, and the conch mode they mean: a resume runs as the
+	// first run did, unless the wake must run lower (Modes then).
+	Own func(args []string) (flags []string, mode string)
 	// Says is how conch help integrations and the sender say it.
 	Says string
 }
@@ -55,8 +59,8 @@ var (
 		Argv:    func(s string) []string { return []string{"-p", "--resume", s} },
 		Modes: map[string][]string{
 			state.ModeAsk: {"--permission-mode", "manual"}, state.ModePlan: {"--permission-mode", "plan"},
-			state.ModeAuto: {"--permission-mode", "auto"},
 		},
+		Own:  claudeOwn,
 		Env:  []string{"ANTHROPIC_*", "CLAUDE_CODE_*", "CLAUDE_CONFIG_DIR", "DISABLE_*", "AWS_*", "GOOGLE_APPLICATION_CREDENTIALS", "CLOUD_ML_REGION", "IS_SANDBOX"},
 		Says: "claude -p --resume SESSION",
 	}
@@ -73,6 +77,7 @@ var (
 		Before:    func(s string) []string { return []string{s} },
 		Env:       []string{"OPENAI_*", "CODEX_*", "AZURE_OPENAI_*"},
 		Carry:     []string{"--dangerously-bypass-hook-trust"},
+		Own:       codexOwn,
 		ConfigEnv: codexKeyVars,
 		Says:      "codex exec resume SESSION",
 	}
@@ -137,12 +142,15 @@ func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
 		return nil // nothing says what to run: the chat cannot be woken so
 	}
 	how := state.ResumeHow{Argv: slices.Concat(prog, rs.Argv(r.ev.Session)), Modes: rs.Modes}
-	if len(rs.Carry) > 0 {
+	if len(rs.Carry) > 0 || rs.Own != nil {
 		first := proc.Args(pid)
 		for _, f := range rs.Carry {
 			if slices.Contains(first, f) {
 				how.Argv = append(how.Argv, f)
 			}
+		}
+		if rs.Own != nil && len(first) > 1 {
+			how.Own, how.OwnMode = rs.Own(first[1:])
 		}
 	}
 	if rs.Before != nil {
@@ -287,4 +295,61 @@ func programOf(name, path string, pid int) []string {
 		return nil
 	}
 	return []string{a0}
+}
+
+// flagValue is the value of flag in args (--flag V or --flag=V), the last
+// one given.
+func flagValue(args []string, flags ...string) (string, bool) {
+	v, found := "", false
+	for i, a := range args {
+		for _, f := range flags {
+			switch {
+			case a == f && i+1 < len(args):
+				v, found = args[i+1], true
+			case strings.HasPrefix(a, f+"="):
+				v, found = strings.TrimPrefix(a, f+"="), true
+			}
+		}
+	}
+	return v, found
+}
+
+// claudeOwn: --permission-mode M (claude --help's choices), or
+// --dangerously-skip-permissions.
+func claudeOwn(args []string) ([]string, string) {
+	if m, ok := flagValue(args, "--permission-mode"); ok {
+		switch m {
+		case "plan":
+			return []string{"--permission-mode", m}, state.ModePlan
+		case "bypassPermissions", "auto":
+			return []string{"--permission-mode", m}, state.ModeAuto
+		case "default", "manual", "acceptEdits", "dontAsk":
+			return []string{"--permission-mode", m}, state.ModeAsk
+		}
+		return nil, ""
+	}
+	if slices.Contains(args, "--dangerously-skip-permissions") {
+		return []string{"--dangerously-skip-permissions"}, state.ModeAuto
+	}
+	return nil, ""
+}
+
+// codexOwn: --dangerously-bypass-approvals-and-sandbox, --full-auto, or
+// -s/--sandbox (codex exec --help).
+func codexOwn(args []string) ([]string, string) {
+	switch {
+	case slices.Contains(args, "--dangerously-bypass-approvals-and-sandbox") || slices.Contains(args, "--yolo"):
+		return []string{"--dangerously-bypass-approvals-and-sandbox"}, state.ModeAuto
+	case slices.Contains(args, "--full-auto"):
+		return []string{"--full-auto"}, state.ModeAuto
+	}
+	if s, ok := flagValue(args, "-s", "--sandbox"); ok {
+		switch s {
+		case "read-only":
+			return []string{"-c", `sandbox_mode="read-only"`}, state.ModeAsk
+		case "workspace-write", "danger-full-access":
+			return []string{"-c", `sandbox_mode="` + s + `"`}, state.ModeAuto
+		}
+	}
+	return nil, ""
 }
