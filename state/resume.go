@@ -19,6 +19,7 @@ package state
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -122,7 +123,13 @@ func (tx *View) resumeOf(id string) (*Resume, error) {
 		return nil, nil
 	}
 	if !tx.h.shared {
-		return load[Resume](tx, resumeRel(id))
+		r, err := load[Resume](tx, resumeRel(id))
+		if err == nil && r != nil {
+			if err = r.valid(); err != nil {
+				return nil, &CorruptError{Path: tx.h.where(resumeRel(id)), Err: err}
+			}
+		}
+		return r, err
 	}
 	data, err := tx.h.local.Get(resumeRel(id))
 	if errors.Is(err, store.ErrNotFound) {
@@ -132,10 +139,40 @@ func (tx *View) resumeOf(id string) (*Resume, error) {
 		return nil, readError(tx.h.local.Where(resumeRel(id)), err)
 	}
 	r := new(Resume)
-	if err := json.Unmarshal(data, r); err != nil {
+	if err := json.Unmarshal(data, r); err == nil {
+		err = r.valid()
+	}
+	if err != nil {
 		return nil, &CorruptError{Path: tx.h.local.Where(resumeRel(id)), Err: err}
 	}
 	return r, nil
+}
+
+// valid says what is wrong with a resume record as read: it names a
+// harness conch knows and a program to run, within the bounds a wake_cmd
+// has.
+func (r *Resume) valid() error {
+	if !slices.Contains(Harnesses, r.Harness) {
+		return fmt.Errorf("it names no harness conch knows (%q)", r.Harness)
+	}
+	if len(r.How.Argv) == 0 || r.How.Argv[0] == "" || !filepath.IsAbs(r.How.Argv[0]) {
+		return errors.New("it names no program to run")
+	}
+	n := 0
+	for _, part := range [][]string{r.How.Argv, r.How.Prompt, r.How.Own, r.Env} {
+		for _, a := range part {
+			n += len(a)
+		}
+	}
+	for _, m := range r.How.Modes {
+		for _, a := range m {
+			n += len(a)
+		}
+	}
+	if n > 16*MaxCommand {
+		return fmt.Errorf("it holds %d bytes of words, past %d", n, 16*MaxCommand)
+	}
+	return nil
 }
 
 // putResume writes chat id's resume record: with the transaction on a
