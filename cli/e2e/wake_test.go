@@ -54,7 +54,7 @@ func TestClaudeWake(t *testing.T) {
 // wokenRunEnds waits until the woken run of chat id is over (its wake-run
 // has seen its harness exit), so that nothing writes in the test's folders
 // after it.
-func wokenRunEnds(t *testing.T, home, id string) {
+func wokenRunEnds(t testing.TB, home, id string) {
 	t.Helper()
 	eventually(t, "the woken run ends", func() bool {
 		data, err := os.ReadFile(filepath.Join(home, "resume", id+".json"))
