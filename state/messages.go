@@ -411,6 +411,7 @@ func (tx *Tx) startReplyFor(to *Chat, m *Message) (string, error) {
 	case way == wayNone:
 		return StartNextReply, nil
 	case way == wayOpen:
+		tx.messageWaitsOpen(m)
 		return StartOpen, nil
 	case to.waking():
 		// Another wake is on its way: the reply it starts reads this too.
