@@ -43,7 +43,7 @@ func waitHow(kind, how string) string {
 	case state.EndedIdle:
 		return "is not working, and has not begun a reply"
 	case state.EndedNotWoken:
-		return "was woken, but its harness ended before its reply began: the message waits for its next reply"
+		return "was woken, but its harness never began the reply: the message waits for its next reply"
 	}
 	return "was stopped before its reply finished"
 }
