@@ -171,3 +171,41 @@ func TestWakeHandOff(t *testing.T) {
 	}
 	hasNot(t, "the person's list", e.conchOut("chats", "list"), "c_4")
 }
+
+// TestGeminiWake: an ended gemini -p session is woken by a message.
+func TestGeminiWake(t *testing.T) {
+	s := newGemini(t, func(r *geminiRequest, n int) gturn {
+		if strings.Contains(r.text(), "the API moved to v2") {
+			return gturn{gsay("Rebased on v2, tests pass.")}
+		}
+		return gturn{gsay("Login fixed.")}
+	})
+	s.install()
+	if res := s.run("fix the login"); res.err != nil {
+		t.Fatalf("gemini: %v\n%s", res.err, res.stderr)
+	}
+	wakeOnce(t, s.home, "Gemini CLI", func() string {
+		reqs := s.model.mainRequests()
+		return reqs[len(reqs)-1].text()
+	})
+}
+
+// wakeOnce: chat c_1 of h, run once and ended, is woken by a message from
+// a new chat; the sender's wait returns the answer, and the woken turn's
+// request (last) carries the session's first turn and the framed message.
+func wakeOnce(t *testing.T, h *home, name string, last func() string) {
+	t.Helper()
+	has(t, "the chat once it ended", h.conch("chat", "show", "c_1", "--json"), "wake-run")
+	h.conch("chat", "new", "--title", "Release notes")
+	h.conch("reply", "start", "--person", "--chat", "c_2")
+	sent := h.conch("chat", "message", "c_1", "the API moved to v2: rebase and rerun the tests", "--start-reply", "--chat", "c_2")
+	has(t, "the send", sent, "its "+name+" session resumes headless")
+	out, err := h.conchIn(h.dir, nil, "wait", "chat", "c_1", "--timeout", "120s")
+	if err != nil {
+		t.Fatalf("the wait: %v\n%s", err, out)
+	}
+	has(t, "the sender's wait", out, "finished its reply", "Rebased on v2, tests pass.")
+	has(t, "the woken turn", last(), "Login fixed.", "a message from another of the person", "the API moved to v2: rebase and rerun the tests")
+	hasNot(t, "the person's list", h.conch("chats", "list"), "c_3")
+	wokenRunEnds(t, h.conchHome, "c_1")
+}

@@ -289,8 +289,15 @@ func programOf(name, path string, pid int) []string {
 	}
 	switch strings.TrimSuffix(filepath.Base(a0), ".exe") {
 	case "node", "bun", "deno":
-		if len(args) > 1 && filepath.IsAbs(args[1]) {
-			return []string{a0, args[1]}
+		// The interpreter, its own flags (a harness that relaunches
+		// itself with more memory), then the script.
+		for i := 1; i < len(args) && i < 8; i++ {
+			if !strings.HasPrefix(args[i], "-") {
+				if !filepath.IsAbs(args[i]) {
+					return nil
+				}
+				return append([]string{a0}, args[1:i+1]...)
+			}
 		}
 		return nil
 	}
