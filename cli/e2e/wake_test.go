@@ -184,7 +184,8 @@ func TestGeminiWake(t *testing.T) {
 	if res := s.run("fix the login"); res.err != nil {
 		t.Fatalf("gemini: %v\n%s", res.err, res.stderr)
 	}
-	wakeOnce(t, s.home, "Gemini CLI", func() string {
+	h := s.home
+	wakeOnce(t, h.conchHome, func(args ...string) (string, error) { return h.conchIn(h.dir, nil, args...) }, "Gemini CLI", func() string {
 		reqs := s.model.mainRequests()
 		return reqs[len(reqs)-1].text()
 	})
@@ -193,19 +194,41 @@ func TestGeminiWake(t *testing.T) {
 // wakeOnce: chat c_1 of h, run once and ended, is woken by a message from
 // a new chat; the sender's wait returns the answer, and the woken turn's
 // request (last) carries the session's first turn and the framed message.
-func wakeOnce(t *testing.T, h *home, name string, last func() string) {
+func wakeOnce(t *testing.T, conchHome string, run func(args ...string) (string, error), name string, last func() string) {
 	t.Helper()
-	has(t, "the chat once it ended", h.conch("chat", "show", "c_1", "--json"), "wake-run")
-	h.conch("chat", "new", "--title", "Release notes")
-	h.conch("reply", "start", "--person", "--chat", "c_2")
-	sent := h.conch("chat", "message", "c_1", "the API moved to v2: rebase and rerun the tests", "--start-reply", "--chat", "c_2")
-	has(t, "the send", sent, "its "+name+" session resumes headless")
-	out, err := h.conchIn(h.dir, nil, "wait", "chat", "c_1", "--timeout", "120s")
-	if err != nil {
-		t.Fatalf("the wait: %v\n%s", err, out)
+	conch := func(args ...string) string {
+		t.Helper()
+		out, err := run(args...)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return out
 	}
+	has(t, "the chat once it ended", conch("chat", "show", "c_1", "--json"), "wake-run")
+	conch("chat", "new", "--title", "Release notes")
+	conch("reply", "start", "--person", "--chat", "c_2")
+	sent := conch("chat", "message", "c_1", "the API moved to v2: rebase and rerun the tests", "--start-reply", "--chat", "c_2")
+	has(t, "the send", sent, "its "+name+" session resumes headless")
+	out := conch("wait", "chat", "c_1", "--timeout", "120s")
 	has(t, "the sender's wait", out, "finished its reply", "Rebased on v2, tests pass.")
 	has(t, "the woken turn", last(), "Login fixed.", "a message from another of the person", "the API moved to v2: rebase and rerun the tests")
-	hasNot(t, "the person's list", h.conch("chats", "list"), "c_3")
-	wokenRunEnds(t, h.conchHome, "c_1")
+	hasNot(t, "the person's list", conch("chats", "list"), "c_3")
+	wokenRunEnds(t, conchHome, "c_1")
+}
+
+// TestOpenCodeWake: an ended opencode run session is woken by a message.
+func TestOpenCodeWake(t *testing.T) { pluginWake(t, "opencode", "OpenCode") }
+
+// TestPiWake: an ended pi -p session is woken by a message.
+func TestPiWake(t *testing.T) { pluginWake(t, "pi", "Pi") }
+
+func pluginWake(t *testing.T, harness, name string) {
+	m := newChatModel(t)
+	m.script("PROMPT-W", reply("Login fixed."), reply("Rebased on v2, tests pass."))
+	s := newPluginSession(t, harness, m)
+	s.run("PROMPT-W: fix the login").ok(t)
+	wakeOnce(t, s.conchHome, func(args ...string) (string, error) { return s.conchIn(s.dir, args...) }, name, func() string {
+		reqs := m.requests("PROMPT-W")
+		return reqs[len(reqs)-1].all()
+	})
 }

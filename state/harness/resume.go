@@ -31,6 +31,9 @@ type Resumer struct {
 	// codex exec runs no untrusted hook, and the woken turn would hear
 	// nothing of conch).
 	Carry []string
+	// CarryValues are flags whose value the first run gave (its model, its
+	// provider) that the resume gives again.
+	CarryValues []string
 	// Own reads the first run's command line for the flags that set its
 	// permission mode, and the conch mode they mean: a resume runs as the
 	// first run did, unless the wake must run lower (Modes then).
@@ -60,7 +63,7 @@ var (
 		Modes: map[string][]string{
 			state.ModeAsk: {"--permission-mode", "manual"}, state.ModePlan: {"--permission-mode", "plan"},
 		},
-		Own:  claudeOwn,
+		Own: claudeOwn, CarryValues: []string{"--model"},
 		Env:  []string{"ANTHROPIC_*", "CLAUDE_CODE_*", "CLAUDE_CONFIG_DIR", "DISABLE_*", "AWS_*", "GOOGLE_APPLICATION_CREDENTIALS", "CLOUD_ML_REGION", "IS_SANDBOX"},
 		Says: "claude -p --resume SESSION",
 	}
@@ -74,12 +77,13 @@ var (
 			state.ModeAsk:  {"-c", `sandbox_mode="read-only"`, "-c", `approval_policy="never"`},
 			state.ModePlan: {"-c", `sandbox_mode="read-only"`, "-c", `approval_policy="never"`},
 		},
-		Before:    func(s string) []string { return []string{s} },
-		Env:       []string{"OPENAI_*", "CODEX_*", "AZURE_OPENAI_*"},
-		Carry:     []string{"--dangerously-bypass-hook-trust"},
-		Own:       codexOwn,
-		ConfigEnv: codexKeyVars,
-		Says:      "codex exec resume SESSION",
+		Before:      func(s string) []string { return []string{s} },
+		Env:         []string{"OPENAI_*", "CODEX_*", "AZURE_OPENAI_*"},
+		Carry:       []string{"--dangerously-bypass-hook-trust"},
+		Own:         codexOwn,
+		CarryValues: []string{"-m", "--model"},
+		ConfigEnv:   codexKeyVars,
+		Says:        "codex exec resume SESSION",
 	}
 	// gemini --help: "-r, --resume … --resume {uuid}" (its error for an
 	// unknown one), "-p, --prompt", "--approval-mode default|auto_edit|yolo|plan".
@@ -90,38 +94,42 @@ var (
 			state.ModeAsk: {"--approval-mode", "default"}, state.ModePlan: {"--approval-mode", "plan"},
 			state.ModeAuto: {"--approval-mode", "yolo"},
 		},
-		Before: func(string) []string { return []string{"-p"} },
-		Env:    []string{"GEMINI_*", "GOOGLE_*"},
-		Says:   "gemini --resume SESSION -p",
+		Before:      func(string) []string { return []string{"-p"} },
+		CarryValues: []string{"-m", "--model"},
+		Env:         []string{"GEMINI_*", "GOOGLE_*"},
+		Says:        "gemini --resume SESSION -p",
 	}
 	// copilot --help: "-r, --resume [<value>] … session ID", "-p,
 	// --prompt <text>", "--allow-all-tools … required for
 	// non-interactive mode" (without it, print mode refuses its tools).
 	copilotResume = &Resumer{
-		Program: "copilot",
-		Argv:    func(s string) []string { return []string{"--resume=" + s} },
-		Modes:   map[string][]string{state.ModeAuto: {"--allow-all-tools"}},
-		Before:  func(string) []string { return []string{"-p"} },
-		Env:     []string{"COPILOT_*", "GH_TOKEN", "GITHUB_TOKEN", "GH_HOST"},
-		Says:    "copilot --resume=SESSION -p",
+		Program:     "copilot",
+		Argv:        func(s string) []string { return []string{"--resume=" + s} },
+		Modes:       map[string][]string{state.ModeAuto: {"--allow-all-tools"}},
+		CarryValues: []string{"--model"},
+		Before:      func(string) []string { return []string{"-p"} },
+		Env:         []string{"COPILOT_*", "GH_TOKEN", "GITHUB_TOKEN", "GH_HOST"},
+		Says:        "copilot --resume=SESSION -p",
 	}
 	// opencode run --help: "-s, --session session id to continue",
 	// "--agent agent to use" (plan is its read-only agent).
 	opencodeResume = &Resumer{
-		Program: "opencode",
-		Argv:    func(s string) []string { return []string{"run", "--session", s} },
-		Modes:   map[string][]string{state.ModePlan: {"--agent", "plan"}},
-		Env:     []string{"OPENCODE_*", "ANTHROPIC_*", "OPENAI_*", "*_API_KEY"},
-		Says:    "opencode run --session SESSION",
+		Program:     "opencode",
+		Argv:        func(s string) []string { return []string{"run", "--session", s} },
+		Modes:       map[string][]string{state.ModePlan: {"--agent", "plan"}},
+		CarryValues: []string{"-m", "--model"},
+		Env:         []string{"OPENCODE_*", "ANTHROPIC_*", "OPENAI_*", "*_API_KEY"},
+		Says:        "opencode run --session SESSION",
 	}
 	// pi --help: "--session <path|id> Use specific session file or
 	// partial UUID", "--print, -p Non-interactive mode".
 	piResume = &Resumer{
-		Program: "pi",
-		Argv:    func(s string) []string { return []string{"--session", s} },
-		Before:  func(string) []string { return []string{"-p"} },
-		Env:     []string{"PI_*", "ANTHROPIC_*", "OPENAI_*", "GEMINI_*", "*_API_KEY"},
-		Says:    "pi --session SESSION -p",
+		Program:     "pi",
+		Argv:        func(s string) []string { return []string{"--session", s} },
+		Before:      func(string) []string { return []string{"-p"} },
+		CarryValues: []string{"--provider", "--model"},
+		Env:         []string{"PI_*", "ANTHROPIC_*", "OPENAI_*", "GEMINI_*", "*_API_KEY"},
+		Says:        "pi --session SESSION -p",
 	}
 )
 
@@ -142,11 +150,16 @@ func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
 		return nil // nothing says what to run: the chat cannot be woken so
 	}
 	how := state.ResumeHow{Argv: slices.Concat(prog, rs.Argv(r.ev.Session)), Modes: rs.Modes}
-	if len(rs.Carry) > 0 || rs.Own != nil {
+	if len(rs.Carry) > 0 || len(rs.CarryValues) > 0 || rs.Own != nil {
 		first := proc.Args(pid)
 		for _, f := range rs.Carry {
 			if slices.Contains(first, f) {
 				how.Argv = append(how.Argv, f)
+			}
+		}
+		for _, f := range rs.CarryValues {
+			if v, ok := flagValue(first, f); ok && v != "" && !strings.HasPrefix(v, "-") && len(v) <= 256 {
+				how.Argv = append(how.Argv, f, v)
 			}
 		}
 		if rs.Own != nil && len(first) > 1 {
