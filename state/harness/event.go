@@ -80,6 +80,11 @@ type Event struct {
 	Transcript      string
 	AgentTranscript string
 
+	// Argv is the harness's own command line, where its plugin gives it
+	// at SessionStart (process.argv: a process may rename itself, and its
+	// /proc line with it).
+	Argv []string
+
 	Prompt string // PromptSubmit: the prompt
 	// Delivered: PromptSubmit's prompt is one conch's plugin sent (a
 	// message it delivered to keep a turn going), never the person's.

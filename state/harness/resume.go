@@ -145,13 +145,16 @@ func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
 		return nil
 	}
 	pid := r.env.PID()
-	prog := programOf(rs.Program, r.env.Getenv("PATH"), pid)
+	first := r.ev.Argv
+	if len(first) == 0 || len(first) > 64 {
+		first = proc.Args(pid)
+	}
+	prog := programOf(rs.Program, r.env.Getenv("PATH"), first)
 	if prog == nil {
 		return nil // nothing says what to run: the chat cannot be woken so
 	}
 	how := state.ResumeHow{Argv: slices.Concat(prog, rs.Argv(r.ev.Session)), Modes: rs.Modes}
 	if len(rs.Carry) > 0 || len(rs.CarryValues) > 0 || rs.Own != nil {
-		first := proc.Args(pid)
 		for _, f := range rs.Carry {
 			if slices.Contains(first, f) {
 				how.Argv = append(how.Argv, f)
@@ -281,14 +284,13 @@ func plainVar(s string) bool {
 }
 
 // programOf is the harness's program as a resume runs it: name on the
-// harness's PATH, else what its process pid was started as (a script's
+// harness's PATH, else what its process was started as, args (a script's
 // interpreter with the script, for a harness run by node or bun). nil
 // when neither says.
-func programOf(name, path string, pid int) []string {
+func programOf(name, path string, args []string) []string {
 	if p, ok := proc.LookPath(name, path); ok {
 		return []string{p}
 	}
-	args := proc.Args(pid)
 	if len(args) == 0 || args[0] == "" {
 		return nil
 	}

@@ -101,15 +101,25 @@ func TestProgramOf(t *testing.T) {
 	if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if got := programOf("claude", dir, 0); !slices.Equal(got, []string{p}) {
+	if got := programOf("claude", dir, nil); !slices.Equal(got, []string{p}) {
 		t.Errorf("on the PATH: %q", got)
 	}
-	if got := programOf("claude", "", 0); got != nil {
+	if got := programOf("claude", "", nil); got != nil {
 		t.Errorf("nowhere: %q", got)
 	}
-	// This test's own process, started as an absolute path.
-	if got := programOf("no-such-harness", "", os.Getpid()); len(got) != 1 || !filepath.IsAbs(got[0]) {
-		t.Errorf("from the process: %q", got)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"/opt/claude", "-p", "x"}, "/opt/claude"},
+		{[]string{"/usr/bin/node", "--max-old-space-size=8192", "/opt/gemini/index.js", "-p"}, "/usr/bin/node --max-old-space-size=8192 /opt/gemini/index.js"},
+		{[]string{"/usr/bin/node", "relative.js"}, ""},
+		{[]string{"pi"}, ""},
+		{[]string{"sh", "-c"}, ""},
+	} {
+		if got := strings.Join(programOf("no-such-harness", "", c.args), " "); got != c.want {
+			t.Errorf("programOf(%q) = %q, want %q", c.args, got, c.want)
+		}
 	}
 }
 
