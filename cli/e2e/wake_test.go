@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,6 +62,30 @@ func wokenRunEnds(t testing.TB, home, id string) {
 		data, err := os.ReadFile(filepath.Join(home, "resume", id+".json"))
 		return err == nil && !strings.Contains(string(data), `"runner"`)
 	})
+}
+
+// rerunResume runs chat id's resume as its wake-run did, and says what
+// the harness wrote: why a wake never began its reply.
+func rerunResume(t *testing.T, home, id string) string {
+	data, err := os.ReadFile(filepath.Join(home, "resume", id+".json"))
+	if err != nil {
+		return err.Error()
+	}
+	var r struct {
+		How struct {
+			Argv, Prompt []string
+			Modes        map[string][]string
+		}
+		Env []string
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return err.Error()
+	}
+	argv := append(append(append([]string{}, r.How.Argv...), r.How.Modes["auto"]...), append(r.How.Prompt, "say hi")...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(baseEnv(), r.Env...)
+	out, err := cmd.CombinedOutput()
+	return fmt.Sprintf("%q %q: %v\n%s", argv, r.Env, err, out)
 }
 
 // noSecretsOut fails when the key is anywhere in the conch home but the
@@ -210,6 +236,9 @@ func wakeOnce(t *testing.T, conchHome string, run func(args ...string) (string, 
 	sent := conch("chat", "message", "c_1", "the API moved to v2: rebase and rerun the tests", "--start-reply", "--chat", "c_2")
 	has(t, "the send", sent, "its "+name+" session resumes headless")
 	out := conch("wait", "chat", "c_1", "--timeout", "120s")
+	if strings.Contains(out, "was woken, but") {
+		t.Logf("the resume, run again by hand: %s", rerunResume(t, conchHome, "c_1"))
+	}
 	has(t, "the sender's wait", out, "finished its reply", "Rebased on v2, tests pass.")
 	has(t, "the woken turn", last(), "Login fixed.", "a message from another of the person", "the API moved to v2: rebase and rerun the tests")
 	hasNot(t, "the person's list", conch("chats", "list"), "c_3")
@@ -230,5 +259,21 @@ func pluginWake(t *testing.T, harness, name string) {
 	wakeOnce(t, s.conchHome, func(args ...string) (string, error) { return s.conchIn(s.dir, args...) }, name, func() string {
 		reqs := m.requests("PROMPT-W")
 		return reqs[len(reqs)-1].all()
+	})
+}
+
+// TestCopilotWake: an ended copilot -p session is woken by a message.
+func TestCopilotWake(t *testing.T) {
+	s := newCopilot(t, func(r *modelRequest, n int) turn {
+		if strings.Contains(r.text(), "the API moved to v2") {
+			return turn{say("Rebased on v2, tests pass.")}
+		}
+		return turn{say("Login fixed.")}
+	})
+	s.install()
+	s.mustRun("fix the login")
+	wakeOnce(t, s.conchHome, func(args ...string) (string, error) { return s.conchIn(s.dir, nil, args...) }, "Copilot CLI", func() string {
+		reqs := s.model.mainRequests()
+		return reqs[len(reqs)-1].text()
 	})
 }

@@ -38,6 +38,11 @@ type Resumer struct {
 	// permission mode, and the conch mode they mean: a resume runs as the
 	// first run did, unless the wake must run lower (Modes then).
 	Own func(args []string) (flags []string, mode string)
+	// ProcEnv: the harness gives its hooks a filtered environment (Copilot
+	// CLI 1.0.102 keeps its COPILOT_PROVIDER_* keys from them, and from
+	// its runtime's own): its variables are read from its process's and
+	// its launcher's environment as well.
+	ProcEnv bool
 	// Says is how conch help integrations and the sender say it.
 	Says string
 }
@@ -109,6 +114,7 @@ var (
 		CarryValues: []string{"--model"},
 		Before:      func(string) []string { return []string{"-p"} },
 		Env:         []string{"COPILOT_*", "GH_TOKEN", "GITHUB_TOKEN", "GH_HOST"},
+		ProcEnv:     true,
 		Says:        "copilot --resume=SESSION -p",
 	}
 	// opencode run --help: "-s, --session session id to continue",
@@ -175,7 +181,7 @@ func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
 	start, _ := proc.Start(pid)
 	res := state.Resume{
 		Harness: r.ev.Harness, Session: r.ev.Session, How: how,
-		Env: r.harnessEnv(rs), Proc: state.Proc{PID: pid, Start: start},
+		Env: r.harnessEnv(rs, pid), Proc: state.Proc{PID: pid, Start: start},
 	}
 	return tx.KeepResume(c.ID, res, state.CmdEnvOf(r.env.Getenv))
 }
@@ -184,19 +190,30 @@ func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
 // has them (the harness's environment, never another chat's): the ones
 // rs names, and those every harness shares; never those that name this
 // session's shell or files (a resumed run has its own), nor conch's.
-func (r *run) harnessEnv(rs *Resumer) []string {
+func (r *run) harnessEnv(rs *Resumer, pid int) []string {
 	names := slices.Concat(sharedEnv, rs.Env)
 	if rs.ConfigEnv != nil {
 		names = append(names, rs.ConfigEnv(r.env.Getenv, r.env.UserHome)...)
 	}
 	skip := slices.Concat(r.caps.EnvFiles, []string{r.caps.SessionEnv, r.caps.AgentEnv, "CLAUDE_PROJECT_DIR", "CLAUDECODE"})
 	var env []string
-	for _, kv := range r.env.environ() {
+	all := r.env.environ()
+	if rs.ProcEnv {
+		// The hook's own come first, then the harness's process's and its
+		// launcher's (Copilot's npm wrapper starts its runtime with a
+		// filtered environment).
+		for p, i := pid, 0; p > 1 && i < 2; p, i = proc.Parent(p), i+1 {
+			all = append(all, proc.Environ(p)...)
+		}
+	}
+	seen := map[string]bool{}
+	for _, kv := range all {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" || v == "" || len(kv) > state.MaxCommand || slices.Contains(skip, k) || strings.HasPrefix(k, "CONCH_") {
 			continue
 		}
-		if envNamed(names, k) {
+		if envNamed(names, k) && !seen[k] {
+			seen[k] = true
 			env = append(env, kv)
 		}
 	}

@@ -16,3 +16,9 @@ func Args(pid int) []string { return nil }
 // CodexClient is the TUI a Codex daemon serves a session in folder for:
 // here, none.
 func CodexClient(daemon int, folder, codexHome string) int { return 0 }
+
+// Environ is process pid's environment: here, none is read.
+func Environ(pid int) []string { return nil }
+
+// Parent is process pid's parent: here, not read.
+func Parent(pid int) int { return 0 }
