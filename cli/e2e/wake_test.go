@@ -277,3 +277,22 @@ func TestCopilotWake(t *testing.T) {
 		return reqs[len(reqs)-1].text()
 	})
 }
+
+// TestQwenWake: an ended qwen -p session is woken by a message.
+func TestQwenWake(t *testing.T) {
+	s := newQwen(t, func(r *ccRequest, n int) cturn {
+		if strings.Contains(r.text(), "the API moved to v2") {
+			return cturn{csay("Rebased on v2, tests pass.")}
+		}
+		return cturn{csay("Login fixed.")}
+	})
+	s.install()
+	if res := s.run("fix the login"); res.err != nil {
+		t.Fatalf("qwen: %v\n%s", res.err, res.stderr)
+	}
+	h := s.home
+	wakeOnce(t, h.conchHome, func(args ...string) (string, error) { return h.conchIn(h.dir, nil, args...) }, "Qwen Code", func() string {
+		reqs := s.model.requests()
+		return reqs[len(reqs)-1].text()
+	})
+}

@@ -174,6 +174,7 @@ var known = [...]struct {
 	// shell has QWEN_CODE_SESSION_ID, and QWEN_CODE_AGENT_ID in a
 	// subagent's; it sources no env file.
 	{state.HarnessQwen, Capabilities{
+		Resume:  qwenResume,
 		Context: hookContext | KindsOf(ToolResults), Deny: true, KeepGoing: true,
 		ContextCap: 10000, Ask: true,
 		SessionEnv: "QWEN_CODE_SESSION_ID", ShellSession: true, AgentEnv: "QWEN_CODE_AGENT_ID",

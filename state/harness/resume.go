@@ -97,12 +97,26 @@ var (
 		Argv:    func(s string) []string { return []string{"--resume", s} },
 		Modes: map[string][]string{
 			state.ModeAsk: {"--approval-mode", "default"}, state.ModePlan: {"--approval-mode", "plan"},
-			state.ModeAuto: {"--approval-mode", "yolo"},
 		},
+		Own:         approvalOwn,
 		Before:      func(string) []string { return []string{"-p"} },
 		CarryValues: []string{"-m", "--model"},
 		Env:         []string{"GEMINI_*", "GOOGLE_*"},
 		Says:        "gemini --resume SESSION -p",
+	}
+	// qwen --help: "-r, --resume Resume a specific session by its ID",
+	// "--approval-mode plan|default|auto-edit|auto|yolo", "query
+	// Positional prompt. Defaults to one-shot" (-p is deprecated).
+	qwenResume = &Resumer{
+		Program: "qwen",
+		Argv:    func(s string) []string { return []string{"--resume", s} },
+		Modes: map[string][]string{
+			state.ModeAsk: {"--approval-mode", "default"}, state.ModePlan: {"--approval-mode", "plan"},
+		},
+		Own:         approvalOwn,
+		CarryValues: []string{"-m", "--model"},
+		Env:         []string{"QWEN_*", "OPENAI_*", "DASHSCOPE_*", "GEMINI_*", "GOOGLE_*", "*_API_KEY"},
+		Says:        "qwen --resume SESSION",
 	}
 	// copilot --help: "-r, --resume [<value>] … session ID", "-p,
 	// --prompt <text>", "--allow-all-tools … required for
@@ -389,6 +403,26 @@ func codexOwn(args []string) ([]string, string) {
 		case "workspace-write", "danger-full-access":
 			return []string{"-c", `sandbox_mode="` + s + `"`}, state.ModeAuto
 		}
+	}
+	return nil, ""
+}
+
+// approvalOwn: --approval-mode M, or -y/--yolo (Gemini CLI's and Qwen
+// Code's --help).
+func approvalOwn(args []string) ([]string, string) {
+	if m, ok := flagValue(args, "--approval-mode"); ok {
+		switch m {
+		case "plan":
+			return []string{"--approval-mode", m}, state.ModePlan
+		case "yolo", "auto":
+			return []string{"--approval-mode", m}, state.ModeAuto
+		case "default", "auto_edit", "auto-edit":
+			return []string{"--approval-mode", m}, state.ModeAsk
+		}
+		return nil, ""
+	}
+	if slices.Contains(args, "-y") || slices.Contains(args, "--yolo") {
+		return []string{"--approval-mode", "yolo"}, state.ModeAuto
 	}
 	return nil, ""
 }

@@ -87,6 +87,11 @@ func TestOwnFlags(t *testing.T) {
 		{codexOwn, "exec --sandbox=workspace-write hi", `-c sandbox_mode="workspace-write"`, state.ModeAuto},
 		{codexOwn, "exec -s nonsense hi", "", ""},
 		{codexOwn, "exec hi", "", ""},
+		{approvalOwn, "--approval-mode yolo -p hi", "--approval-mode yolo", state.ModeAuto},
+		{approvalOwn, "--approval-mode=auto_edit -p hi", "--approval-mode auto_edit", state.ModeAsk},
+		{approvalOwn, "-y -p hi", "--approval-mode yolo", state.ModeAuto},
+		{approvalOwn, "--approval-mode plan", "--approval-mode plan", state.ModePlan},
+		{approvalOwn, "--approval-mode nope", "", ""},
 	} {
 		flags, mode := c.own(strings.Fields(c.args))
 		if strings.Join(flags, " ") != c.flags || mode != c.mode {
@@ -149,12 +154,16 @@ func FuzzOwnFlags(f *testing.F) {
 	f.Add("--permission-mode=plan\x00--sandbox=danger-full-access")
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Split(line, "\x00")
-		for _, own := range []func([]string) ([]string, string){claudeOwn, codexOwn} {
+		for _, own := range []func([]string) ([]string, string){claudeOwn, codexOwn, approvalOwn} {
 			flags, mode := own(args)
 			if (len(flags) == 0) != (mode == "") || mode != "" && !slices.Contains(state.Modes, mode) {
 				t.Fatalf("%q: %q %q", args, flags, mode)
 			}
 			switch {
+			case len(flags) == 2 && flags[0] == "--approval-mode":
+				if !slices.Contains([]string{"plan", "yolo", "auto", "default", "auto_edit", "auto-edit"}, flags[1]) {
+					t.Fatalf("%q gives %q", args, flags)
+				}
 			case len(flags) == 2 && flags[0] == "--permission-mode":
 				if !slices.Contains([]string{"plan", "bypassPermissions", "auto", "default", "manual", "acceptEdits", "dontAsk"}, flags[1]) {
 					t.Fatalf("%q gives %q", args, flags)
