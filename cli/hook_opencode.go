@@ -217,6 +217,7 @@ func (h *hook) decodePlugin(kind harness.Kind, tool func(string) (toolSpec, bool
 	}
 	if kind == harness.SessionStart {
 		_ = json.Unmarshal(p["argv"], &ev.Argv) // not a list of words: none
+		ev.Channel = p.Str("server_url")
 	}
 	if e := p.Str("error"); e != "" || p.Obj("error") != nil {
 		if e == "" {

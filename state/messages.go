@@ -38,6 +38,9 @@ const (
 	// and idle: conch does not type into it, so the message waits for the
 	// person to go back to it.
 	StartOpen = "open"
+	// StartDelivered: its session is open and idle in a harness that takes
+	// a prompt into it (OpenCode's server): conch sent it its prompt.
+	StartDelivered = "delivered"
 )
 
 // Message is one message between chats, CONCH_HOME/messages/m_N.json.
@@ -425,6 +428,9 @@ func (tx *Tx) startReplyFor(to *Chat, m *Message) (string, error) {
 		// Past its chain's bound (a held message the person passed on;
 		// a send past it is refused before): it waits for the next reply.
 		return StartNextReply, nil
+	}
+	if way == wayChannel {
+		return StartDelivered, nil
 	}
 	return StartWoke, nil
 }

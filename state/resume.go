@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -60,6 +61,10 @@ type Resume struct {
 	// Proc is the session's harness process: while it lives, the session
 	// is open (in the person's terminal, or a woken run).
 	Proc Proc `json:"proc"`
+	// Channel is where the harness takes a prompt into the session while
+	// it is open (OpenCode's server, on this computer): conch sends the
+	// wake's prompt there rather than leave the message for the person.
+	Channel string `json:"channel,omitempty"`
 	// Runner is conch's wake-run while a woken run goes.
 	Runner *Proc     `json:"runner,omitempty"`
 	At     time.Time `json:"at"`
@@ -204,6 +209,7 @@ const (
 	wayResume  = "resume"  // its harness resumes its session headless
 	wayRunning = "running" // a woken run goes: it takes the wake when it ends
 	wayOpen    = "open"    // its session is open in its harness: the person's
+	wayChannel = "channel" // open, and its harness takes a prompt into it (Channel)
 )
 
 // wakeWay says how c can be woken now, and its resume record when conch's
@@ -225,6 +231,9 @@ func (tx *View) wakeWay(c *Chat) (string, *Resume) {
 	case r.Proc.PID > 0 && alive(r.Proc.PID, r.Proc.Start) && c.Status != StatusStopped:
 		// (A session whose end was heard is over, though its process may
 		// still be leaving: claude -p, codex exec.)
+		if r.Channel != "" {
+			return wayChannel, r
+		}
 		return wayOpen, r
 	}
 	return wayResume, r
@@ -255,6 +264,9 @@ type WakeRun struct {
 	Env     []string
 	Dir     string
 	Message *Message // the message the wake is for, if one
+	// Channel, Session: the wake's prompt goes into the open session
+	// there (OpenCode's server), not to a harness conch starts.
+	Channel, Session string
 }
 
 // ClaimWake is conch wake-run's start: the wake recorded for chat id is
@@ -274,10 +286,14 @@ func (tx *Tx) ClaimWake(id string, runner Proc) (*WakeRun, error) {
 	}
 	c.Wake.Runner, c.Wake.RunnerStart, c.Wake.dead = runner.PID, runner.Start, false
 	tx.saveChat(c, true)
+	way, _ := tx.wakeWay(c)
 	rr := *r
 	rr.Runner = &runner
 	tx.putResume(id, &rr)
 	run := &WakeRun{Chat: id, Harness: r.Harness, Dir: c.Folder}
+	if way == wayChannel {
+		run.Channel, run.Session = r.Channel, r.Session
+	}
 	if tx.h.shared {
 		run.Dir = c.cmdFolder
 	}
@@ -338,4 +354,43 @@ func (tx *Tx) WakeRunEnded(id string, runner Proc) (again bool, err error) {
 	tx.saveChat(c, true)
 	tx.record(c, KindFailed, ActorSystem, "", "a wake: its harness ended before a reply began", "error")
 	return false, tx.endWaits(Actor{ID: c.ID}, c)
+}
+
+// WakeSent is conch wake-run's word that the wake's prompt went into the
+// open session (Channel): the wake is no longer this run's, and the reply
+// it starts has WakeGrace from now to begin.
+func (tx *Tx) WakeSent(id string, runner Proc) error {
+	c, err := tx.Chat(id)
+	if err != nil {
+		return err
+	}
+	r, err := tx.resumeOf(id)
+	if err != nil {
+		return err
+	}
+	if r != nil && r.Runner != nil && r.Runner.PID == runner.PID {
+		rr := *r
+		rr.Runner = nil
+		tx.putResume(id, &rr)
+	}
+	if c.Wake != nil && c.Wake.Runner == runner.PID {
+		c.Wake.Runner, c.Wake.RunnerStart, c.Wake.At = 0, 0, tx.Now()
+		tx.saveChat(c, true)
+	}
+	return nil
+}
+
+// LocalURL is u when it is an http address on this computer's loopback
+// (where a harness's own server listens), else "": conch sends nothing
+// anywhere else.
+func LocalURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || len(u) > 256 || p.Scheme != "http" || p.User != nil || p.RawQuery != "" || p.Fragment != "" || (p.Path != "" && p.Path != "/") || p.Opaque != "" {
+		return ""
+	}
+	switch p.Hostname() {
+	case "127.0.0.1", "localhost", "::1":
+		return "http://" + p.Host
+	}
+	return ""
 }

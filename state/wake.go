@@ -33,7 +33,7 @@ func (tx *Tx) wake(c *Chat, reason, message, chain string) bool {
 	c.Wake = &Wake{Reason: reason, Message: message, Chain: chain, At: tx.Now()}
 	tx.saveChat(c, true)
 	if way != wayRunning {
-		tx.runCmd(c, c.WakeCmd, "CONCH_WAKE="+reason, "CONCH_MESSAGE="+message)
+		tx.runCmd(c, c.WakeCmd, "CONCH_WAKE="+reason, "CONCH_MESSAGE="+message) // a resume, a channel's prompt, or the person's command
 	}
 	return true
 }

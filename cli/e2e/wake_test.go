@@ -296,3 +296,36 @@ func TestQwenWake(t *testing.T) {
 		return reqs[len(reqs)-1].text()
 	})
 }
+
+// TestOpenCodeServeWake (item 4): a session open and idle in opencode
+// serve (which the TUI runs on) is not run a second time: the message is
+// delivered into that open session, through its own server, and the
+// sender's wait returns its answer.
+func TestOpenCodeServeWake(t *testing.T) {
+	m := newChatModel(t)
+	m.script("PROMPT-OC", reply("Login fixed."), reply("Rebased on v2, tests pass."))
+	s := newPluginSession(t, "opencode", m)
+	srv := s.serve()
+	id := srv.post(t, "/session", `{}`)["id"]
+	if id == nil {
+		t.Fatal("opencode serve made no session")
+	}
+	srv.post(t, "/session/"+id.(string)+"/prompt_async", `{"parts": [{"type": "text", "text": "PROMPT-OC: fix the login"}]}`)
+	waitFor(t, "the first reply ends", 90*time.Second, func() bool {
+		c := s.chatOr("c_1")
+		return get(c, "last_reply", "text") == "Login fixed." && get(c, "state") != "working"
+	})
+	s.conch("chat", "new", "--title", "Release notes", "--folder", s.dir)
+	s.conch("reply", "start", "--person", "--chat", "c_2")
+	sent := s.conch("chat", "message", "c_1", "the API moved to v2: rebase and rerun the tests", "--start-reply", "--chat", "c_2")
+	has(t, "the send", sent, "delivered into the open OpenCode session of “PROMPT-OC: fix the login” (chat c_1): its next reply starts with this message")
+	out, err := s.conchIn(s.dir, "wait", "chat", "c_1", "--timeout", "90s")
+	if err != nil {
+		t.Fatalf("the wait: %v\n%s", err, out)
+	}
+	has(t, "the sender's wait", out, "finished its reply", "Rebased on v2, tests pass.")
+	reqs := m.requests("PROMPT-OC")
+	has(t, "the delivered turn", reqs[len(reqs)-1].all(), "Login fixed.", "a message from another of the person", "the API moved to v2: rebase and rerun the tests")
+	has(t, "the chat", s.conch("chat", "show", "c_1", "--json"), `"unwatched": true`)
+	hasNot(t, "the person's list", s.conch("chats", "list"), "c_3")
+}

@@ -84,6 +84,9 @@ type Event struct {
 	// at SessionStart (process.argv: a process may rename itself, and its
 	// /proc line with it).
 	Argv []string
+	// Channel is where the harness takes a prompt into an open session
+	// (OpenCode's server URL), given at SessionStart.
+	Channel string
 
 	Prompt string // PromptSubmit: the prompt
 	// Delivered: PromptSubmit's prompt is one conch's plugin sent (a

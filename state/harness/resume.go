@@ -194,7 +194,7 @@ func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
 	}
 	start, _ := proc.Start(pid)
 	res := state.Resume{
-		Harness: r.ev.Harness, Session: r.ev.Session, How: how,
+		Harness: r.ev.Harness, Session: r.ev.Session, How: how, Channel: state.LocalURL(r.ev.Channel),
 		Env: r.harnessEnv(rs, pid), Proc: state.Proc{PID: pid, Start: start},
 	}
 	return tx.KeepResume(c.ID, res, state.CmdEnvOf(r.env.Getenv))
