@@ -252,6 +252,9 @@ func Decided(q *state.Request) string {
 func MessageDecided(m *state.Message) string {
 	switch m.State {
 	case state.MsgWaiting:
+		if m.Woke {
+			return fmt.Sprintf("%s passed on: woke %s, and its next reply starts with it\n", m.ID, Named(m.ToTitle, m.To))
+		}
 		return fmt.Sprintf("%s passed on: %s reads it at its next notes\n", m.ID, Named(m.ToTitle, m.To))
 	}
 	return fmt.Sprintf("%s %s\n", m.ID, StateWords(m.State, m.Why))

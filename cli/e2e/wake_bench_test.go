@@ -192,3 +192,114 @@ func median(ds []time.Duration) float64 {
 	slices.Sort(s)
 	return float64(s[len(s)/2]) / float64(time.Millisecond)
 }
+
+// benchWake is a benchmark of one harness's wake: send a --start-reply
+// message to chat c_1 (run once and ended) b.N times, each from a fresh
+// chain, timing the send to the fake model's first request of the woken
+// turn (reached says whether a request with the word came).
+func benchWake(b *testing.B, conchHome string, run func(args ...string) (string, error), reached func(word string) bool) {
+	b.Helper()
+	must := func(args ...string) string {
+		out, err := run(args...)
+		if err != nil {
+			b.Fatalf("%v\n%s", err, out)
+		}
+		return out
+	}
+	var toModel []time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		if i%9 == 0 {
+			must("chat", "new", "--title", "Sender")
+		}
+		must("reply", "start", "--person", "--chat", sender(i))
+		word := fmt.Sprintf("wake-%d-now", i)
+		b.StartTimer()
+		sent := time.Now()
+		must("chat", "message", "c_1", word, "--start-reply", "--chat", sender(i))
+		deadline := time.Now().Add(time.Minute)
+		for !reached(word) {
+			if time.Now().After(deadline) {
+				b.Fatalf("the woken turn of wake %d never reached the model", i)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+		toModel = append(toModel, time.Since(sent))
+		b.StopTimer()
+		must("wait", "chat", "c_1", "--timeout", "90s")
+		wokenRunEnds(b, conchHome, "c_1")
+	}
+	b.ReportMetric(median(toModel), "ms-send-to-model")
+}
+
+func BenchmarkWakeGemini(b *testing.B) {
+	s := newGemini(b, func(r *geminiRequest, n int) gturn { return gturn{gsay("Done.")} })
+	s.install()
+	if res := s.run("fix the login"); res.err != nil {
+		b.Fatalf("gemini: %v\n%s", res.err, res.stderr)
+	}
+	h := s.home
+	benchWake(b, h.conchHome, func(args ...string) (string, error) { return h.conchIn(h.dir, nil, args...) }, func(word string) bool {
+		for _, r := range s.model.mainRequests() {
+			if strings.Contains(r.text(), word) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func BenchmarkWakeQwen(b *testing.B) {
+	s := newQwen(b, func(r *ccRequest, n int) cturn { return cturn{csay("Done.")} })
+	s.install()
+	if res := s.run("fix the login"); res.err != nil {
+		b.Fatalf("qwen: %v\n%s", res.err, res.stderr)
+	}
+	h := s.home
+	benchWake(b, h.conchHome, func(args ...string) (string, error) { return h.conchIn(h.dir, nil, args...) }, func(word string) bool {
+		for _, r := range s.model.requests() {
+			if strings.Contains(r.text(), word) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func BenchmarkWakeCopilot(b *testing.B) {
+	s := newCopilot(b, func(r *modelRequest, n int) turn { return turn{say("Done.")} })
+	s.install()
+	s.mustRun("fix the login")
+	benchWake(b, s.conchHome, func(args ...string) (string, error) { return s.conchIn(s.dir, nil, args...) }, func(word string) bool {
+		for _, r := range s.model.mainRequests() {
+			if strings.Contains(r.text(), word) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func BenchmarkWakeOpenCode(b *testing.B) { benchPluginWake(b, "opencode") }
+
+func BenchmarkWakePi(b *testing.B) { benchPluginWake(b, "pi") }
+
+func benchPluginWake(b *testing.B, harness string) {
+	m := newChatModel(b)
+	turns := []chatTurn{reply("First.")}
+	for range b.N {
+		turns = append(turns, reply("Done."))
+	}
+	m.script("PROMPT-W", turns...)
+	s := newPluginSession(b, harness, m)
+	s.run("PROMPT-W: fix the login").ok(b)
+	benchWake(b, s.conchHome, func(args ...string) (string, error) { return s.conchIn(s.dir, args...) }, func(word string) bool {
+		for _, r := range m.requests("PROMPT-W") {
+			if strings.Contains(r.all(), word) {
+				return true
+			}
+		}
+		return false
+	})
+}
