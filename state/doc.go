@@ -174,5 +174,6 @@
 //	§13 a harness's resume, read from its help   → state/harness/resume.go (keepResume, claudeOwn, codexOwn) → wake_resume, state/harness/resume_test.go
 //	§13 a wake never raises the mode             → resume.go (ClaimWake) → wake_resume
 //	§13 an open session waits for the person     → resume.go (wakeWay) → wake_resume
-//	§13 a wake that began no reply is dead       → resume.go (WakeRunEnded, wakeDead) → wake_resume
+//	§13 a wake that began no reply is dead       → resume.go (WakeRunEnded, wakeDead) → wake_resume, wake_expire
+//	§13 an open session's own channel            → resume.go (wakeWay, WakeSent, LocalURL) → cli/e2e/wake_test.go, state/resume_test.go
 package state
