@@ -239,6 +239,13 @@ func (tx *View) wakeWay(c *Chat) (string, *Resume) {
 	return wayResume, r
 }
 
+// sessionEnded says whether c is stopped only because its harness session
+// ended (SessionEnd), not by another chat, and conch can resume it: a
+// notice wakes it as it would an idle chat.
+func (c *Chat) sessionEnded() bool {
+	return c.Status == StatusStopped && c.Reply == nil && c.StopPending() == nil && OwnWake(c.WakeCmd)
+}
+
 // waking says whether a wake recorded for c is still on its way: claimed
 // by a live wake-run, or recorded within WakeGrace.
 func (c *Chat) waking() bool { return c.Wake != nil && !c.Wake.dead }
