@@ -714,6 +714,7 @@ func (tx *Tx) DeleteChat(a Actor, id string) (*Chat, error) {
 		return nil, err
 	}
 	tx.remove(chatRel(c.ID))
+	tx.dropResume(c.ID) // its harness's variables go with it
 	return c, nil
 }
 

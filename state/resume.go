@@ -202,6 +202,26 @@ func (tx *Tx) putResume(id string, r *Resume) {
 	})
 }
 
+// dropResume removes chat id's resume record (a chat deleted): nothing of
+// its harness's variables stays behind.
+func (tx *Tx) dropResume(id string) {
+	if r, err := tx.resumeOf(id); err == nil && r == nil {
+		return // none (one that cannot be read goes too)
+	}
+	if !tx.h.shared {
+		tx.remove(resumeRel(id))
+		return
+	}
+	tx.After(func() {
+		unlock, err := tx.h.local.Lock(tx.h.LockWait)
+		if err != nil {
+			return
+		}
+		defer unlock()
+		_, _ = tx.h.local.Commit([]store.Write{{Key: resumeRel(id), Delete: true}})
+	})
+}
+
 // How a chat can be woken now (wakeWay).
 const (
 	wayNone    = ""        // no wake_cmd (or not here)
