@@ -22,7 +22,7 @@ func (a *app) hooksCommands(chat *cobra.Command) []*cobra.Command {
 	hook := a.newHookGroup()
 	install := group("install", "Set a harness up to report to conch through its hooks")
 	install.AddCommand(a.newInstallCommands()...)
-	return []*cobra.Command{hook, install, a.newAdoptCmd(nil), a.newScanCmd(nil)}
+	return []*cobra.Command{hook, install, a.newAdoptCmd(nil), a.newScanCmd(nil), a.newWakeRunCmd()}
 }
 
 // newHookGroup is conch hook and its adapters.
@@ -170,7 +170,7 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 	env := harness.Env{
 		Cwd: a.env.Cwd, PPID: a.env.PPID, Chat: a.chat,
 		PID:    func() int { return a.harnessPID(0) },
-		Getenv: a.env.Getenv, UserHome: a.userHome(),
+		Getenv: a.env.Getenv, Environ: a.env.Environ, UserHome: a.userHome(),
 		Warn: func(w string) { h.warnings = append(h.warnings, w) },
 	}
 	var ans harness.Answer

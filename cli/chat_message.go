@@ -36,8 +36,10 @@ for the next reply's start, never a step, and that outside taint goes into
 the receiver with it.
 
 --start-reply starts that reply now: an idle receiver with a wake command is
-woken; a busy one's next reply starts with it if this reply ends before a
-step reads it. --watch: the sender watches the receiver (the answer says
+woken (one whose harness session ended, by that harness's own headless
+resume: conch help integrations, WAKING AN IDLE CHAT; one still open in
+the person's terminal waits for the person); a busy one's next reply starts
+with it if this reply ends before a step reads it. --watch: the sender watches the receiver (the answer says
 watched: true or false). --key K: the same key from the same chat is the
 same send, with the same answer, however often it is retried.
 

@@ -49,6 +49,7 @@ func helpNumbers() []helpNumber {
 		{"RecentDays", count(int(state.RecentWindow / (24 * time.Hour)))},
 		{"EchoWindow", count(state.EchoWindow)},
 		{"MissedLooks", count(state.MissedLooks)},
+		{"WakeGrace", render.Span(state.WakeGrace)},
 	}
 }
 

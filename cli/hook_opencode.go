@@ -215,6 +215,10 @@ func (h *hook) decodePlugin(kind harness.Kind, tool func(string) (toolSpec, bool
 		LastWords: p.Str("last_assistant_message"), HasLastWords: true,
 		Continued: p.Flag("stop_hook_active"),
 	}
+	if kind == harness.SessionStart {
+		_ = json.Unmarshal(p["argv"], &ev.Argv) // not a list of words: none
+		ev.Channel = p.Str("server_url")
+	}
 	if e := p.Str("error"); e != "" || p.Obj("error") != nil {
 		if e == "" {
 			e = p.Obj("error").Str("message")

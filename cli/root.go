@@ -44,6 +44,10 @@ type Env struct {
 	Out, Err io.Writer
 	Terminal bool // standard input is a terminal
 	Getenv   func(string) string
+	// Environ is the whole environment (os.Environ), read only where a
+	// harness's session starts (its own variables, for a resume); nil:
+	// none.
+	Environ  func() []string
 	Now      func() time.Time
 	Hostname string
 	Cwd      string
@@ -87,7 +91,7 @@ func System() Env {
 	return Env{
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
 		Terminal: term.IsTerminal(int(os.Stdin.Fd())),
-		Getenv:   os.Getenv, Now: time.Now, Hostname: host, Cwd: cwd, PPID: os.Getppid(), PID: os.Getpid(), Exe: sync.OnceValue(executable),
+		Getenv:   os.Getenv, Environ: os.Environ, Now: time.Now, Hostname: host, Cwd: cwd, PPID: os.Getppid(), PID: os.Getpid(), Exe: sync.OnceValue(executable),
 		Exec: execProcess,
 	}
 }

@@ -420,6 +420,7 @@ type AnswerJSON struct {
 	State      string `json:"state"`
 	Delivery   string `json:"delivery"`
 	StartReply string `json:"start_reply,omitempty"`
+	Via        string `json:"via,omitempty"` // the harness whose session resume wakes the receiver
 }
 
 // MessageView is the JSON of a message.
@@ -428,7 +429,7 @@ func MessageView(m *state.Message) MessageJSON {
 		ID: m.ID, From: m.From, FromTitle: m.FromTitle, To: m.To, ToTitle: m.ToTitle, ToTask: m.ToTask,
 		Text: m.Text, Chain: m.Chain, Sent: m.Sent, State: m.State, Why: m.Why, AtStart: m.AtStart,
 		Taint: m.Taint, StartReply: m.StartReply, Woke: m.Woke, Passed: m.Passed, Done: m.Done,
-		Answer: AnswerJSON{State: m.Answer.State, Delivery: m.Answer.Delivery, StartReply: m.Answer.StartReply},
+		Answer: AnswerJSON{State: m.Answer.State, Delivery: m.Answer.Delivery, StartReply: m.Answer.StartReply, Via: m.Answer.Via},
 		Key:    m.Key, Watched: m.Watched,
 	}
 }

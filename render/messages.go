@@ -84,8 +84,14 @@ func SendAnswer(m *state.Message) string {
 	case state.MsgWaiting:
 		step := m.Answer.Delivery == "step"
 		switch {
+		case m.Answer.StartReply == state.StartWoke && m.Answer.Via != "":
+			fmt.Fprintf(&b, "woke %s: its %s session resumes headless, and its next reply starts with this message\n", to, state.HarnessName(m.Answer.Via))
 		case m.Answer.StartReply == state.StartWoke:
 			fmt.Fprintf(&b, "woke %s: its next reply starts with this message\n", to)
+		case m.Answer.StartReply == state.StartDelivered:
+			fmt.Fprintf(&b, "delivered into the open %s session of %s: its next reply starts with this message\n", state.HarnessName(m.Answer.Via), to)
+		case m.Answer.StartReply == state.StartOpen:
+			fmt.Fprintf(&b, "%s is open in %s and idle: conch does not type into the person's terminal, so the message waits for the person to go back to it\n", to, state.HarnessName(m.Answer.Via))
 		case m.Answer.StartReply == state.StartAfterReply && step:
 			fmt.Fprintf(&b, "%s is working: a step reads it, or its next reply starts with it\n", to)
 		case m.Answer.StartReply == state.StartAfterReply:
@@ -246,6 +252,9 @@ func Decided(q *state.Request) string {
 func MessageDecided(m *state.Message) string {
 	switch m.State {
 	case state.MsgWaiting:
+		if m.Woke {
+			return fmt.Sprintf("%s passed on: woke %s, and its next reply starts with it\n", m.ID, Named(m.ToTitle, m.To))
+		}
 		return fmt.Sprintf("%s passed on: %s reads it at its next notes\n", m.ID, Named(m.ToTitle, m.To))
 	}
 	return fmt.Sprintf("%s %s\n", m.ID, StateWords(m.State, m.Why))
@@ -256,3 +265,9 @@ func MessageDecided(m *state.Message) string {
 // that another chat's words are not the person's), and its words follow
 // whole, fenced and quoted as notes says a message.
 func CardsFenced(cards []state.Card) string { return cardList(cards, fenced) }
+
+// WakePrompt is the prompt conch resumes a chat's harness session with,
+// when it wakes the chat: what it is woken for (a message, a wait that
+// ended, a notice) reaches the model through the session's notes, framed
+// and fenced, as at any reply's start.
+const WakePrompt = "[Conch: conch woke this session. What it was woken for is in conch's notes above (a message from another of the person's chats, a wait that ended, or a notice), framed and fenced: weigh it as the frame says.]"

@@ -111,7 +111,7 @@ func (f TopFrame) String() string { return strings.Join(f.Lines(), "\n") + "\n" 
 func (f TopFrame) header() string {
 	l := f.View.List
 	s := fmt.Sprintf("conch top · %d working · %d needs you", l.Working, l.NeedsYou)
-	if n := len(f.View.Held) + len(f.View.Requests); n > 0 {
+	if n := len(f.View.Held) + len(f.View.Open) + len(f.View.Requests); n > 0 {
 		s += fmt.Sprintf(" · %d wait for you", n)
 	}
 	return s
@@ -162,13 +162,16 @@ func (f TopFrame) listLines(w int) (lines []string, sel int) {
 			needs = append(needs, Named(c.Title, c.ID))
 		}
 	}
-	if len(v.Held)+len(v.Requests)+len(needs) > 0 {
+	if len(v.Held)+len(v.Open)+len(v.Requests)+len(needs) > 0 {
 		lines = append(lines, f.style(fit("Waits for you", w), sgrBold))
 		for _, m := range v.Held {
 			add(TopHeldLine(m), true, "")
 		}
 		for _, r := range v.Requests {
 			add(TopRequestLine(r), true, "")
+		}
+		for _, m := range v.Open {
+			add(TopOpenLine(m), false, sgrYellow)
 		}
 		if len(needs) > 0 {
 			add("needs you: "+strings.Join(needs, ", "), false, sgrYellow)
@@ -208,6 +211,12 @@ func TopHeldLine(m state.HeldMessage) string {
 		s += ": “" + first + "”"
 	}
 	return s
+}
+
+// TopOpenLine is a message that waits for the person to go back to its
+// receiver's open session, as conch top shows it.
+func TopOpenLine(m state.HeldMessage) string {
+	return fmt.Sprintf("%s waits for you in %s: its %s session is open; go back to it to let the message on (from %s)", m.ID, Named(m.ToTitle, m.To), state.HarnessName(m.Via), Named(m.FromTitle, m.From))
 }
 
 // TopRequestLine is a request as conch top shows it: who asks to stop whom,

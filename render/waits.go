@@ -42,6 +42,8 @@ func waitHow(kind, how string) string {
 		return "needs you"
 	case state.EndedIdle:
 		return "is not working, and has not begun a reply"
+	case state.EndedNotWoken:
+		return "was woken, but its harness never began the reply: the message waits for its next reply"
 	}
 	return "was stopped before its reply finished"
 }

@@ -114,6 +114,10 @@ func decodeChat(data []byte, c *Chat) bool {
 						return r.str(&w.Chain)
 					case "at":
 						return r.time(&w.At)
+					case "runner":
+						return r.int(&w.Runner)
+					case "runner_start":
+						return r.uint64(&w.RunnerStart)
 					}
 					return false
 				})

@@ -83,6 +83,13 @@ func encodeChat(c *Chat) ([]byte, error) {
 		w.strOmit("message", k.Message)
 		w.strOmit("chain", k.Chain)
 		w.time("at", k.At)
+		if k.Runner != 0 {
+			w.int("runner", k.Runner)
+		}
+		if k.RunnerStart != 0 {
+			w.key("runner_start")
+			w.b = strconv.AppendUint(w.b, k.RunnerStart, 10)
+		}
 		w.close('}')
 	}
 	if s := c.Stopped; s != nil {

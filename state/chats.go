@@ -226,6 +226,9 @@ func (tx *View) chatIfAny(id string) (*Chat, error) {
 		// A record under another's name would be written back under its own.
 		return nil, &CorruptError{Path: tx.h.where(rel), Err: fmt.Errorf("it holds %s %q", kindOf(c), c.ID)}
 	}
+	if c.Wake != nil && !c.Wake.dead && !tx.dirty[rel] {
+		c.Wake.dead = wakeDead(c.Wake, tx.Now())
+	}
 	if _, seen := tx.loaded[id]; tx.write && !seen && !tx.dirty[rel] {
 		// As read from the file, which the index sums up; a record this
 		// transaction made or changed is not in the index as it is here.
@@ -711,6 +714,7 @@ func (tx *Tx) DeleteChat(a Actor, id string) (*Chat, error) {
 		return nil, err
 	}
 	tx.remove(chatRel(c.ID))
+	tx.dropResume(c.ID) // its harness's variables go with it
 	return c, nil
 }
 

@@ -186,8 +186,8 @@ func (tx *Tx) notify(c *Chat, ev *Event) {
 		}
 		opened := cur.Land(ev.Sequence)
 		cur.Touched = now
-		if opened && wc.Parent == "" && !wc.IsTask() && wc.WakeCmd != "" && wc.Wake == nil &&
-			wc.State() == StatusIdle && now.Sub(cs.Woke) >= NoticeWakeEvery {
+		if opened && wc.Parent == "" && !wc.IsTask() && wc.WakeCmd != "" && !wc.waking() &&
+			(wc.State() == StatusIdle || wc.sessionEnded()) && now.Sub(cs.Woke) >= NoticeWakeEvery {
 			if tx.wake(wc, WakeNotice, "", wc.Chain) {
 				cs.Woke = now
 			}

@@ -174,4 +174,10 @@
 //	§13 a chat known only through MCP            → cli/mcpserver/server.go (ownChat) → mcp_acts_as_chat, cli/e2e/mcp_cross_test.go
 //	§13 conch mcp in the harnesses' settings     → cli/install/mcp.go (MCPFile, codexMCP) → install_mcp, cli/install/mcp_test.go
 //	§13 plain conch links no MCP SDK             → cli/mcp.go (runMcp) → cli/mcp_test.go
+//	§13 an ended session woken by its own resume → resume.go (KeepResume, ClaimWake) → wake_resume, cli/e2e/wake_test.go
+//	§13 a harness's resume, read from its help   → state/harness/resume.go (keepResume, claudeOwn, codexOwn) → wake_resume, state/harness/resume_test.go
+//	§13 a wake never raises the mode             → resume.go (ClaimWake) → wake_resume
+//	§13 an open session waits for the person     → resume.go (wakeWay) → wake_resume
+//	§13 a wake that began no reply is dead       → resume.go (WakeRunEnded, wakeDead) → wake_resume, wake_expire
+//	§13 an open session's own channel            → resume.go (wakeWay, WakeSent, LocalURL) → cli/e2e/wake_test.go, state/resume_test.go
 package state

@@ -98,10 +98,7 @@ func (tx *Tx) stampGC() error {
 // startGC runs `conch gc` detached, in its own session, with the home and
 // the clock this command had.
 func (tx *View) startGC() {
-	exe := ""
-	if tx.h.Exe != nil {
-		exe = tx.h.Exe()
-	}
+	exe := tx.h.exe()
 	if exe == "" {
 		return
 	}
@@ -380,4 +377,12 @@ func (q *oldest) Pop() any {
 	p := old[len(old)-1]
 	*q = old[:len(old)-1]
 	return p
+}
+
+// exe is the conch binary, "" when it is not known.
+func (h *Home) exe() string {
+	if h.Exe == nil {
+		return ""
+	}
+	return h.Exe()
 }

@@ -39,6 +39,9 @@ var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessCopilot, HarnessCur
 // transcript's last words, conch adopt), for checking a word typed.
 var Adoptable = []string{HarnessClaude, HarnessCodex}
 
+// HarnessName is a harness's own name (Claude Code), as conch says it.
+func HarnessName(h string) string { return harnessName(h) }
+
 // harnessName is a harness's own name, as the log says it.
 func harnessName(h string) string {
 	switch h {
@@ -488,7 +491,7 @@ func (tx *Tx) ContinueWithMessage(a Actor, text string, pid int) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if c.Reply == nil || c.StopPending() != nil || c.Wake != nil {
+	if c.Reply == nil || c.StopPending() != nil || c.waking() {
 		return false, nil
 	}
 	m, err := tx.StartReplyByMessage(c, nil, ByHarness)

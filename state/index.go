@@ -50,7 +50,7 @@ func summarize(c *Chat) *Summary {
 		Archived: c.Archived, Browser: c.Browser, Outside: len(c.Taint.Outside) > 0,
 		Person: len(c.Taint.Person) > 0, Folder: c.Folder, Computer: c.Computer,
 		LastActive: c.LastActive, Recovery: c.Recovery, MCPOnly: c.MCPOnly, Waits: len(c.Waiting) > 0,
-		Incoming: c.Wake != nil && c.Wake.Reason == "message",
+		Incoming: c.waking() && c.Wake.Reason == "message",
 	}
 	if c.Task != nil {
 		s.TaskState = c.Task.State

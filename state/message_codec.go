@@ -52,6 +52,8 @@ func decodeMessage(data []byte, m *Message) bool {
 					return r.str(&a.Delivery)
 				case "start_reply":
 					return r.str(&a.StartReply)
+				case "via":
+					return r.str(&a.Via)
 				}
 				return false
 			})

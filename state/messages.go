@@ -34,6 +34,13 @@ const (
 	StartWoke       = "woke"        // the receiver was idle: its wake_cmd runs now
 	StartAfterReply = "after-reply" // it is busy: if this reply ends with the message unread, the next starts with it
 	StartNextReply  = "next-reply"  // it has no wake_cmd: the message waits for its next reply
+	// StartOpen: its harness session is open (in the person's terminal)
+	// and idle: conch does not type into it, so the message waits for the
+	// person to go back to it.
+	StartOpen = "open"
+	// StartDelivered: its session is open and idle in a harness that takes
+	// a prompt into it (OpenCode's server): conch sent it its prompt.
+	StartDelivered = "delivered"
 )
 
 // Message is one message between chats, CONCH_HOME/messages/m_N.json.
@@ -70,7 +77,10 @@ type Message struct {
 type SendAnswer struct {
 	State      string `json:"state"`                 // waiting, held or refused
 	Delivery   string `json:"delivery"`              // step (read at the receiver's next step) or reply-start
-	StartReply string `json:"start_reply,omitempty"` // woke, after-reply, next-reply
+	StartReply string `json:"start_reply,omitempty"` // woke, after-reply, next-reply, open
+	// Via is the harness whose own session resume wakes the receiver (or
+	// whose open session holds the message), "" for a wake_cmd.
+	Via string `json:"via,omitempty"`
 }
 
 func messageRel(id string) string { return "messages/" + id + ".json" }
@@ -270,7 +280,7 @@ func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
 		state = MsgHeld
 	}
 	outside := len(me.Taint.Outside) > 0
-	willStart := in.StartReply && state == MsgWaiting && !to.Working() && to.WakeCmd != "" && to.Wake == nil
+	willStart := in.StartReply && state == MsgWaiting && !to.Working() && !to.waking() && tx.canWake(to)
 	// The bounds in time run on the wall clock: a sender that sets
 	// CONCH_NOW ahead (or walks it through the past) must not age its own
 	// recent sends out of them (issue 12, rule 6a: nothing resets them).
@@ -388,14 +398,25 @@ func (tx *View) deliver(to *Chat, m *Message) {
 }
 
 // startReplyFor starts the receiver's reply for a --start-reply message
-// that is now waiting for it, and says how.
+// that is now waiting for it, and says how (m.Answer.Via says through
+// what: the harness whose session conch resumes, else its wake_cmd).
 func (tx *Tx) startReplyFor(to *Chat, m *Message) (string, error) {
+	way, r := tx.wakeWay(to)
+	if r != nil {
+		m.Answer.Via = r.Harness
+	}
 	switch {
-	case to.WakeCmd == "":
-		return StartNextReply, nil
 	case to.Working():
+		if way == wayNone {
+			return StartNextReply, nil
+		}
 		return StartAfterReply, nil
-	case to.Wake != nil:
+	case way == wayNone:
+		return StartNextReply, nil
+	case way == wayOpen:
+		tx.messageWaitsOpen(m)
+		return StartOpen, nil
+	case to.waking():
 		// Another wake is on its way: the reply it starts reads this too.
 		return StartWoke, nil
 	}
@@ -407,6 +428,9 @@ func (tx *Tx) startReplyFor(to *Chat, m *Message) (string, error) {
 		// Past its chain's bound (a held message the person passed on;
 		// a send past it is refused before): it waits for the next reply.
 		return StartNextReply, nil
+	}
+	if way == wayChannel {
+		return StartDelivered, nil
 	}
 	return StartWoke, nil
 }
@@ -441,7 +465,7 @@ const (
 // reply goes on without it, a harness's turn fails with it (and then
 // nothing is written).
 func (tx *Tx) StartReplyByMessage(c *Chat, m *Message, by StartBy) (*Message, error) {
-	if by == ByWakeCmd && c.WakeCmd == "" {
+	if by == ByWakeCmd && !tx.canWake(c) {
 		return nil, nil
 	}
 	var first error
@@ -691,7 +715,7 @@ func dropEntry(c *Chat, e string) bool {
 // or ended because another began (or its harness went) starts nothing:
 // someone meant it to stop, or the next reply is already there to read it.
 func (tx *Tx) messagesAfterReply(c *Chat) {
-	if c.LastReply == nil || c.Wake != nil || c.WakeCmd == "" || (len(c.Inbox) == 0 && len(c.InboxStart) == 0) {
+	if c.LastReply == nil || c.waking() || c.WakeCmd == "" || (len(c.Inbox) == 0 && len(c.InboxStart) == 0) {
 		return
 	}
 	if o := c.LastReply.Outcome; o != OutcomeFinished && o != OutcomeFailed {

@@ -27,7 +27,10 @@ const (
 	NoticeNeedsYou = "needs-you" // a chat now needs you
 	NoticeRequest  = "request"   // a stop waits for the person's OK
 	NoticeHeld     = "held"      // a message is held for the person
-	NoticeTest     = "test"      // conch notify test
+	// NoticeOpen: a --start-reply message waits for the person to go back
+	// to the receiver's open session (conch does not type into it).
+	NoticeOpen = "open"
+	NoticeTest = "test" // conch notify test
 )
 
 // NotifyEvery is how often one chat may tell the person, at most.
@@ -44,6 +47,7 @@ type PersonNotice struct {
 	// message.
 	Other, OtherTitle string
 	ID                string // the request or the message
+	Via               string // NoticeOpen: the harness whose session is open
 }
 
 const notifyRel = "notify.json"
@@ -174,6 +178,12 @@ func (tx *Tx) nowNeedsYou(c *Chat) {
 // requestWaits: a stop waits for the person's OK.
 func (tx *Tx) requestWaits(r *Request) {
 	tx.tellPerson(PersonNotice{Kind: NoticeRequest, Chat: r.By, Title: r.ByTitle, Other: r.Target, OtherTitle: r.TargetTitle, ID: r.ID})
+}
+
+// messageWaitsOpen: a --start-reply message waits for the person to go
+// back to its receiver's session, open in its harness (Via).
+func (tx *Tx) messageWaitsOpen(m *Message) {
+	tx.tellPerson(PersonNotice{Kind: NoticeOpen, Chat: m.From, Title: m.FromTitle, Other: m.To, OtherTitle: m.ToTitle, ID: m.ID, Via: m.Answer.Via})
 }
 
 // messageHeld: a message is held for the person.

@@ -169,6 +169,13 @@ type Wake struct {
 	Message string    `json:"message,omitempty"`
 	Chain   string    `json:"chain,omitempty"`
 	At      time.Time `json:"at"`
+	// Runner is conch's wake-run that took the wake (its harness's resume
+	// runs under it), with its start time: once it is gone with no reply
+	// begun, the wake is dead.
+	Runner      int    `json:"runner,omitempty"`
+	RunnerStart uint64 `json:"runner_start,omitempty"`
+
+	dead bool // found dead as it was read (wakeDead)
 }
 
 // StopNotice is what a stopped chat hears.

@@ -34,7 +34,7 @@ func (s shape) noun() string {
 }
 
 // topFolders are the folders at the top of a home.
-var topFolders = []string{"chats", "tasks", "messages", "requests", "chains", "watch", "waits", "log", "sessions", "adopted", receiptsDir}
+var topFolders = []string{"chats", "tasks", "messages", "requests", "chains", "watch", "waits", "log", "sessions", "adopted", "resume", receiptsDir}
 
 func record(what, name string, read func(tx *View, name string) error) shape {
 	return shape{kind: shapeRecord, what: what, name: name, read: read}
@@ -87,6 +87,8 @@ func shapeOf(rel string) shape {
 			return record("waits", id, func(tx *View, id string) error { _, err := tx.waitsOf(id); return err })
 		case dir == receiptsDir && validReceiptName(last):
 			return record("receipt", rel, readReceipt)
+		case dir == "resume" && ValidID(id):
+			return record("resume", id, func(tx *View, id string) error { _, err := tx.resumeOf(id); return err })
 		case dir == "adopted" && ValidID(id):
 			return record("adoption", id, readAdoption)
 		case rel == gcRel:

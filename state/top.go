@@ -16,9 +16,12 @@ type PersonView struct {
 	// chats are on more than one (nil when all are on one).
 	Computers map[string]string
 	// Inbound is each listed chat's inbound (accept, hold, refuse).
-	Inbound  map[string]string
-	Held     []HeldMessage // oldest first
-	Requests []*Request    // waiting for the person's OK, oldest first
+	Inbound map[string]string
+	Held    []HeldMessage // oldest first
+	// Open are --start-reply messages that wait, unread, for the person
+	// to go back to their receiver's session, open in its harness.
+	Open     []HeldMessage
+	Requests []*Request // waiting for the person's OK, oldest first
 }
 
 // HeldMessage is a message held for the person: who to whom, and the first
@@ -31,6 +34,7 @@ type HeldMessage struct {
 	ToTitle   string
 	FirstLine string
 	Sent      time.Time
+	Via       string // Open: the harness whose session is open
 }
 
 // Settled is a memo of the messages and requests whose state can no longer
@@ -72,7 +76,7 @@ func (tx *View) PersonView(settled Settled) (*PersonView, error) {
 	if several {
 		v.Computers = computers
 	}
-	if v.Held, err = tx.heldMessages(settled); err != nil {
+	if v.Held, v.Open, err = tx.heldMessages(settled); err != nil {
 		return nil, err
 	}
 	if v.Requests, err = tx.waitingRequests(settled); err != nil {
@@ -109,11 +113,12 @@ func (tx *View) waitingRequests(settled Settled) ([]*Request, error) {
 	return out, nil
 }
 
-// heldMessages are the messages held for the person, oldest first.
-func (tx *View) heldMessages(settled Settled) ([]HeldMessage, error) {
+// heldMessages are the messages held for the person, and those that wait
+// for the person to go back to an open session, oldest first.
+func (tx *View) heldMessages(settled Settled) (held, open []HeldMessage, err error) {
 	ids, err := tx.recordIDs("messages", ValidMessageID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []HeldMessage
 	for _, id := range ids {
@@ -122,18 +127,22 @@ func (tx *View) heldMessages(settled Settled) ([]HeldMessage, error) {
 		}
 		m, err := tx.message(id)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if m == nil {
 			continue
 		}
 		state, _, err := tx.MessageState(m)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if state == MsgHeld {
-			first, _, _ := strings.Cut(strings.TrimSpace(m.Text), "\n")
-			out = append(out, HeldMessage{ID: m.ID, From: m.From, FromTitle: m.FromTitle, To: m.To, ToTitle: m.ToTitle, FirstLine: first, Sent: m.Sent})
+		first, _, _ := strings.Cut(strings.TrimSpace(m.Text), "\n")
+		h := HeldMessage{ID: m.ID, From: m.From, FromTitle: m.FromTitle, To: m.To, ToTitle: m.ToTitle, FirstLine: first, Sent: m.Sent, Via: m.Answer.Via}
+		switch {
+		case state == MsgHeld:
+			out = append(out, h)
+		case state == MsgWaiting && m.Answer.StartReply == StartOpen:
+			open = append(open, h)
 		}
 		// Only the record's own state settles it: a send seen half
 		// written (its receiver's record not yet naming it) looks not
@@ -143,7 +152,8 @@ func (tx *View) heldMessages(settled Settled) ([]HeldMessage, error) {
 		}
 	}
 	sortBySerial(out, func(h HeldMessage) string { return h.ID })
-	return out, nil
+	sortBySerial(open, func(h HeldMessage) string { return h.ID })
+	return out, open, nil
 }
 
 func sortBySerial[T any](xs []T, id func(T) string) {

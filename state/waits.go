@@ -54,6 +54,10 @@ const (
 	EndedIdle     = "idle"      // it never began a reply
 	EndedGone     = "gone"      // deleted
 	EndedHidden   = "hidden"    // there still, but no longer one the waiter may see
+	// EndedNotWoken: conch woke it, but its harness never began the reply
+	// (it could not start, log in or find its session): the message waits
+	// for its next reply, and a later one can wake it again.
+	EndedNotWoken = "not-woken"
 )
 
 // unseen says whether an ending tells nothing of the target: it is gone,
@@ -190,7 +194,7 @@ func (c *Chat) StillWorking() bool {
 	switch {
 	case c.Reply != nil && c.Reply.Alive():
 		return true
-	case c.Wake != nil && (c.Wake.Reason == WakeMessage || c.Wake.Reason == WakeWait):
+	case c.waking() && (c.Wake.Reason == WakeMessage || c.Wake.Reason == WakeWait):
 		return true
 	case c.Recovery && c.Status == StatusStopped:
 		return true
@@ -264,6 +268,9 @@ func (tx *View) endingOf(c *Chat) Ending {
 		e.How, text = c.Task.State, c.Task.Result
 	case c.Status == StatusNeedsYou:
 		e.How = EndedNeedsYou
+	case c.Wake != nil && c.Wake.dead && c.Reply == nil:
+		e.How = EndedNotWoken // what it said before is not its answer
+		return e
 	case c.LastReply != nil:
 		switch c.LastReply.Outcome {
 		case OutcomeFinished:
@@ -397,7 +404,7 @@ func (tx *Tx) settle(a Actor, c *Chat) error {
 // and it had not yet heard (its reply ran, so it was not woken): it is woken
 // now, so the next reply starts with it.
 func (tx *Tx) waitsAfterReply(c *Chat) {
-	if c.WakeCmd == "" || c.Wake != nil || c.IsTask() {
+	if c.WakeCmd == "" || c.waking() || c.IsTask() {
 		return
 	}
 	ws, err := tx.waitsOf(c.ID)

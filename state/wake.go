@@ -20,14 +20,28 @@ const (
 // on another computer has none here: its command, its folder and its
 // harness are on that computer, so what would wake it waits, due, for its
 // next reply, as for a chat with no wake_cmd.
+//
+// A chat whose wake_cmd is conch's own (its harness's resume) is woken so
+// only when its session is not open: while the person has it open, the
+// message waits for them. While a woken run of it goes, the wake is
+// recorded for that run to take when it ends (one woken run at a time).
 func (tx *Tx) wake(c *Chat, reason, message, chain string) bool {
-	if c.WakeCmd == "" || elsewhere(c.Computer, tx.h.Computer) {
+	way, _ := tx.wakeWay(c)
+	if way == wayNone || way == wayOpen {
 		return false
 	}
 	c.Wake = &Wake{Reason: reason, Message: message, Chain: chain, At: tx.Now()}
 	tx.saveChat(c, true)
-	tx.runCmd(c, c.WakeCmd, "CONCH_WAKE="+reason, "CONCH_MESSAGE="+message)
+	if way != wayRunning {
+		tx.runCmd(c, c.WakeCmd, "CONCH_WAKE="+reason, "CONCH_MESSAGE="+message) // a resume, a channel's prompt, or the person's command
+	}
 	return true
+}
+
+// canWake says whether tx.wake would wake c now.
+func (tx *View) canWake(c *Chat) bool {
+	way, _ := tx.wakeWay(c)
+	return way != wayNone && way != wayOpen
 }
 
 // runStopCmd runs a chat's stop_cmd detached, once the change is written;

@@ -19,7 +19,7 @@ import (
 
 // codexSession is one test's Codex: its homes, its project folder, its model.
 type codexSession struct {
-	t         *testing.T
+	t         testing.TB
 	bin       string
 	home      string // HOME
 	codexHome string // CODEX_HOME
@@ -68,7 +68,7 @@ trust_level = "trusted"
 
 // newCodex makes a Codex for the test, answering with the fake model's
 // answer, and installs conch's hooks in its CODEX_HOME.
-func newCodex(t *testing.T, answer func(r *modelRequest, n int) turn) *codexSession {
+func newCodex(t testing.TB, answer func(r *modelRequest, n int) turn) *codexSession {
 	t.Helper()
 	bin := harnessBin(t, "codex")
 	root := t.TempDir()

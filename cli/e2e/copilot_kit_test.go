@@ -23,7 +23,7 @@ import (
 
 // copilotSession is one test's Copilot CLI: its homes, its folder, its model.
 type copilotSession struct {
-	t         *testing.T
+	t         testing.TB
 	bin       string
 	home      string // HOME
 	conchHome string // CONCH_HOME
@@ -44,7 +44,7 @@ var copilotCache struct {
 
 // newCopilot makes a Copilot CLI for the test, answering with the fake
 // model's answer, and installs conch's hooks in its COPILOT_HOME.
-func newCopilot(t *testing.T, answer func(r *modelRequest, n int) turn) *copilotSession {
+func newCopilot(t testing.TB, answer func(r *modelRequest, n int) turn) *copilotSession {
 	t.Helper()
 	bin := harnessBin(t, "copilot")
 	root := t.TempDir()

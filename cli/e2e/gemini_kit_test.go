@@ -41,7 +41,7 @@ const geminiSettings = `{
 
 // newGemini makes a Gemini CLI for the test, answering with the fake
 // model's answer.
-func newGemini(t *testing.T, answer func(r *geminiRequest, n int) gturn) *geminiSession {
+func newGemini(t testing.TB, answer func(r *geminiRequest, n int) gturn) *geminiSession {
 	t.Helper()
 	s := &geminiSession{home: newHome(t, "gemini"), model: newGeminiAPI(t, answer)}
 	s.modelEnv = s.geminiEnv

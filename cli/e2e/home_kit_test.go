@@ -18,7 +18,7 @@ import (
 // home is one test's machine for one harness: its HOME, its conch home,
 // the folder it works in, and the binary.
 type home struct {
-	t         *testing.T
+	t         testing.TB
 	harness   string // its conch name: gemini, qwen
 	bin       string
 	home      string // HOME
@@ -29,7 +29,7 @@ type home struct {
 	extraEnv []string
 }
 
-func newHome(t *testing.T, harness string) *home {
+func newHome(t testing.TB, harness string) *home {
 	t.Helper()
 	bin := harnessBin(t, harness)
 	root := t.TempDir()

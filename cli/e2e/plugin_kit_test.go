@@ -25,7 +25,7 @@ import (
 // pluginSession is one test's OpenCode or Pi: its homes, its project
 // folder, its model.
 type pluginSession struct {
-	t         *testing.T
+	t         testing.TB
 	harness   string // opencode | pi
 	bin       string
 	home      string // HOME
@@ -66,14 +66,14 @@ const piModels = `{ "providers": { "fake": {
 
 // newPluginSession makes the harness for the test, with conch's plugin
 // installed in its project folder.
-func newPluginSession(t *testing.T, harness string, model *chatModel) *pluginSession {
+func newPluginSession(t testing.TB, harness string, model *chatModel) *pluginSession {
 	return newPluginSessionBy(t, harness, model, nil)
 }
 
 // newPluginSessionBy makes the harness for the test; with like, in like's
 // folder, with its homes (the person's conch home, one HOME): two
 // harnesses side by side.
-func newPluginSessionBy(t *testing.T, harness string, model *chatModel, like *pluginSession) *pluginSession {
+func newPluginSessionBy(t testing.TB, harness string, model *chatModel, like *pluginSession) *pluginSession {
 	t.Helper()
 	bin := harnessBin(t, harness)
 	root := t.TempDir()

@@ -35,7 +35,7 @@ const qwenSettings = `{
 }
 `
 
-func newQwen(t *testing.T, answer func(r *ccRequest, n int) cturn) *qwenSession {
+func newQwen(t testing.TB, answer func(r *ccRequest, n int) cturn) *qwenSession {
 	t.Helper()
 	s := &qwenSession{home: newHome(t, "qwen"), model: newChatAPI(t, answer)}
 	s.modelEnv = s.qwenEnv

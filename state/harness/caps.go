@@ -78,6 +78,9 @@ type Capabilities struct {
 	// an answer's Continue gave it; that prompt goes on in the reply the
 	// Continue began, not the person's.
 	PromptOnContinue bool
+	// Resume is how the harness resumes a session headless (resume.go):
+	// a chat whose session ended is woken so. nil: it cannot be.
+	Resume *Resumer
 }
 
 // Kinds is a set of event kinds.
@@ -110,6 +113,7 @@ var known = [...]struct {
 	// permission prompt in PreToolUse. It exports no env file for
 	// CONCH_CHAT, but its shell has CODEX_THREAD_ID.
 	{state.HarnessCodex, Capabilities{
+		Resume:  codexResume,
 		Context: hookContext, Deny: true, KeepGoing: true,
 		ContextCap: 10000, SystemMessage: true, HostedSearch: true, HiddenThreads: true,
 		EnvFiles: []string{"CODEX_ENV_FILE", "CLAUDE_ENV_FILE"}, SessionEnv: "CODEX_THREAD_ID",
@@ -118,6 +122,7 @@ var known = [...]struct {
 	// command's environment, beside the CONCH_CHAT of its env file, which
 	// a SessionStart that missed the lock never wrote.
 	{state.HarnessClaude, Capabilities{
+		Resume:  claudeResume,
 		Context: hookContext, Deny: true, KeepGoing: true,
 		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, Ask: true,
 		EnvFiles: []string{"CLAUDE_ENV_FILE"}, SessionEnv: "CLAUDE_CODE_SESSION_ID", ShellSession: true,
@@ -130,6 +135,7 @@ var known = [...]struct {
 	// another id). A Stop's decision block fires UserPromptSubmit for the
 	// prompt it gave.
 	{state.HarnessCopilot, Capabilities{
+		Resume:  copilotResume,
 		Context: hookContext, Deny: true, KeepGoing: true,
 		ContextCap: 10000, Ask: true,
 		SessionEnv: "COPILOT_AGENT_SESSION_ID", ShellSession: true,
@@ -153,10 +159,12 @@ var known = [...]struct {
 	// without answering it: opencode run, pi -p), and sets CONCH_CHAT in
 	// the session's shell. Neither can ask the person before a tool.
 	{state.HarnessOpenCode, Capabilities{
+		Resume:  opencodeResume,
 		Context: hookContext, Deny: true, KeepGoing: true,
 		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, ShellChat: true,
 	}},
 	{state.HarnessPi, Capabilities{
+		Resume:  piResume,
 		Context: hookContext, Deny: true, KeepGoing: true,
 		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, ShellChat: true,
 	}},
@@ -166,6 +174,7 @@ var known = [...]struct {
 	// shell has QWEN_CODE_SESSION_ID, and QWEN_CODE_AGENT_ID in a
 	// subagent's; it sources no env file.
 	{state.HarnessQwen, Capabilities{
+		Resume:  qwenResume,
 		Context: hookContext | KindsOf(ToolResults), Deny: true, KeepGoing: true,
 		ContextCap: 10000, Ask: true,
 		SessionEnv: "QWEN_CODE_SESSION_ID", ShellSession: true, AgentEnv: "QWEN_CODE_AGENT_ID",
@@ -175,6 +184,7 @@ var known = [...]struct {
 	// the tool from running and ends the turn. Its shell names no session
 	// (only GEMINI_CLI=1), and its hooks get no env file.
 	{state.HarnessGemini, Capabilities{
+		Resume:  geminiResume,
 		Context: KindsOf(SessionStart, PromptSubmit, PostTool), Deny: true, KeepGoing: true,
 		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, Ask: true, SystemMessage: true,
 		RewritesShell: true,

@@ -80,6 +80,14 @@ type Event struct {
 	Transcript      string
 	AgentTranscript string
 
+	// Argv is the harness's own command line, where its plugin gives it
+	// at SessionStart (process.argv: a process may rename itself, and its
+	// /proc line with it).
+	Argv []string
+	// Channel is where the harness takes a prompt into an open session
+	// (OpenCode's server URL), given at SessionStart.
+	Channel string
+
 	Prompt string // PromptSubmit: the prompt
 	// Delivered: PromptSubmit's prompt is one conch's plugin sent (a
 	// message it delivered to keep a turn going), never the person's.
@@ -159,6 +167,9 @@ type Env struct {
 	// /proc, so it is asked only when a reply starts.
 	PID    func() int
 	Getenv func(string) string
+	// Environ is the adapter's whole environment (the harness's), read
+	// only at a session's start; nil: none is kept for a resume.
+	Environ func() []string
 	// UserHome is the person's home folder (for a harness's own files).
 	UserHome string
 	// Warn hears what went wrong without failing the event.

@@ -186,9 +186,11 @@ func (r *run) sessionStart() error {
 		if c.Status == state.StatusStopped && c.Reply == nil {
 			// The session is back (resumed, or cleared into this one).
 			s := state.StatusIdle
-			_, err = tx.SetChat(state.Actor{ID: c.ID}, c.ID, state.ChatChange{Status: &s})
+			if _, err = tx.SetChat(state.Actor{ID: c.ID}, c.ID, state.ChatChange{Status: &s}); err != nil {
+				return err
+			}
 		}
-		return err
+		return r.keepResume(tx, c)
 	})
 	if err != nil {
 		return err

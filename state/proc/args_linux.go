@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // IsCodexDaemon says whether process pid is Codex's long-lived app-server
@@ -106,4 +107,40 @@ func envOf(pid int, name string) string {
 		}
 	}
 	return ""
+}
+
+// Environ is process pid's environment as it started (a harness's own,
+// which its hooks may not be given whole), nil where it cannot be read.
+func Environ(pid int) []string {
+	if pid <= 0 {
+		return nil
+	}
+	data, ok := read("/proc/" + strconv.Itoa(pid) + "/environ")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, kv := range bytes.Split(bytes.TrimRight(data, "\x00"), []byte{0}) {
+		out = append(out, string(kv))
+	}
+	return out
+}
+
+// Parent is process pid's parent, 0 where it cannot be read.
+func Parent(pid int) int {
+	data, ok := read("/proc/" + strconv.Itoa(pid) + "/stat")
+	if !ok {
+		return 0
+	}
+	s := string(data)
+	shut := strings.LastIndexByte(s, ')')
+	if shut < 0 {
+		return 0
+	}
+	fields := strings.Fields(s[shut+1:])
+	if len(fields) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(fields[1])
+	return ppid
 }

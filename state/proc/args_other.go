@@ -20,3 +20,9 @@ func CodexClient(daemon int, folder, codexHome string) int { return 0 }
 // Env is one variable of the environment process pid started with: here,
 // never known.
 func Env(pid int, name string) string { return "" }
+
+// Environ is process pid's environment: here, none is read.
+func Environ(pid int) []string { return nil }
+
+// Parent is process pid's parent: here, not read.
+func Parent(pid int) int { return 0 }

@@ -112,3 +112,17 @@ func CodexClient(daemon int, folder, codexHome string) int {
 	recs := unsafe.Slice((*byte)(unsafe.Pointer(&all[0])), len(all)*unix.SizeofKinfoProc)
 	return codexClient(daemon, folder, codexHome, darwinKinfos(recs), details)
 }
+
+// Environ is process pid's environment as it started (sysctl
+// kern.procargs2, the person's own processes only), nil where it cannot
+// be read.
+func Environ(pid int) []string { return details(pid).env }
+
+// Parent is process pid's parent, 0 where it cannot be read.
+func Parent(pid int) int {
+	k, ok := look(pid)
+	if !ok {
+		return 0
+	}
+	return k.ppid
+}

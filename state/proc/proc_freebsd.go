@@ -56,3 +56,15 @@ func Env(pid int, name string) string { return "" }
 // CodexClient is the TUI a Codex daemon serves a session in folder for:
 // here, none (a process's folder is not read).
 func CodexClient(daemon int, folder, codexHome string) int { return 0 }
+
+// Environ is process pid's environment: on FreeBSD, not read.
+func Environ(pid int) []string { return nil }
+
+// Parent is process pid's parent, 0 where it cannot be read.
+func Parent(pid int) int {
+	k, ok := look(pid)
+	if !ok {
+		return 0
+	}
+	return k.ppid
+}

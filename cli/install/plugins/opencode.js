@@ -117,6 +117,10 @@ export const Conch = async (ctx) => {
             e.title = info.title || "";
             e.cwd = info.directory || ctx.directory;
             e.permission = permission;
+            // Where this OpenCode takes prompts (its server: opencode
+            // serve, the TUI's): conch sends a message there while the
+            // session is open and idle.
+            try { e.server_url = String(ctx.serverUrl || ""); } catch (err) {}
             const ans = await call(e, info.id);
             if (ans.context) intro.set(info.id, String(ans.context));
             return;

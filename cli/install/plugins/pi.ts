@@ -93,6 +93,7 @@ export default function (pi) {
       else process.env.CONCH_CHAT = INHERITED;
       const e = base("session_start", ctx);
       e.reason = String(event.reason || "");
+      e.argv = process.argv.map(String); // how to run pi again: its title may hide it
       const ans = await call(e);
       held = ans.context || "";
     } catch (e) {}

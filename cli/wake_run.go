@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/conch-sh/conch/render"
+	"github.com/conch-sh/conch/state"
+	"github.com/conch-sh/conch/state/proc"
+)
+
+// wakeRunMax bounds how many times one wake-run starts its harness: once
+// for its wake, again for each wake recorded while a run went.
+const wakeRunMax = 8
+
+// newWakeRunCmd is conch wake-run: the wake_cmd conch gives a chat whose
+// harness session it can resume (issue 23). conch runs it, detached, for
+// a wake; nobody types it.
+func (a *app) newWakeRunCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:    state.WakeRunArg,
+		Hidden: true,
+		Short:  "Wake a chat by resuming its harness session headless (conch runs it)",
+		Long: `Run by conch as a chat's wake_cmd, with CONCH_CHAT set: resumes the chat's
+own harness session headless (claude -p --resume, codex exec resume, …) in
+the chat's folder, with the harness's own variables its session started
+with, and waits for it. A run that ends before a reply began ends the waits
+on the chat saying so. See conch help integrations.
+
+Exit codes: 0 done (or nothing to wake), 1 a record could not be read or written.`,
+		Args:        exactArgs(0, "no arguments"),
+		Annotations: access(accessWrite),
+		RunE: run(func(cmd *cobra.Command, args []string) error {
+			return a.runWakeRun()
+		}),
+	}
+}
+
+// runWakeRun takes the chat's wake, runs its harness's resume with conch's
+// prompt, and settles the wake when the harness exits.
+func (a *app) runWakeRun() error {
+	id := a.chat
+	if !state.ValidID(id) {
+		return usage("conch wake-run runs as a chat: CONCH_CHAT is not set")
+	}
+	start, _ := proc.Start(a.env.PID)
+	self := state.Proc{PID: a.env.PID, Start: start}
+	for range wakeRunMax {
+		var w *state.WakeRun
+		err := a.update(func(tx *state.Tx) (err error) { w, err = tx.ClaimWake(id, self); return err })
+		if err != nil || w == nil {
+			return err
+		}
+		if w.Channel != "" {
+			err := promptInto(w, render.WakePrompt)
+			if err == nil {
+				return a.update(func(tx *state.Tx) error { return tx.WakeSent(id, self) })
+			}
+			a.printer().Warn("chat %s: its open session took no prompt: %v", id, err)
+		} else {
+			argv := append(w.Argv, render.WakePrompt)
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Env, cmd.Dir = w.Env, w.Dir
+			if err := cmd.Run(); err != nil && !errors.As(err, new(*exec.ExitError)) {
+				a.printer().Warn("chat %s: its harness could not be started: %v", id, err)
+			}
+		}
+		again := false
+		if err := a.update(func(tx *state.Tx) (err error) { again, err = tx.WakeRunEnded(id, self); return err }); err != nil || !again {
+			return err
+		}
+	}
+	return nil
+}
+
+// promptTimeout bounds sending a prompt into an open session.
+const promptTimeout = 10 * time.Second
+
+// promptInto sends prompt into the open session w names, through its
+// harness's own server (OpenCode's POST /session/ID/prompt_async, with the
+// basic auth OPENCODE_SERVER_PASSWORD sets), on this computer's loopback
+// (state.LocalURL). One plain HTTP/1.1 request: net/http would cost every
+// conch command its start-up.
+func promptInto(w *state.WakeRun, prompt string) error {
+	host := strings.TrimPrefix(w.Channel, "http://")
+	body, err := json.Marshal(map[string]any{"parts": []any{map[string]any{"type": "text", "text": prompt}}})
+	if err != nil {
+		return err
+	}
+	var req strings.Builder
+	fmt.Fprintf(&req, "POST /session/%s/prompt_async HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n", url.PathEscape(w.Session), host, len(body))
+	if pw := envValue(w.Env, "OPENCODE_SERVER_PASSWORD"); pw != "" {
+		user := envValue(w.Env, "OPENCODE_SERVER_USERNAME")
+		if user == "" {
+			user = "opencode"
+		}
+		fmt.Fprintf(&req, "Authorization: Basic %s\r\n", base64.StdEncoding.EncodeToString([]byte(user+":"+pw)))
+	}
+	req.WriteString("\r\n")
+	conn, err := net.DialTimeout("tcp", host, promptTimeout)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(promptTimeout))
+	if _, err := io.WriteString(conn, req.String()); err != nil {
+		return err
+	}
+	if _, err := conn.Write(body); err != nil {
+		return err
+	}
+	status, err := bufio.NewReader(conn).ReadString('\n')
+	if err != nil {
+		return err
+	}
+	if f := strings.Fields(status); len(f) < 2 || !strings.HasPrefix(f[0], "HTTP/1.") || len(f[1]) != 3 || f[1][0] != '2' {
+		return fmt.Errorf("its server answered %q", strings.TrimSpace(status))
+	}
+	return nil
+}
+
+// envValue is the value of variable k in env (KEY=VALUE), "" when unset.
+func envValue(env []string, k string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, k+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
