@@ -110,7 +110,10 @@ type app struct {
 	// a failure after that is a warning, never exit 1 (SPEC §2: a command
 	// that failed wrote nothing).
 	committed bool
-	out       *render.Printer
+	// out is the run's printer once made: printed, inside app, so that
+	// making it allocates nothing (a verb's options take it eagerly).
+	out     *render.Printer
+	printed render.Printer
 	// backendTimeout bounds reaching the backend and each request to it
 	// (0: the store's default); a hook's is its time budget.
 	backendTimeout time.Duration
@@ -232,7 +235,8 @@ func (a *app) main(args []string) int {
 
 func (a *app) printer() *render.Printer {
 	if a.out == nil {
-		a.out = &render.Printer{Out: a.env.Out, Err: a.env.Err, JSON: a.json, Keep: a.env.Keep}
+		a.printed = render.Printer{Out: a.env.Out, Err: a.env.Err, JSON: a.json, Keep: a.env.Keep}
+		a.out = &a.printed
 	}
 	return a.out
 }
@@ -331,9 +335,9 @@ func (a *app) newRoot(args []string) *cobra.Command {
 	}
 	chat := a.newChatGroup()
 	root.AddCommand(chat, a.newChatsGroup(), a.newTaskGroup(), a.newReplyGroup(),
-		a.newStepCmd(nil), a.newNotesCmd(nil), a.newPromptCmd(nil), a.newTasksCmd(nil),
-		a.newVersionCmd(nil), a.newCompletionCmd(root, nil), a.newDoctorCmd(nil), a.newDemoCmd(nil),
-		a.newClaimCmd(nil), a.newReleaseCmd(nil), a.newClaimsCmd(nil), a.newTopCmd(nil), a.newNotifyGroup(), a.newBackendGroup(), a.newMcpCmd(nil))
+		newStepCmd(a, nil), newNotesCmd(a, nil), newPromptCmd(a, nil), newTasksCmd(a, nil),
+		newVersionCmd(a, nil), newCompletionCmd(a, root, nil), newDoctorCmd(a, nil), newDemoCmd(a, nil),
+		newClaimCmd(a, nil), newReleaseCmd(a, nil), newClaimsCmd(a, nil), a.newTopCmd(nil), a.newNotifyGroup(), a.newBackendGroup(), a.newMcpCmd(nil))
 	for _, more := range [](func(*cobra.Command) []*cobra.Command){
 		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,
 	} {
@@ -346,11 +350,11 @@ func (a *app) newRoot(args []string) *cobra.Command {
 // hotCommands are the top-level commands that may be built alone.
 func (a *app) hotCommands() map[string]func() *cobra.Command {
 	return map[string]func() *cobra.Command{
-		"step":    func() *cobra.Command { return a.newStepCmd(nil) },
-		"notes":   func() *cobra.Command { return a.newNotesCmd(nil) },
-		"version": func() *cobra.Command { return a.newVersionCmd(nil) },
-		"prompt":  func() *cobra.Command { return a.newPromptCmd(nil) },
-		"tasks":   func() *cobra.Command { return a.newTasksCmd(nil) },
+		"step":    func() *cobra.Command { return newStepCmd(a, nil) },
+		"notes":   func() *cobra.Command { return newNotesCmd(a, nil) },
+		"version": func() *cobra.Command { return newVersionCmd(a, nil) },
+		"prompt":  func() *cobra.Command { return newPromptCmd(a, nil) },
+		"tasks":   func() *cobra.Command { return newTasksCmd(a, nil) },
 		"chats":   a.newChatsGroup, "reply": a.newReplyGroup, "task": a.newTaskGroup,
 		"hook": a.newHookGroup,
 	}
@@ -375,19 +379,19 @@ func firstWord(args []string) string {
 
 func (a *app) newChatGroup() *cobra.Command {
 	chat := group("chat", "One chat: register, change, show, message, stop")
-	chat.AddCommand(a.newChatNewCmd(nil), a.newChatShowCmd(nil), a.newChatSetCmd(nil), a.newChatTaintCmd(nil), a.newChatDeleteCmd(nil))
+	chat.AddCommand(newChatNewCmd(a, nil), newChatShowCmd(a, nil), newChatSetCmd(a, nil), newChatTaintCmd(a, nil), newChatDeleteCmd(a, nil))
 	return chat
 }
 
 func (a *app) newChatsGroup() *cobra.Command {
 	chats := group("chats", "The person's other chats")
-	chats.AddCommand(a.newChatsListCmd(nil))
+	chats.AddCommand(newChatsListCmd(a, nil))
 	return chats
 }
 
 func (a *app) newTaskGroup() *cobra.Command {
 	task := group("task", "Tasks a chat started")
-	task.AddCommand(a.newTaskNewCmd(nil), a.newTaskSetCmd(nil))
+	task.AddCommand(newTaskNewCmd(a, nil), newTaskSetCmd(a, nil))
 	return task
 }
 
@@ -554,30 +558,9 @@ func maxArgs(n int, names string) cobra.PositionalArgs {
 }
 
 // absPath makes p absolute against the command's working folder.
-func (a *app) absPath(p string) string {
-	if p == "" || filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(a.env.Cwd, p)
-}
+func (a *app) absPath(p string) string { return absPath(a.env.Cwd, p) }
 
 // readText reads free text from a flag or a file (- for standard input).
 func (a *app) readText(text, file string, textSet bool, what string) (string, error) {
-	if file == "" {
-		return text, nil
-	}
-	if textSet {
-		return "", usage("give %s as text or as a file, not both", what)
-	}
-	var data []byte
-	var err error
-	if file == "-" {
-		data, err = io.ReadAll(a.env.In)
-	} else {
-		data, err = os.ReadFile(a.absPath(file))
-	}
-	if err != nil {
-		return "", usage("cannot read %s from %s: %v", what, file, err)
-	}
-	return string(data), nil
+	return readText(a.env.In, a.env.Cwd, text, file, textSet, what)
 }
