@@ -57,6 +57,10 @@ func (h homeRW) update(fn func(tx *state.Tx) error) error {
 	return err
 }
 
+// markCommitted marks the run committed after a change made outside a
+// transaction of the home (backend migrate's copy).
+func (h homeRW) markCommitted() { *h.committed = true }
+
 // view runs fn over the records as they are, with no lock.
 func (h homeRW) view(fn func(v *state.View) error) error { return h.home.View(fn) }
 
