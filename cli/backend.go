@@ -182,7 +182,7 @@ func (a *app) backend(cfg state.Config) (store.Store, error) {
 	})
 }
 
-func (a *app) newBackendGroup() *cobra.Command {
+func newBackendGroup(a *app) *cobra.Command {
 	g := group("backend", "One home on several computers: the records on NATS JetStream ([backend])")
 	g.Long = strings.TrimRight(topicBackend, "\n")
 	g.AddCommand(newBackendMigrateCmd(a, nil), newBackendJoinCmd(a, nil))

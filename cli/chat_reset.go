@@ -32,7 +32,7 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 		Args:        maxArgs(1, "one chat id"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			id, err := a.target(args)
+			id, err := target(a.chat, args)
 			if err != nil {
 				return err
 			}

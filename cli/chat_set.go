@@ -61,7 +61,7 @@ Exit codes: 0 done, 2 bad value, 3 refused or no such chat.`,
 	f.StringVar(&o.wakeCmd, "wake-cmd", "", "the shell command that starts a reply (the harness's)")
 	f.StringVar(&o.stopCmd, "stop-cmd", "", "the shell command that stops its reply (the harness's)")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		id, err := a.target(args)
+		id, err := target(a.chat, args)
 		if err != nil {
 			return err
 		}

@@ -35,7 +35,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 		Args:        maxArgs(1, "one chat id"),
 		Annotations: access(accessRead),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			id, err := a.target(args)
+			id, err := target(a.chat, args)
 			if err != nil {
 				return err
 			}
@@ -65,12 +65,12 @@ func runChatShow(o *chatShowOptions) error {
 }
 
 // target is the chat a command names: its argument, else the chat acting.
-func (a *app) target(args []string) (string, error) {
+func target(chat string, args []string) (string, error) {
 	if len(args) == 1 {
 		return args[0], nil
 	}
-	if a.chat == "" {
+	if chat == "" {
 		return "", usage("name a chat: give its id, --chat ID, or set CONCH_CHAT")
 	}
-	return a.chat, nil
+	return chat, nil
 }

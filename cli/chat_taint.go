@@ -39,7 +39,7 @@ another chat.`,
 	cmd.Flags().StringVar(&o.outside, "outside", "", "the outside source it read")
 	cmd.Flags().StringVar(&o.person, "person", "", "whose words came into it")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		id, err := a.target(args)
+		id, err := target(a.chat, args)
 		if err != nil {
 			return err
 		}

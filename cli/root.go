@@ -1,7 +1,8 @@
 // Package cli is conch's command line: one file per verb, each with its
 // options, its cobra constructor and its run function, which calls package
-// state and prints through package render. Nothing below Main exits the
-// process; Main maps every error to its exit code in one place.
+// state and prints through package render (cli/deps.go says how a run
+// reaches what it uses: on its options, not on app). Nothing below Main
+// exits the process; Main maps every error to its exit code in one place.
 package cli
 
 import (
@@ -100,7 +101,9 @@ const (
 
 func access(a string) map[string]string { return map[string]string{"access": a} }
 
-// app is one run of conch: its environment, its global flags and the home.
+// app is one run of conch, its wiring: its environment, its global flags,
+// the home and what the run has done to it. A verb's run takes what it
+// uses from app on its options (cli/deps.go), never app itself.
 type app struct {
 	env  Env
 	json bool
@@ -333,11 +336,11 @@ func (a *app) newRoot(args []string) *cobra.Command {
 		root.AddCommand(build())
 		return root
 	}
-	chat := a.newChatGroup()
-	root.AddCommand(chat, a.newChatsGroup(), a.newTaskGroup(), a.newReplyGroup(),
+	chat := newChatGroup(a)
+	root.AddCommand(chat, newChatsGroup(a), newTaskGroup(a), newReplyGroup(a),
 		newStepCmd(a, nil), newNotesCmd(a, nil), newPromptCmd(a, nil), newTasksCmd(a, nil),
 		newVersionCmd(a, nil), newCompletionCmd(a, root, nil), newDoctorCmd(a, nil), newDemoCmd(a, nil),
-		newClaimCmd(a, nil), newReleaseCmd(a, nil), newClaimsCmd(a, nil), a.newTopCmd(nil), a.newNotifyGroup(), a.newBackendGroup(), a.newMcpCmd(nil))
+		newClaimCmd(a, nil), newReleaseCmd(a, nil), newClaimsCmd(a, nil), a.newTopCmd(nil), a.newNotifyGroup(), newBackendGroup(a), a.newMcpCmd(nil))
 	for _, more := range [](func(*cobra.Command) []*cobra.Command){
 		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,
 	} {
@@ -355,8 +358,10 @@ func (a *app) hotCommands() map[string]func() *cobra.Command {
 		"version": func() *cobra.Command { return newVersionCmd(a, nil) },
 		"prompt":  func() *cobra.Command { return newPromptCmd(a, nil) },
 		"tasks":   func() *cobra.Command { return newTasksCmd(a, nil) },
-		"chats":   a.newChatsGroup, "reply": a.newReplyGroup, "task": a.newTaskGroup,
-		"hook": a.newHookGroup,
+		"chats":   func() *cobra.Command { return newChatsGroup(a) },
+		"reply":   func() *cobra.Command { return newReplyGroup(a) },
+		"task":    func() *cobra.Command { return newTaskGroup(a) },
+		"hook":    a.newHookGroup,
 	}
 }
 
@@ -377,25 +382,25 @@ func firstWord(args []string) string {
 	return ""
 }
 
-func (a *app) newChatGroup() *cobra.Command {
+func newChatGroup(a *app) *cobra.Command {
 	chat := group("chat", "One chat: register, change, show, message, stop")
 	chat.AddCommand(newChatNewCmd(a, nil), newChatShowCmd(a, nil), newChatSetCmd(a, nil), newChatTaintCmd(a, nil), newChatDeleteCmd(a, nil))
 	return chat
 }
 
-func (a *app) newChatsGroup() *cobra.Command {
+func newChatsGroup(a *app) *cobra.Command {
 	chats := group("chats", "The person's other chats")
 	chats.AddCommand(newChatsListCmd(a, nil))
 	return chats
 }
 
-func (a *app) newTaskGroup() *cobra.Command {
+func newTaskGroup(a *app) *cobra.Command {
 	task := group("task", "Tasks a chat started")
 	task.AddCommand(newTaskNewCmd(a, nil), newTaskSetCmd(a, nil))
 	return task
 }
 
-func (a *app) newReplyGroup() *cobra.Command {
+func newReplyGroup(a *app) *cobra.Command {
 	reply := group("reply", "A chat's reply begins and ends")
 	reply.AddCommand(a.newReplyStartCmd(nil), a.newReplyEndCmd(nil))
 	return reply
