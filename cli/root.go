@@ -106,28 +106,31 @@ func access(a string) map[string]string { return map[string]string{"access": a} 
 // uses from app on its options (cli/deps.go), never app itself.
 type app struct {
 	env  Env
-	json bool
 	chat string
 	home *state.Home
-	// committed is set once a transaction of this command has committed:
-	// a failure after that is a warning, never exit 1 (SPEC §2: a command
-	// that failed wrote nothing).
-	committed bool
-	// out is the run's printer once made: printed, inside app, so that
-	// making it allocates nothing (a verb's options take it eagerly).
-	out     *render.Printer
+	// printed is the run's printer once made (printerMade), inside app so
+	// that making it allocates nothing: a verb's options take it eagerly.
 	printed render.Printer
 	// backendTimeout bounds reaching the backend and each request to it
 	// (0: the store's default); a hook's is its time budget.
 	backendTimeout time.Duration
-	// noHome: the command does not open the home (its access is none).
-	noHome bool
 	// harness is the process running the chat when an adapter knows it
 	// better than the parent of this command (Codex's TUI, whose hooks
 	// its long-lived daemon runs).
 	harness int
 	// config is the home's config.toml once read (localConfig).
 	config *state.LocalConfig
+
+	// The flags last, side by side: app then fits the allocator's 320-byte
+	// class, as it did before it held the printer.
+	json        bool
+	printerMade bool
+	// committed is set once a transaction of this command has committed:
+	// a failure after that is a warning, never exit 1 (SPEC §2: a command
+	// that failed wrote nothing).
+	committed bool
+	// noHome: the command does not open the home (its access is none).
+	noHome bool
 	// hooked: a hook runs (it exits 0 whatever happens); unsaid: its
 	// answer could not be written, so what it marked is not confirmed.
 	hooked, unsaid bool
@@ -237,11 +240,11 @@ func (a *app) main(args []string) int {
 }
 
 func (a *app) printer() *render.Printer {
-	if a.out == nil {
+	if !a.printerMade {
 		a.printed = render.Printer{Out: a.env.Out, Err: a.env.Err, JSON: a.json, Keep: a.env.Keep}
-		a.out = &a.printed
+		a.printerMade = true
 	}
-	return a.out
+	return &a.printed
 }
 
 // exitCode is the one place that maps errors to exit codes.
