@@ -15,11 +15,16 @@ import (
 type adoptOptions struct {
 	harness string // one of state.Harnesses
 	file    string // as typed
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
+	Cwd   string
 }
 
 // newAdoptCmd is conch adopt; runF, when not nil, gets the checked options
 // instead of the run (for tests).
-func (a *app) newAdoptCmd(runF func(*adoptOptions) error) *cobra.Command {
+func newAdoptCmd(a *app, runF func(*adoptOptions) error) *cobra.Command {
 	o := &adoptOptions{}
 	return &cobra.Command{
 		Use:   "adopt claude|codex --chat ID FILE",
@@ -46,21 +51,22 @@ another chat (one that is no longer yours loses it to the chat adopting).`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runAdopt(o)
+			o.IO, o.Home, o.Actor, o.Cwd = a.printer(), a.homeRW(), a.actor(), a.env.Cwd
+			return runAdopt(o)
 		}),
 	}
 }
 
 // runAdopt links the chat to the file, resolved against the current
 // folder.
-func (a *app) runAdopt(o *adoptOptions) error {
+func runAdopt(o *adoptOptions) error {
 	var ad *state.Adoption
-	err := a.update(func(tx *state.Tx) (err error) {
-		ad, err = tx.Adopt(a.actor(), o.harness, a.absPath(o.file), harness.SessionFile)
+	err := o.Home.update(func(tx *state.Tx) (err error) {
+		ad, err = tx.Adopt(o.Actor, o.harness, absPath(o.Cwd, o.file), harness.SessionFile)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(render.AdoptionView(ad), render.Adopted(ad))
+	return o.IO.Value(render.AdoptionView(ad), render.Adopted(ad))
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"os"
 
-	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 	"github.com/conch-sh/conch/state/proc"
 )
@@ -11,19 +10,11 @@ import (
 // update runs fn in a transaction under the home's lock, then says on
 // standard error what went wrong without failing it (a log append that
 // could not be written).
-func (a *app) update(fn func(tx *state.Tx) error) error {
-	err := updateWarning(a.home, fn, func(w string) { a.printer().Warn("%s", w) })
-	if err == nil {
-		a.committed = true
-	}
-	return err
-}
+func (a *app) update(fn func(tx *state.Tx) error) error { return a.homeRW().update(fn) }
 
 // warnCommitted says what went wrong after this command's change had
 // committed: a warning, for the change stands.
-func (a *app) warnCommitted(err error) {
-	a.printer().Warn("%s", render.CommittedBut(err))
-}
+func (a *app) warnCommitted(err error) { warnCommitted(a.printer(), err) }
 
 // updateWarning runs fn in a transaction under the home's lock; after a
 // commit, warn hears each thing that went wrong without failing it.
@@ -60,30 +51,4 @@ func (a *app) harnessPID(pid int) int {
 		return a.harness
 	}
 	return proc.HarnessPID(a.env.PPID)
-}
-
-// showChat prints a chat a write made or changed, as the actor may see
-// it: its id, or with --json the record.
-func (a *app) showChat(c *state.Chat) error {
-	return a.view(func(tx *state.View) error {
-		shown, err := tx.Show(a.actor(), c)
-		if err != nil {
-			return err
-		}
-		return a.printer().Value(render.ChatView(shown), c.ID+"\n")
-	})
-}
-
-// updateChat runs a write that changes one chat, then prints it.
-func (a *app) updateChat(fn func(tx *state.Tx) (*state.Chat, error)) error {
-	var c *state.Chat
-	err := a.update(func(tx *state.Tx) error {
-		var err error
-		c, err = fn(tx)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	return a.showChat(c)
 }

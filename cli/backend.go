@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 	"github.com/conch-sh/conch/state/store"
 	"github.com/conch-sh/conch/state/store/natsstore/join"
@@ -183,17 +184,25 @@ func (a *app) backend(cfg state.Config) (store.Store, error) {
 	})
 }
 
-func (a *app) newBackendGroup() *cobra.Command {
+func newBackendGroup(a *app) *cobra.Command {
 	g := group("backend", "One home on several computers: the records on NATS JetStream ([backend])")
 	g.Long = strings.TrimRight(topicBackend, "\n")
-	g.AddCommand(a.newBackendMigrate(), a.newBackendJoin())
+	g.AddCommand(newBackendMigrateCmd(a, nil), newBackendJoinCmd(a, nil))
 	return g
 }
 
-// newBackendMigrate copies the local home's records into the backend's
-// home, which must be empty: the way a person moves to a shared home
-// without losing history.
-func (a *app) newBackendMigrate() *cobra.Command {
+// backendMigrateOptions are conch backend migrate's (it has no words).
+type backendMigrateOptions struct {
+	IO   *render.Printer
+	Home homeRW
+}
+
+// newBackendMigrateCmd is conch backend migrate, which copies the local
+// home's records into the backend's home, which must be empty: the way a
+// person moves to a shared home without losing history. runF, when not
+// nil, gets the options instead of the run (for tests).
+func newBackendMigrateCmd(a *app, runF func(*backendMigrateOptions) error) *cobra.Command {
+	o := &backendMigrateOptions{}
 	return &cobra.Command{
 		Use:   "migrate",
 		Short: "Copy the local home (CONCH_HOME) into the empty backend home",
@@ -205,19 +214,29 @@ the config names the backend for everyday use.`,
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			dst, ok := a.home.Store().(BackendStore)
-			if !ok {
-				return usage("no backend: set [backend] url in %s, or CONCH_BACKEND_URL", a.home.Dir+"/config.toml")
+			if runF != nil {
+				return runF(o)
 			}
-			n, err := migrate(a.home.Local(), dst)
-			if err != nil {
-				return err
-			}
-			a.committed = true
-			return a.printer().Value(map[string]any{"records": n, "backend": dst.URL(), "home": dst.Bucket()},
-				fmt.Sprintf("copied %d records from %s to %s home %s\n", n, a.home.Dir, dst.URL(), dst.Bucket()))
+			o.IO, o.Home = a.printer(), a.homeRW()
+			return runBackendMigrate(o)
 		}),
 	}
+}
+
+// runBackendMigrate copies the records, and says how many.
+func runBackendMigrate(o *backendMigrateOptions) error {
+	home := o.Home.home
+	dst, ok := home.Store().(BackendStore)
+	if !ok {
+		return usage("no backend: set [backend] url in %s, or CONCH_BACKEND_URL", home.Dir+"/config.toml")
+	}
+	n, err := migrate(home.Local(), dst)
+	if err != nil {
+		return err
+	}
+	o.Home.markCommitted()
+	return o.IO.Value(map[string]any{"records": n, "backend": dst.URL(), "home": dst.Bucket()},
+		fmt.Sprintf("copied %d records from %s to %s home %s\n", n, home.Dir, dst.URL(), dst.Bucket()))
 }
 
 // stayLocal is what a local home holds that stays on this computer when

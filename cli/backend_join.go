@@ -11,6 +11,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 	"github.com/conch-sh/conch/state/store"
 	"github.com/conch-sh/conch/state/store/natsstore/join"
@@ -22,10 +23,22 @@ const (
 	joinCA    = "hub-ca.pem"
 )
 
-// newBackendJoin writes what the line conch-hub printed gives this
-// computer: the credentials, the CA and the [backend] of config.toml.
-func (a *app) newBackendJoin() *cobra.Command {
-	var home string
+// backendJoinOptions are conch backend join's words.
+type backendJoinOptions struct {
+	url, home string // the hub's URL; --home, the home on it
+	seed, ca  []byte // the token's key and CA
+	dir       string // the local home, CONCH_HOME
+
+	IO *render.Printer
+	FS store.FS // nil: the real file system
+}
+
+// newBackendJoinCmd is conch backend join, which writes what the line
+// conch-hub printed gives this computer: the credentials, the CA and the
+// [backend] of config.toml. runF, when not nil, gets the checked options
+// instead of the run (for tests).
+func newBackendJoinCmd(a *app, runF func(*backendJoinOptions) error) *cobra.Command {
+	o := &backendJoinOptions{}
 	cmd := &cobra.Command{
 		Use:   "join URL TOKEN",
 		Short: "Join this computer to a hub: the line conch-hub printed",
@@ -47,24 +60,30 @@ encrypted. Nothing is reached: a wrong token is told by the first command.`,
 			if err := join.Refusal(join.Link{URL: url, Creds: joinCreds}); err != nil {
 				return usage("conch backend join: %v", err)
 			}
-			if home != "" && !validBucket(home) {
-				return usage("conch backend join: --home %q: a name of letters, digits, - and _", home)
+			if o.home != "" && !validBucket(o.home) {
+				return usage("conch backend join: --home %q: a name of letters, digits, - and _", o.home)
 			}
-			dir := a.homeDir()
-			if dir == "" {
+			o.dir = a.homeDir()
+			if o.dir == "" {
 				return errors.New("no CONCH_HOME and no home folder to join")
 			}
-			return a.joinWrite(dir, url, home, seed, ca)
+			o.url, o.seed, o.ca = url, seed, ca
+			if runF != nil {
+				return runF(o)
+			}
+			o.IO, o.FS = a.printer(), a.env.FS
+			return runBackendJoin(o)
 		}),
 	}
-	cmd.Flags().StringVar(&home, "home", "", "the home on the hub (default: conch's, \"conch\")")
+	cmd.Flags().StringVar(&o.home, "home", "", "the home on the hub (default: conch's, \"conch\")")
 	return cmd
 }
 
-// joinWrite writes the credentials, the CA and the config, the config
-// last: a join cut short leaves the config as it was.
-func (a *app) joinWrite(dir, url, home string, seed, ca []byte) error {
-	fsys := a.env.FS
+// runBackendJoin writes the credentials, the CA and the config, the
+// config last: a join cut short leaves the config as it was.
+func runBackendJoin(o *backendJoinOptions) error {
+	dir, url, home, seed, ca := o.dir, o.url, o.home, o.seed, o.ca
+	fsys := o.FS
 	if fsys == nil {
 		fsys = store.OSFS{}
 	}
@@ -96,7 +115,7 @@ func (a *app) joinWrite(dir, url, home string, seed, ca []byte) error {
 	if err := fsys.SyncDir(dir); err != nil {
 		return err
 	}
-	return a.printer().Value(map[string]any{"backend": url, "config": cfgPath, "creds": creds, "tls_ca": caPath},
+	return o.IO.Value(map[string]any{"backend": url, "config": cfgPath, "creds": creds, "tls_ca": caPath},
 		fmt.Sprintf("joined %s: [backend] in %s, its credentials in %s and %s (conch doctor checks the link)\n", url, cfgPath, creds, caPath))
 }
 

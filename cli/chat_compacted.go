@@ -10,11 +10,15 @@ import (
 // chatCompactedOptions are conch chat compacted's words.
 type chatCompactedOptions struct {
 	id string // the chat
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
 }
 
 // newChatCompactedCmd is conch chat compacted; runF, when not nil, gets
 // the checked options instead of the run (for tests).
-func (a *app) newChatCompactedCmd(runF func(*chatCompactedOptions) error) *cobra.Command {
+func newChatCompactedCmd(a *app, runF func(*chatCompactedOptions) error) *cobra.Command {
 	o := &chatCompactedOptions{}
 	return &cobra.Command{
 		Use:   "compacted [ID]",
@@ -30,7 +34,7 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 		Args:        maxArgs(1, "one chat id"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			id, err := a.target(args)
+			id, err := target(a.chat, args)
 			if err != nil {
 				return err
 			}
@@ -38,20 +42,21 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runChatCompacted(o)
+			o.IO, o.Home, o.Actor = a.printer(), a.homeRW(), a.actor()
+			return runChatCompacted(o)
 		}),
 	}
 }
 
 // runChatCompacted records it in the chat's log.
-func (a *app) runChatCompacted(o *chatCompactedOptions) error {
+func runChatCompacted(o *chatCompactedOptions) error {
 	var ev *state.Event
-	err := a.update(func(tx *state.Tx) (err error) {
-		ev, err = tx.Compacted(a.actor(), o.id)
+	err := o.Home.update(func(tx *state.Tx) (err error) {
+		ev, err = tx.Compacted(o.Actor, o.id)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(render.CompactedView(o.id, ev), render.CompactedWords(o.id, ev))
+	return o.IO.Value(render.CompactedView(o.id, ev), render.CompactedWords(o.id, ev))
 }

@@ -10,11 +10,15 @@ import (
 // chatDeleteOptions are conch chat delete's words.
 type chatDeleteOptions struct {
 	id string
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
 }
 
 // newChatDeleteCmd is conch chat delete; runF, when not nil, gets the
 // checked options instead of the run (for tests).
-func (a *app) newChatDeleteCmd(runF func(*chatDeleteOptions) error) *cobra.Command {
+func newChatDeleteCmd(a *app, runF func(*chatDeleteOptions) error) *cobra.Command {
 	o := &chatDeleteOptions{}
 	return &cobra.Command{
 		Use:   "delete ID",
@@ -31,19 +35,20 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runChatDelete(o)
+			o.IO, o.Home, o.Actor = a.printer(), a.homeRW(), a.actor()
+			return runChatDelete(o)
 		}),
 	}
 }
 
 // runChatDelete deletes the chat.
-func (a *app) runChatDelete(o *chatDeleteOptions) error {
-	err := a.update(func(tx *state.Tx) error {
-		_, err := tx.DeleteChat(a.actor(), o.id)
+func runChatDelete(o *chatDeleteOptions) error {
+	err := o.Home.update(func(tx *state.Tx) error {
+		_, err := tx.DeleteChat(o.Actor, o.id)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(render.DeletedJSON{ID: o.id, Deleted: true}, render.Deleted(o.id))
+	return o.IO.Value(render.DeletedJSON{ID: o.id, Deleted: true}, render.Deleted(o.id))
 }

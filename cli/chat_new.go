@@ -11,11 +11,15 @@ import (
 type chatNewOptions struct {
 	title, folder, origin, parent, mode, wakeCmd, stopCmd, key string
 	mcpOnly                                                    bool
+
+	Home  homeRW
+	Actor state.Actor
+	Cwd   string
 }
 
 // newChatNewCmd is conch chat new; runF, when not nil, gets the checked
 // options instead of the run (for tests).
-func (a *app) newChatNewCmd(runF func(*chatNewOptions) error) *cobra.Command {
+func newChatNewCmd(a *app, runF func(*chatNewOptions) error) *cobra.Command {
 	o := &chatNewOptions{}
 	cmd := &cobra.Command{
 		Use:   "new --title T [--folder DIR] [--origin O] [--parent ID] [--mode M] [--wake-cmd CMD] [--stop-cmd CMD] [--key K]",
@@ -40,7 +44,8 @@ Exit codes: 0 done, 2 bad value, 3 refused or no such parent.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runChatNew(o)
+			o.Home, o.Actor, o.Cwd = a.homeRW(), a.actor(), a.env.Cwd
+			return runChatNew(o)
 		}),
 	}
 	f := cmd.Flags()
@@ -58,18 +63,18 @@ Exit codes: 0 done, 2 bad value, 3 refused or no such parent.`,
 }
 
 // runChatNew registers the chat and prints its id.
-func (a *app) runChatNew(o *chatNewOptions) error {
+func runChatNew(o *chatNewOptions) error {
 	folder := o.folder
 	if folder == "" {
-		if folder = a.home.Workspace(); folder == "" {
-			folder = a.env.Cwd
+		if folder = o.Home.home.Workspace(); folder == "" {
+			folder = o.Cwd
 		}
 	}
 	in := state.NewChat{
-		Title: render.Clean(o.title), Folder: a.absPath(folder), Origin: o.origin, Parent: o.parent,
+		Title: render.Clean(o.title), Folder: absPath(o.Cwd, folder), Origin: o.origin, Parent: o.parent,
 		Mode: o.mode, WakeCmd: o.wakeCmd, StopCmd: o.stopCmd, Key: o.key, MCPOnly: o.mcpOnly,
 	}
-	return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
-		return tx.CreateChat(a.actor(), in)
+	return o.Home.updateChat(o.Actor, func(tx *state.Tx) (*state.Chat, error) {
+		return tx.CreateChat(o.Actor, in)
 	})
 }

@@ -10,11 +10,15 @@ import (
 // chatResetOptions are conch chat reset's words.
 type chatResetOptions struct {
 	id string // the chat
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
 }
 
 // newChatResetCmd is conch chat reset; runF, when not nil, gets the
 // checked options instead of the run (for tests).
-func (a *app) newChatResetCmd(runF func(*chatResetOptions) error) *cobra.Command {
+func newChatResetCmd(a *app, runF func(*chatResetOptions) error) *cobra.Command {
 	o := &chatResetOptions{}
 	return &cobra.Command{
 		Use:   "reset [ID]",
@@ -28,7 +32,7 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 		Args:        maxArgs(1, "one chat id"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			id, err := a.target(args)
+			id, err := target(a.chat, args)
 			if err != nil {
 				return err
 			}
@@ -36,20 +40,21 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runChatReset(o)
+			o.IO, o.Home, o.Actor = a.printer(), a.homeRW(), a.actor()
+			return runChatReset(o)
 		}),
 	}
 }
 
 // runChatReset drops the chat's own watches.
-func (a *app) runChatReset(o *chatResetOptions) error {
+func runChatReset(o *chatResetOptions) error {
 	var dropped []string
-	err := a.update(func(tx *state.Tx) (err error) {
-		dropped, err = tx.ResetChat(a.actor(), o.id)
+	err := o.Home.update(func(tx *state.Tx) (err error) {
+		dropped, err = tx.ResetChat(o.Actor, o.id)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(render.ResetView(o.id, dropped), render.ResetWords(o.id, dropped))
+	return o.IO.Value(render.ResetView(o.id, dropped), render.ResetWords(o.id, dropped))
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/render"
@@ -13,6 +15,11 @@ type chatSetOptions struct {
 	title, status, mode, inbound, goal, goalFile, wakeCmd, stopCmd string
 	archived, browser, recovery                                    bool
 	given                                                          map[string]bool // the flags given, by name
+
+	Home  homeRW
+	Actor state.Actor
+	In    io.Reader // standard input, for a text given as -
+	Cwd   string
 }
 
 // chatSetFlags are chat set's flags, each a change.
@@ -20,7 +27,7 @@ var chatSetFlags = []string{"title", "status", "archived", "mode", "inbound", "g
 
 // newChatSetCmd is conch chat set; runF, when not nil, gets the checked
 // options instead of the change (for tests).
-func (a *app) newChatSetCmd(runF func(*chatSetOptions) error) *cobra.Command {
+func newChatSetCmd(a *app, runF func(*chatSetOptions) error) *cobra.Command {
 	o := &chatSetOptions{given: map[string]bool{}}
 	cmd := &cobra.Command{
 		Use:   "set [ID] [--title T] [--status S] [--archived[=false]] [--mode M] [--inbound I] [--goal G] [--browser[=false]] [--recovery[=false]] [--wake-cmd CMD] [--stop-cmd CMD]",
@@ -54,7 +61,7 @@ Exit codes: 0 done, 2 bad value, 3 refused or no such chat.`,
 	f.StringVar(&o.wakeCmd, "wake-cmd", "", "the shell command that starts a reply (the harness's)")
 	f.StringVar(&o.stopCmd, "stop-cmd", "", "the shell command that stops its reply (the harness's)")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		id, err := a.target(args)
+		id, err := target(a.chat, args)
 		if err != nil {
 			return err
 		}
@@ -70,13 +77,14 @@ Exit codes: 0 done, 2 bad value, 3 refused or no such chat.`,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runChatSet(o)
+		o.Home, o.Actor, o.In, o.Cwd = a.homeRW(), a.actor(), a.env.In, a.env.Cwd
+		return runChatSet(o)
 	})
 	return cmd
 }
 
 // runChatSet makes the change and prints the chat.
-func (a *app) runChatSet(o *chatSetOptions) error {
+func runChatSet(o *chatSetOptions) error {
 	var ch state.ChatChange
 	set := func(name string) bool { return o.given[name] }
 	if set("title") {
@@ -84,7 +92,7 @@ func (a *app) runChatSet(o *chatSetOptions) error {
 		ch.Title = &t
 	}
 	if set("goal") || set("goal-file") {
-		g, err := a.readText(o.goal, o.goalFile, set("goal"), "the goal")
+		g, err := readText(o.In, o.Cwd, o.goal, o.goalFile, set("goal"), "the goal")
 		if err != nil {
 			return err
 		}
@@ -104,7 +112,7 @@ func (a *app) runChatSet(o *chatSetOptions) error {
 			*p = bvals[name]
 		}
 	}
-	return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
-		return tx.SetChat(a.actor(), o.id, ch)
+	return o.Home.updateChat(o.Actor, func(tx *state.Tx) (*state.Chat, error) {
+		return tx.SetChat(o.Actor, o.id, ch)
 	})
 }

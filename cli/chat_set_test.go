@@ -11,7 +11,7 @@ func TestChatSetOptions(t *testing.T) {
 	var got *chatSetOptions
 	catch := func(o *chatSetOptions) error { got = o; return nil }
 
-	if err := parse(t, testApp().newChatSetCmd(catch), "c_3", "--archived=false", "--goal", "", "--status", "idle"); err != nil {
+	if err := parse(t, newChatSetCmd(testApp(), catch), "c_3", "--archived=false", "--goal", "", "--status", "idle"); err != nil {
 		t.Fatal(err)
 	}
 	if got.id != "c_3" || len(got.given) != 3 || !got.given["archived"] || got.archived || !got.given["goal"] || got.goal != "" || got.status != "idle" {
@@ -20,7 +20,7 @@ func TestChatSetOptions(t *testing.T) {
 
 	a := testApp()
 	a.chat = "c_9"
-	if err := parse(t, a.newChatSetCmd(catch), "--goal-file", "-"); err != nil || got.id != "c_9" || !got.given["goal-file"] || got.given["goal"] {
+	if err := parse(t, newChatSetCmd(a, catch), "--goal-file", "-"); err != nil || got.id != "c_9" || !got.given["goal-file"] || got.given["goal"] {
 		t.Fatalf("the acting chat: %+v, %v", got, err)
 	}
 
@@ -32,7 +32,7 @@ func TestChatSetOptions(t *testing.T) {
 		{[]string{"--title", "x"}, "name a chat"},
 	} {
 		got = nil
-		err := parse(t, testApp().newChatSetCmd(catch), c.args...)
+		err := parse(t, newChatSetCmd(testApp(), catch), c.args...)
 		if !isUsage(err) || !strings.Contains(err.Error(), c.want) || got != nil {
 			t.Errorf("%q: %v (ran: %v), want usage %q", c.args, err, got != nil, c.want)
 		}
@@ -44,14 +44,14 @@ func TestChatStopOptions(t *testing.T) {
 	var got *chatStopOptions
 	catch := func(o *chatStopOptions) error { got = o; return nil }
 
-	if err := parse(t, testApp().newChatStopCmd(catch), "c_2", "--reason", "", "--key", "k"); err != nil {
+	if err := parse(t, newChatStopCmd(testApp(), catch), "c_2", "--reason", "", "--key", "k"); err != nil {
 		t.Fatal(err)
 	}
 	if want := (chatStopOptions{id: "c_2", key: "k", reasonSet: true}); *got != want {
 		t.Fatalf("got %+v, want %+v", *got, want)
 	}
 	got = nil
-	if err := parse(t, testApp().newChatStopCmd(catch), "c_2"); !isUsage(err) || !strings.Contains(err.Error(), "give a reason") || got != nil {
+	if err := parse(t, newChatStopCmd(testApp(), catch), "c_2"); !isUsage(err) || !strings.Contains(err.Error(), "give a reason") || got != nil {
 		t.Fatalf("no reason: %v (ran: %v)", err, got != nil)
 	}
 }

@@ -10,11 +10,16 @@ import (
 // chatShowOptions are conch chat show's words.
 type chatShowOptions struct {
 	id string // the chat
+
+	IO       *render.Printer
+	Home     homeRW
+	Actor    state.Actor
+	UserHome string
 }
 
 // newChatShowCmd is conch chat show; runF, when not nil, gets the checked
 // options instead of the run (for tests).
-func (a *app) newChatShowCmd(runF func(*chatShowOptions) error) *cobra.Command {
+func newChatShowCmd(a *app, runF func(*chatShowOptions) error) *cobra.Command {
 	o := &chatShowOptions{}
 	return &cobra.Command{
 		Use:   "show [ID]",
@@ -30,7 +35,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 		Args:        maxArgs(1, "one chat id"),
 		Annotations: access(accessRead),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			id, err := a.target(args)
+			id, err := target(a.chat, args)
 			if err != nil {
 				return err
 			}
@@ -38,33 +43,34 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runChatShow(o)
+			o.IO, o.Home, o.Actor, o.UserHome = a.printer(), a.homeRW(), a.actor(), a.userHome()
+			return runChatShow(o)
 		}),
 	}
 }
 
 // runChatShow shows the chat as the actor may see it.
-func (a *app) runChatShow(o *chatShowOptions) error {
-	return a.view(func(tx *state.View) error {
-		c, err := tx.Named(a.actor(), o.id)
+func runChatShow(o *chatShowOptions) error {
+	return o.Home.view(func(tx *state.View) error {
+		c, err := tx.Named(o.Actor, o.id)
 		if err != nil {
 			return err
 		}
-		shown, err := tx.Show(a.actor(), c)
+		shown, err := tx.Show(o.Actor, c)
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(render.ChatView(shown), render.ChatShow(shown, tx.Now(), a.userHome()))
+		return o.IO.Value(render.ChatView(shown), render.ChatShow(shown, tx.Now(), o.UserHome))
 	})
 }
 
 // target is the chat a command names: its argument, else the chat acting.
-func (a *app) target(args []string) (string, error) {
+func target(chat string, args []string) (string, error) {
 	if len(args) == 1 {
 		return args[0], nil
 	}
-	if a.chat == "" {
+	if chat == "" {
 		return "", usage("name a chat: give its id, --chat ID, or set CONCH_CHAT")
 	}
-	return a.chat, nil
+	return chat, nil
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/render"
@@ -12,11 +14,17 @@ type chatStopOptions struct {
 	id                      string // the chat whose reply is stopped
 	reason, reasonFile, key string
 	reasonSet               bool // --reason given
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
+	In    io.Reader // standard input, for a text given as -
+	Cwd   string
 }
 
 // newChatStopCmd is conch chat stop; runF, when not nil, gets the checked
 // options instead of the stop (for tests).
-func (a *app) newChatStopCmd(runF func(*chatStopOptions) error) *cobra.Command {
+func newChatStopCmd(a *app, runF func(*chatStopOptions) error) *cobra.Command {
 	o := &chatStopOptions{}
 	cmd := &cobra.Command{
 		Use:   "stop ID --reason R [--reason-file F] [--key K]",
@@ -54,14 +62,15 @@ not offered, plan mode); 4 a request waits for the person.`,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runChatStop(o)
+		o.IO, o.Home, o.Actor, o.In, o.Cwd = a.printer(), a.homeRW(), a.actor(), a.env.In, a.env.Cwd
+		return runChatStop(o)
 	})
 	return cmd
 }
 
 // runChatStop stops the reply, or asks the person first, and says which.
-func (a *app) runChatStop(o *chatStopOptions) error {
-	reason, err := a.readText(o.reason, o.reasonFile, o.reasonSet, "the reason")
+func runChatStop(o *chatStopOptions) error {
+	reason, err := readText(o.In, o.Cwd, o.reason, o.reasonFile, o.reasonSet, "the reason")
 	if err != nil {
 		return err
 	}
@@ -70,21 +79,21 @@ func (a *app) runChatStop(o *chatStopOptions) error {
 	}
 	in := state.StopIn{Target: o.id, Reason: reason, Key: o.key}
 	var r *state.StopResult
-	err = a.update(func(tx *state.Tx) (err error) {
-		r, err = tx.StopChat(a.actor(), in)
+	err = o.Home.update(func(tx *state.Tx) (err error) {
+		r, err = tx.StopChat(o.Actor, in)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	perr := a.printer().Value(render.StopView(r), render.StopAnswer(r))
+	perr := o.IO.Value(render.StopView(r), render.StopAnswer(r))
 	// A stop that asked the person answers exit 4 every time, retried with
 	// its key after the person decided included: the same send, the same
 	// answer (conch requests says how it ended). The request is made
 	// whether or not its words could be written.
 	if r.Request != nil && r.Request.AskedPerson {
 		if perr != nil {
-			a.warnCommitted(perr)
+			warnCommitted(o.IO, perr)
 		}
 		return &state.Error{Kind: state.ErrNeedsPerson, Msg: render.NeedsPerson(r.Request)}
 	}

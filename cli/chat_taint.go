@@ -10,11 +10,14 @@ import (
 type chatTaintOptions struct {
 	id              string
 	outside, person string
+
+	Home  homeRW
+	Actor state.Actor
 }
 
 // newChatTaintCmd is conch chat taint; runF, when not nil, gets the
 // checked options instead of the run (for tests).
-func (a *app) newChatTaintCmd(runF func(*chatTaintOptions) error) *cobra.Command {
+func newChatTaintCmd(a *app, runF func(*chatTaintOptions) error) *cobra.Command {
 	o := &chatTaintOptions{}
 	cmd := &cobra.Command{
 		Use:   "taint [ID] --outside SOURCE | --person WHO",
@@ -36,7 +39,7 @@ another chat.`,
 	cmd.Flags().StringVar(&o.outside, "outside", "", "the outside source it read")
 	cmd.Flags().StringVar(&o.person, "person", "", "whose words came into it")
 	cmd.RunE = run(func(cmd *cobra.Command, args []string) error {
-		id, err := a.target(args)
+		id, err := target(a.chat, args)
 		if err != nil {
 			return err
 		}
@@ -47,14 +50,15 @@ another chat.`,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runChatTaint(o)
+		o.Home, o.Actor = a.homeRW(), a.actor()
+		return runChatTaint(o)
 	})
 	return cmd
 }
 
 // runChatTaint adds the taint.
-func (a *app) runChatTaint(o *chatTaintOptions) error {
-	return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
-		return tx.AddTaint(a.actor(), o.id, o.outside, o.person)
+func runChatTaint(o *chatTaintOptions) error {
+	return o.Home.updateChat(o.Actor, func(tx *state.Tx) (*state.Chat, error) {
+		return tx.AddTaint(o.Actor, o.id, o.outside, o.person)
 	})
 }

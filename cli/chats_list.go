@@ -10,11 +10,16 @@ import (
 // chatsListOptions are conch chats list's words.
 type chatsListOptions struct {
 	working bool // only the busy chats
+
+	IO       *render.Printer
+	Home     homeRW
+	Actor    state.Actor
+	UserHome string
 }
 
 // newChatsListCmd is conch chats list; runF, when not nil, gets the
 // checked options instead of the run (for tests).
-func (a *app) newChatsListCmd(runF func(*chatsListOptions) error) *cobra.Command {
+func newChatsListCmd(a *app, runF func(*chatsListOptions) error) *cobra.Command {
 	o := &chatsListOptions{}
 	cmd := &cobra.Command{
 		Use:   "list [--working]",
@@ -37,18 +42,19 @@ Exit codes: 0 done, 3 not offered here.`,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runChatsList(o)
+		o.IO, o.Home, o.Actor, o.UserHome = a.printer(), a.homeRW(), a.actor(), a.userHome()
+		return runChatsList(o)
 	})
 	return cmd
 }
 
 // runChatsList lists the other chats.
-func (a *app) runChatsList(o *chatsListOptions) error {
-	return a.view(func(tx *state.View) error {
-		l, err := tx.ListChats(a.actor(), o.working)
+func runChatsList(o *chatsListOptions) error {
+	return o.Home.view(func(tx *state.View) error {
+		l, err := tx.ListChats(o.Actor, o.working)
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(render.ChatsView(l), render.ChatList(l, tx.Now(), a.userHome(), a.actor().Person()))
+		return o.IO.Value(render.ChatsView(l), render.ChatList(l, tx.Now(), o.UserHome, o.Actor.Person()))
 	})
 }

@@ -16,11 +16,18 @@ type claimOptions struct {
 	dur    time.Duration // --for, when forSet
 	forSet bool
 	reason string
+
+	IO       *render.Printer
+	Home     homeRW
+	Actor    state.Actor
+	Cwd      string
+	UserHome string
+	PPID     int // the parent of this command
 }
 
 // newClaimCmd is conch claim; runF, when not nil, gets the checked
 // options instead of the claim (for tests).
-func (a *app) newClaimCmd(runF func(*claimOptions) error) *cobra.Command {
+func newClaimCmd(a *app, runF func(*claimOptions) error) *cobra.Command {
 	o := &claimOptions{}
 	cmd := &cobra.Command{
 		Use:   "claim PATH|GLOB... [--for DUR] [--reason TEXT]",
@@ -58,35 +65,36 @@ not yours.`,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runClaim(o)
+		o.IO, o.Home, o.Actor, o.Cwd, o.UserHome, o.PPID = a.printer(), a.homeRW(), a.actor(), a.env.Cwd, a.userHome(), a.env.PPID
+		return runClaim(o)
 	})
 	return cmd
 }
 
 // runClaim claims the paths, resolved against the current folder, and
 // says what is held, or who holds one of them.
-func (a *app) runClaim(o *claimOptions) error {
-	in := state.ClaimIn{Reason: o.reason, PPID: a.env.PPID}
+func runClaim(o *claimOptions) error {
+	in := state.ClaimIn{Reason: o.reason, PPID: o.PPID}
 	if o.forSet {
 		in.For = o.dur
 	}
 	for _, p := range o.paths {
-		in.Patterns = append(in.Patterns, a.absPath(p))
+		in.Patterns = append(in.Patterns, absPath(o.Cwd, p))
 	}
 	var (
 		made  []state.Claim
 		notes []state.Verdict
 	)
-	err := a.update(func(tx *state.Tx) (err error) {
-		if made, err = tx.Claim(a.actor(), in); err != nil {
+	err := o.Home.update(func(tx *state.Tx) (err error) {
+		if made, err = tx.Claim(o.Actor, in); err != nil {
 			return err
 		}
-		notes, err = tx.ClaimWorktrees(a.actor(), made)
+		notes, err = tx.ClaimWorktrees(o.Actor, made)
 		return err
 	})
 	var held *state.ClaimConflict
 	if errors.As(err, &held) {
-		return &state.Error{Kind: state.ErrRefused, Msg: render.ClaimHeld(render.ClaimPath(held.Pattern, a.env.Cwd, a.userHome()), held.Holder)}
+		return &state.Error{Kind: state.ErrRefused, Msg: render.ClaimHeld(render.ClaimPath(held.Pattern, o.Cwd, o.UserHome), held.Holder)}
 	}
 	if err != nil {
 		return err
@@ -95,6 +103,6 @@ func (a *app) runClaim(o *claimOptions) error {
 	for _, c := range made {
 		live = append(live, state.LiveClaim{Claim: c})
 	}
-	return a.printer().Value(render.ClaimsOut{Claims: render.ClaimsJSON(live, a.chat)},
-		render.Claimed(made, a.env.Cwd, a.userHome())+render.ClaimNotes(notes))
+	return o.IO.Value(render.ClaimsOut{Claims: render.ClaimsJSON(live, o.Actor.ID)},
+		render.Claimed(made, o.Cwd, o.UserHome)+render.ClaimNotes(notes))
 }

@@ -8,11 +8,17 @@ import (
 )
 
 // claimsOptions are conch claims' words.
-type claimsOptions struct{}
+type claimsOptions struct {
+	IO       *render.Printer
+	Home     homeRW
+	Actor    state.Actor
+	Cwd      string
+	UserHome string
+}
 
 // newClaimsCmd is conch claims; runF, when not nil, gets the checked
 // options instead of the run (for tests).
-func (a *app) newClaimsCmd(runF func(*claimsOptions) error) *cobra.Command {
+func newClaimsCmd(a *app, runF func(*claimsOptions) error) *cobra.Command {
 	o := &claimsOptions{}
 	return &cobra.Command{
 		Use:   "claims",
@@ -30,19 +36,20 @@ Exit codes: 0 done, 3 no such chat.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runClaims(o)
+			o.IO, o.Home, o.Actor, o.Cwd, o.UserHome = a.printer(), a.homeRW(), a.actor(), a.env.Cwd, a.userHome()
+			return runClaims(o)
 		}),
 	}
 }
 
 // runClaims lists the live claims the actor may see.
-func (a *app) runClaims(o *claimsOptions) error {
-	return a.view(func(tx *state.View) error {
-		live, err := tx.Claims(a.actor())
+func runClaims(o *claimsOptions) error {
+	return o.Home.view(func(tx *state.View) error {
+		live, err := tx.Claims(o.Actor)
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(render.ClaimsOut{Claims: render.ClaimsJSON(live, a.chat)},
-			render.Claims(live, a.chat, a.env.Cwd, a.userHome()))
+		return o.IO.Value(render.ClaimsOut{Claims: render.ClaimsJSON(live, o.Actor.ID)},
+			render.Claims(live, o.Actor.ID, o.Cwd, o.UserHome))
 	})
 }

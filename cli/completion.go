@@ -1,17 +1,21 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 )
 
 // completionOptions are conch completion's words.
 type completionOptions struct {
 	shell string
+
+	Out io.Writer
 }
 
 // newCompletionCmd is conch completion, for the tree under root; runF,
 // when not nil, gets the options instead of the script (for tests).
-func (a *app) newCompletionCmd(root *cobra.Command, runF func(*completionOptions) error) *cobra.Command {
+func newCompletionCmd(a *app, root *cobra.Command, runF func(*completionOptions) error) *cobra.Command {
 	o := &completionOptions{}
 	return &cobra.Command{
 		Use:   "completion bash|zsh|fish|powershell",
@@ -29,14 +33,15 @@ Exit codes: 0 done, 2 unknown shell.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runCompletion(root, o)
+			o.Out = a.env.Out
+			return runCompletion(root, o)
 		}),
 	}
 }
 
 // runCompletion prints the script for the shell.
-func (a *app) runCompletion(root *cobra.Command, o *completionOptions) error {
-	out := a.env.Out
+func runCompletion(root *cobra.Command, o *completionOptions) error {
+	out := o.Out
 	switch o.shell {
 	case "bash":
 		return root.GenBashCompletionV2(out, true)

@@ -7,11 +7,13 @@ import (
 // demoOptions are conch demo's words.
 type demoOptions struct {
 	keep bool
+
+	Env Env // the scenario runs conch commands in this world
 }
 
 // newDemoCmd is conch demo; runF, when not nil, gets the checked options
 // instead of the run (for tests).
-func (a *app) newDemoCmd(runF func(*demoOptions) error) *cobra.Command {
+func newDemoCmd(a *app, runF func(*demoOptions) error) *cobra.Command {
 	o := &demoOptions{}
 	cmd := &cobra.Command{
 		Use:   "demo [--keep]",
@@ -29,12 +31,13 @@ Exit codes: 0 done, 1 the scenario failed.`,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runDemo(o)
+		o.Env = a.env
+		return runDemo(o)
 	})
 	return cmd
 }
 
 // runDemo plays the scenario.
-func (a *app) runDemo(o *demoOptions) error {
-	return a.demo(o.keep)
+func runDemo(o *demoOptions) error {
+	return playDemo(o.Env, o.keep)
 }

@@ -14,7 +14,7 @@ import (
 // shows, runs real conch commands in this process, and prints what each
 // chat hears.
 type demo struct {
-	a      *app
+	env    Env // the world of the run that plays it
 	home   string
 	folder string
 	out    io.Writer
@@ -27,7 +27,8 @@ type demo struct {
 	stdin, label string
 }
 
-func (a *app) demo(keep bool) error {
+// playDemo plays the scenario in env's world.
+func playDemo(env Env, keep bool) error {
 	dir, err := os.MkdirTemp("", "conch-demo-")
 	if err != nil {
 		return err
@@ -35,7 +36,7 @@ func (a *app) demo(keep bool) error {
 	if !keep {
 		defer os.RemoveAll(dir)
 	}
-	d := &demo{a: a, home: filepath.Join(dir, "home"), folder: filepath.Join(dir, "app"), out: a.env.Out, pid: strconv.Itoa(os.Getpid())}
+	d := &demo{env: env, home: filepath.Join(dir, "home"), folder: filepath.Join(dir, "app"), out: env.Out, pid: strconv.Itoa(os.Getpid())}
 	if err := os.MkdirAll(filepath.Join(d.folder, "src"), 0o700); err != nil {
 		return err
 	}
@@ -92,7 +93,7 @@ func (d *demo) run(chat string, args ...string) (string, int) {
 	}
 	fmt.Fprintf(d.out, "$ %s\n", shown)
 	var out, errOut bytes.Buffer
-	env := d.a.env
+	env := d.env
 	env.Out, env.Err, env.In = &out, &errOut, strings.NewReader(d.stdin)
 	env.Cwd = d.folder
 	env.Getenv = func(k string) string {
@@ -104,7 +105,7 @@ func (d *demo) run(chat string, args ...string) (string, int) {
 		case "CONCH_NOW":
 			return ""
 		}
-		return d.a.env.Getenv(k)
+		return d.env.Getenv(k)
 	}
 	env.Terminal = d.terminal
 	code := Main(args, env)

@@ -15,11 +15,15 @@ import (
 // doctorOptions are conch doctor's words.
 type doctorOptions struct {
 	repair bool
+
+	IO      *render.Printer
+	Home    homeRW
+	Install install.Env // where the harnesses' settings are, for their warnings
 }
 
 // newDoctorCmd is conch doctor; runF, when not nil, gets the checked
 // options instead of the run (for tests).
-func (a *app) newDoctorCmd(runF func(*doctorOptions) error) *cobra.Command {
+func newDoctorCmd(a *app, runF func(*doctorOptions) error) *cobra.Command {
 	o := &doctorOptions{}
 	cmd := &cobra.Command{
 		Use:   "doctor [--repair]",
@@ -40,26 +44,27 @@ Exit codes: 0 nothing wrong (or all repaired), 1 problems found.`,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runDoctor(o)
+		o.IO, o.Home, o.Install = a.printer(), a.homeRW(), a.installEnv()
+		return runDoctor(o)
 	})
 	return cmd
 }
 
 // runDoctor checks the home (and mends it, with --repair) and says what it found.
-func (a *app) runDoctor(o *doctorOptions) error {
-	if ns, ok := a.home.Store().(BackendStore); ok {
-		return a.doctorBackend(ns)
+func runDoctor(o *doctorOptions) error {
+	if ns, ok := o.Home.home.Store().(BackendStore); ok {
+		return doctorBackend(o, ns)
 	}
-	found, err := a.home.Doctor(o.repair)
+	found, err := o.Home.home.Doctor(o.repair)
 	if err != nil {
 		return err
 	}
 	view := render.DoctorView(found)
-	if w := install.ClaudeWarning(a.installEnv()); w != "" {
+	if w := install.ClaudeWarning(o.Install); w != "" {
 		// Not a problem of the home: said, not counted.
-		a.printer().Warn("%s", w)
+		o.IO.Warn("%s", w)
 	}
-	if err := a.printer().Value(view, render.Doctor(found)); err != nil {
+	if err := o.IO.Value(view, render.Doctor(found)); err != nil {
 		return err
 	}
 	if view.Open > 0 {
@@ -71,7 +76,7 @@ func (a *app) runDoctor(o *doctorOptions) error {
 // doctorBackend checks a home on a backend: the server reached, the round
 // trip, the home's stream as conch needs it. (Its records' shapes are the
 // server's to keep whole; doctor's file checks are for a local home.)
-func (a *app) doctorBackend(s BackendStore) error {
+func doctorBackend(o *doctorOptions, s BackendStore) error {
 	h, err := s.Health()
 	if err != nil {
 		return err
@@ -86,8 +91,8 @@ func (a *app) doctorBackend(s BackendStore) error {
 	if len(h.Problems) == 0 {
 		b.WriteString("the home is healthy\n")
 	}
-	if w := install.ClaudeWarning(a.installEnv()); w != "" {
-		a.printer().Warn("%s", w)
+	if w := install.ClaudeWarning(o.Install); w != "" {
+		o.IO.Warn("%s", w)
 	}
 	// doctor's own shape (findings, open), and the backend's figures.
 	v := struct {
@@ -101,7 +106,7 @@ func (a *app) doctorBackend(s BackendStore) error {
 	for _, p := range h.Problems {
 		v.Findings = append(v.Findings, render.FindingJSON{Path: s.Where(""), Problem: p})
 	}
-	if err := a.printer().Value(v, b.String()); err != nil {
+	if err := o.IO.Value(v, b.String()); err != nil {
 		return err
 	}
 	if len(h.Problems) > 0 {

@@ -9,11 +9,14 @@ import (
 )
 
 // gCOptions are conch gc's words.
-type gCOptions struct{}
+type gCOptions struct {
+	IO   *render.Printer
+	Home homeRW
+}
 
 // newGCCmd is conch gc; runF, when not nil, gets the checked options
 // instead of the run (for tests).
-func (a *app) newGCCmd(runF func(*gCOptions) error) *cobra.Command {
+func newGCCmd(a *app, runF func(*gCOptions) error) *cobra.Command {
 	o := &gCOptions{}
 	return &cobra.Command{
 		Use:   "gc",
@@ -34,19 +37,20 @@ Exit codes: 0 done, 1 a record could not be read or written.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runGC(o)
+			o.IO, o.Home = a.printer(), a.homeRW()
+			return runGC(o)
 		}),
 	}
 }
 
 // runGC prunes, and says what went.
-func (a *app) runGC(o *gCOptions) error {
-	res, err := a.home.GC()
+func runGC(o *gCOptions) error {
+	res, err := o.Home.home.GC()
 	if err != nil {
 		return fmt.Errorf("%s: %w", render.GCStopped(res), err)
 	}
 	for _, w := range res.Warnings {
-		a.printer().Warn("%s", w)
+		o.IO.Warn("%s", w)
 	}
-	return a.printer().Value(render.GCView(res), render.GCWords(res))
+	return o.IO.Value(render.GCView(res), render.GCWords(res))
 }

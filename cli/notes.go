@@ -13,11 +13,15 @@ import (
 type notesOptions struct {
 	peek     bool
 	maxChars int
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
 }
 
 // newNotesCmd is conch notes; runF, when not nil, gets the checked options
 // instead of the run (for tests).
-func (a *app) newNotesCmd(runF func(*notesOptions) error) *cobra.Command {
+func newNotesCmd(a *app, runF func(*notesOptions) error) *cobra.Command {
 	o := &notesOptions{}
 	cmd := &cobra.Command{
 		Use:   "notes [--peek] [--max-chars N]",
@@ -52,33 +56,34 @@ stopped: end it now.`,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runNotes(o)
+		o.IO, o.Home, o.Actor = a.printer(), a.homeRW(), a.actor()
+		return runNotes(o)
 	})
 	return cmd
 }
 
 // runNotes says what the chat must hear now (Home.TellNotes: looked at
 // without the lock, then gathered, said and marked under it).
-func (a *app) runNotes(o *notesOptions) error {
+func runNotes(o *notesOptions) error {
 	var last *state.Notes
-	err := a.home.TellNotes(a.actor(), state.Teller{
+	err := o.Home.home.TellNotes(o.Actor, state.Teller{
 		Mark:   !o.peek,
-		Update: a.update,
+		Update: o.Home.update,
 		Say: func(tx *state.Tx, n *state.Notes) (*state.Notes, error) {
 			last = n
-			if n.Empty() && !a.json {
+			if n.Empty() && !o.IO.JSON {
 				return n, nil // nothing to say
 			}
-			return a.printNotes(n, o.maxChars)
+			return printNotes(o.IO, n, o.maxChars)
 		},
 	})
 	if err != nil {
 		return err
 	}
-	return a.stopNow(last)
+	return stopNow(last)
 }
 
-func (a *app) stopNow(n *state.Notes) error {
+func stopNow(n *state.Notes) error {
 	if n.StopNow {
 		return &state.StoppedError{Notice: *n.Stop}
 	}
@@ -86,11 +91,11 @@ func (a *app) stopNow(n *state.Notes) error {
 }
 
 // printNotes writes the notes, words or JSON, and returns what it said.
-func (a *app) printNotes(n *state.Notes, maxChars int) (*state.Notes, error) {
+func printNotes(p *render.Printer, n *state.Notes, maxChars int) (*state.Notes, error) {
 	text, shown := render.Notes(n, maxChars)
-	if a.json {
-		return shown, a.printer().WriteJSON(render.NotesView(shown))
+	if p.JSON {
+		return shown, p.WriteJSON(render.NotesView(shown))
 	}
-	_, err := io.WriteString(a.env.Out, render.Terminal(text))
+	_, err := io.WriteString(p.Out, render.Terminal(text))
 	return shown, err
 }

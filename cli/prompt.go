@@ -7,11 +7,13 @@ import (
 )
 
 // promptOptions are conch prompt's words.
-type promptOptions struct{}
+type promptOptions struct {
+	IO *render.Printer
+}
 
 // newPromptCmd is conch prompt; runF, when not nil, gets the checked
 // options instead of the run (for tests).
-func (a *app) newPromptCmd(runF func(*promptOptions) error) *cobra.Command {
+func newPromptCmd(a *app, runF func(*promptOptions) error) *cobra.Command {
 	o := &promptOptions{}
 	return &cobra.Command{
 		Use:   "prompt",
@@ -27,12 +29,13 @@ Exit codes: 0 done.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runPrompt(o)
+			o.IO = a.printer()
+			return runPrompt(o)
 		}),
 	}
 }
 
 // runPrompt prints it.
-func (a *app) runPrompt(o *promptOptions) error {
-	return a.printer().Value(render.PromptJSON{Prompt: render.Prompt}, render.Prompt)
+func runPrompt(o *promptOptions) error {
+	return o.IO.Value(render.PromptJSON{Prompt: render.Prompt}, render.Prompt)
 }

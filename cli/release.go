@@ -10,11 +10,17 @@ import (
 // releaseOptions are conch release's words.
 type releaseOptions struct {
 	paths []string // as typed (none: all of the chat acting's)
+
+	IO       *render.Printer
+	Home     homeRW
+	Actor    state.Actor
+	Cwd      string
+	UserHome string
 }
 
 // newReleaseCmd is conch release; runF, when not nil, gets the checked
 // options instead of the run (for tests).
-func (a *app) newReleaseCmd(runF func(*releaseOptions) error) *cobra.Command {
+func newReleaseCmd(a *app, runF func(*releaseOptions) error) *cobra.Command {
 	o := &releaseOptions{}
 	return &cobra.Command{
 		Use:   "release [PATH|GLOB...]",
@@ -32,20 +38,21 @@ Exit codes: 0 done, 2 bad input (the person names no path), 3 no such chat.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runRelease(o)
+			o.IO, o.Home, o.Actor, o.Cwd, o.UserHome = a.printer(), a.homeRW(), a.actor(), a.env.Cwd, a.userHome()
+			return runRelease(o)
 		}),
 	}
 }
 
 // runRelease ends the claims and says which.
-func (a *app) runRelease(o *releaseOptions) error {
+func runRelease(o *releaseOptions) error {
 	var patterns []string
 	for _, p := range o.paths {
-		patterns = append(patterns, a.absPath(p))
+		patterns = append(patterns, absPath(o.Cwd, p))
 	}
 	var gone []state.Claim
-	err := a.update(func(tx *state.Tx) (err error) {
-		gone, err = tx.Release(a.actor(), patterns)
+	err := o.Home.update(func(tx *state.Tx) (err error) {
+		gone, err = tx.Release(o.Actor, patterns)
 		return err
 	})
 	if err != nil {
@@ -55,6 +62,6 @@ func (a *app) runRelease(o *releaseOptions) error {
 	for _, c := range gone {
 		live = append(live, state.LiveClaim{Claim: c})
 	}
-	return a.printer().Value(render.ClaimsOut{Claims: render.ClaimsJSON(live, a.chat)},
-		render.Released(gone, a.env.Cwd, a.userHome()))
+	return o.IO.Value(render.ClaimsOut{Claims: render.ClaimsJSON(live, o.Actor.ID)},
+		render.Released(gone, o.Cwd, o.UserHome))
 }

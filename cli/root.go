@@ -1,7 +1,8 @@
 // Package cli is conch's command line: one file per verb, each with its
 // options, its cobra constructor and its run function, which calls package
-// state and prints through package render. Nothing below Main exits the
-// process; Main maps every error to its exit code in one place.
+// state and prints through package render (cli/deps.go says how a run
+// reaches what it uses: on its options, not on app). Nothing below Main
+// exits the process; Main maps every error to its exit code in one place.
 package cli
 
 import (
@@ -113,28 +114,36 @@ const (
 
 func access(a string) map[string]string { return map[string]string{"access": a} }
 
-// app is one run of conch: its environment, its global flags and the home.
+// app is one run of conch, its wiring: its environment, its global flags,
+// the home and what the run has done to it. A verb's run takes what it
+// uses from app on its options (cli/deps.go), never app itself.
 type app struct {
 	env  Env
-	json bool
 	chat string
 	home *state.Home
-	// committed is set once a transaction of this command has committed:
-	// a failure after that is a warning, never exit 1 (SPEC §2: a command
-	// that failed wrote nothing).
-	committed bool
-	out       *render.Printer
+	// printed is the run's printer once made (printerMade), inside app so
+	// that making it allocates nothing: a verb's options take it eagerly.
+	printed render.Printer
 	// backendTimeout bounds reaching the backend and each request to it
 	// (0: the store's default); a hook's is its time budget.
 	backendTimeout time.Duration
-	// noHome: the command does not open the home (its access is none).
-	noHome bool
 	// harness is the process running the chat when an adapter knows it
 	// better than the parent of this command (Codex's TUI, whose hooks
 	// its long-lived daemon runs).
 	harness int
 	// config is the home's config.toml once read (localConfig).
 	config *state.LocalConfig
+
+	// The flags last, side by side: app then fits the allocator's 320-byte
+	// class, as it did before it held the printer.
+	json        bool
+	printerMade bool
+	// committed is set once a transaction of this command has committed:
+	// a failure after that is a warning, never exit 1 (SPEC §2: a command
+	// that failed wrote nothing).
+	committed bool
+	// noHome: the command does not open the home (its access is none).
+	noHome bool
 	// hooked: a hook runs (it exits 0 whatever happens); unsaid: its
 	// answer could not be written, so what it marked is not confirmed.
 	hooked, unsaid bool
@@ -244,10 +253,11 @@ func (a *app) main(args []string) int {
 }
 
 func (a *app) printer() *render.Printer {
-	if a.out == nil {
-		a.out = &render.Printer{Out: a.env.Out, Err: a.env.Err, JSON: a.json, Keep: a.env.Keep}
+	if !a.printerMade {
+		a.printed = render.Printer{Out: a.env.Out, Err: a.env.Err, JSON: a.json, Keep: a.env.Keep}
+		a.printerMade = true
 	}
-	return a.out
+	return &a.printed
 }
 
 // exitCode is the one place that maps errors to exit codes.
@@ -342,11 +352,11 @@ func (a *app) newRoot(args []string) *cobra.Command {
 		root.AddCommand(build())
 		return root
 	}
-	chat := a.newChatGroup()
-	root.AddCommand(chat, a.newChatsGroup(), a.newTaskGroup(), a.newReplyGroup(),
-		a.newStepCmd(nil), a.newNotesCmd(nil), a.newPromptCmd(nil), a.newTasksCmd(nil),
-		a.newVersionCmd(nil), a.newCompletionCmd(root, nil), a.newDoctorCmd(nil), a.newDemoCmd(nil),
-		a.newClaimCmd(nil), a.newReleaseCmd(nil), a.newClaimsCmd(nil), a.newTopCmd(nil), a.newNotifyGroup(), a.newBackendGroup(), a.newMcpCmd(nil))
+	chat := newChatGroup(a)
+	root.AddCommand(chat, newChatsGroup(a), newTaskGroup(a), newReplyGroup(a),
+		newStepCmd(a, nil), newNotesCmd(a, nil), newPromptCmd(a, nil), newTasksCmd(a, nil),
+		newVersionCmd(a, nil), newCompletionCmd(a, root, nil), newDoctorCmd(a, nil), newDemoCmd(a, nil),
+		newClaimCmd(a, nil), newReleaseCmd(a, nil), newClaimsCmd(a, nil), a.newTopCmd(nil), a.newNotifyGroup(), newBackendGroup(a), a.newMcpCmd(nil))
 	for _, more := range [](func(*cobra.Command) []*cobra.Command){
 		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,
 	} {
@@ -359,13 +369,15 @@ func (a *app) newRoot(args []string) *cobra.Command {
 // hotCommands are the top-level commands that may be built alone.
 func (a *app) hotCommands() map[string]func() *cobra.Command {
 	return map[string]func() *cobra.Command{
-		"step":    func() *cobra.Command { return a.newStepCmd(nil) },
-		"notes":   func() *cobra.Command { return a.newNotesCmd(nil) },
-		"version": func() *cobra.Command { return a.newVersionCmd(nil) },
-		"prompt":  func() *cobra.Command { return a.newPromptCmd(nil) },
-		"tasks":   func() *cobra.Command { return a.newTasksCmd(nil) },
-		"chats":   a.newChatsGroup, "reply": a.newReplyGroup, "task": a.newTaskGroup,
-		"hook": a.newHookGroup,
+		"step":    func() *cobra.Command { return newStepCmd(a, nil) },
+		"notes":   func() *cobra.Command { return newNotesCmd(a, nil) },
+		"version": func() *cobra.Command { return newVersionCmd(a, nil) },
+		"prompt":  func() *cobra.Command { return newPromptCmd(a, nil) },
+		"tasks":   func() *cobra.Command { return newTasksCmd(a, nil) },
+		"chats":   func() *cobra.Command { return newChatsGroup(a) },
+		"reply":   func() *cobra.Command { return newReplyGroup(a) },
+		"task":    func() *cobra.Command { return newTaskGroup(a) },
+		"hook":    a.newHookGroup,
 	}
 }
 
@@ -386,25 +398,25 @@ func firstWord(args []string) string {
 	return ""
 }
 
-func (a *app) newChatGroup() *cobra.Command {
+func newChatGroup(a *app) *cobra.Command {
 	chat := group("chat", "One chat: register, change, show, message, stop")
-	chat.AddCommand(a.newChatNewCmd(nil), a.newChatShowCmd(nil), a.newChatSetCmd(nil), a.newChatTaintCmd(nil), a.newChatDeleteCmd(nil))
+	chat.AddCommand(newChatNewCmd(a, nil), newChatShowCmd(a, nil), newChatSetCmd(a, nil), newChatTaintCmd(a, nil), newChatDeleteCmd(a, nil))
 	return chat
 }
 
-func (a *app) newChatsGroup() *cobra.Command {
+func newChatsGroup(a *app) *cobra.Command {
 	chats := group("chats", "The person's other chats")
-	chats.AddCommand(a.newChatsListCmd(nil))
+	chats.AddCommand(newChatsListCmd(a, nil))
 	return chats
 }
 
-func (a *app) newTaskGroup() *cobra.Command {
+func newTaskGroup(a *app) *cobra.Command {
 	task := group("task", "Tasks a chat started")
-	task.AddCommand(a.newTaskNewCmd(nil), a.newTaskSetCmd(nil))
+	task.AddCommand(newTaskNewCmd(a, nil), newTaskSetCmd(a, nil))
 	return task
 }
 
-func (a *app) newReplyGroup() *cobra.Command {
+func newReplyGroup(a *app) *cobra.Command {
 	reply := group("reply", "A chat's reply begins and ends")
 	reply.AddCommand(a.newReplyStartCmd(nil), a.newReplyEndCmd(nil))
 	return reply
@@ -567,30 +579,9 @@ func maxArgs(n int, names string) cobra.PositionalArgs {
 }
 
 // absPath makes p absolute against the command's working folder.
-func (a *app) absPath(p string) string {
-	if p == "" || filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(a.env.Cwd, p)
-}
+func (a *app) absPath(p string) string { return absPath(a.env.Cwd, p) }
 
 // readText reads free text from a flag or a file (- for standard input).
 func (a *app) readText(text, file string, textSet bool, what string) (string, error) {
-	if file == "" {
-		return text, nil
-	}
-	if textSet {
-		return "", usage("give %s as text or as a file, not both", what)
-	}
-	var data []byte
-	var err error
-	if file == "-" {
-		data, err = io.ReadAll(a.env.In)
-	} else {
-		data, err = os.ReadFile(a.absPath(file))
-	}
-	if err != nil {
-		return "", usage("cannot read %s from %s: %v", what, file, err)
-	}
-	return string(data), nil
+	return readText(a.env.In, a.env.Cwd, text, file, textSet, what)
 }

@@ -9,11 +9,14 @@ import (
 )
 
 // scanOptions are conch scan's words.
-type scanOptions struct{}
+type scanOptions struct {
+	IO   *render.Printer
+	Home homeRW
+}
 
 // newScanCmd is conch scan; runF, when not nil, gets the checked options
 // instead of the run (for tests).
-func (a *app) newScanCmd(runF func(*scanOptions) error) *cobra.Command {
+func newScanCmd(a *app, runF func(*scanOptions) error) *cobra.Command {
 	o := &scanOptions{}
 	return &cobra.Command{
 		Use:   "scan",
@@ -41,16 +44,17 @@ written.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runScan(o)
+			o.IO, o.Home = a.printer(), a.homeRW()
+			return runScan(o)
 		}),
 	}
 }
 
 // runScan reads the files without the lock, then records what they said
 // under it, for every file at once.
-func (a *app) runScan(o *scanOptions) error {
+func runScan(o *scanOptions) error {
 	var ads []*state.Adoption
-	if err := a.view(func(tx *state.View) (err error) { ads, err = tx.Adoptions(); return err }); err != nil {
+	if err := o.Home.view(func(tx *state.View) (err error) { ads, err = tx.Adoptions(); return err }); err != nil {
 		return err
 	}
 	// The files are read without the lock; what they said is
@@ -61,7 +65,7 @@ func (a *app) runScan(o *scanOptions) error {
 	}
 	results := []state.ScanResult{}
 	if len(looks) > 0 {
-		err := a.update(func(tx *state.Tx) error {
+		err := o.Home.update(func(tx *state.Tx) error {
 			results = results[:0]
 			for _, l := range looks {
 				r, err := tx.ApplyLook(l)
@@ -76,5 +80,5 @@ func (a *app) runScan(o *scanOptions) error {
 			return err
 		}
 	}
-	return a.printer().Value(render.ScansView(results), render.Scanned(results))
+	return o.IO.Value(render.ScansView(results), render.Scanned(results))
 }

@@ -12,11 +12,15 @@ type statusOptions struct {
 	id       string
 	since    int64 // with sinceSet: the events after it
 	sinceSet bool
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
 }
 
 // newStatusCmd is conch status; runF, when not nil, gets the checked
 // options instead of the run (for tests).
-func (a *app) newStatusCmd(runF func(*statusOptions) error) *cobra.Command {
+func newStatusCmd(a *app, runF func(*statusOptions) error) *cobra.Command {
 	o := &statusOptions{}
 	cmd := &cobra.Command{
 		Use:   "status ID [--since N]",
@@ -46,22 +50,23 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runStatus(o)
+		o.IO, o.Home, o.Actor = a.printer(), a.homeRW(), a.actor()
+		return runStatus(o)
 	})
 	return cmd
 }
 
 // runStatus shows the chat's state and what changed.
-func (a *app) runStatus(o *statusOptions) error {
+func runStatus(o *statusOptions) error {
 	var after *int64
 	if o.sinceSet {
 		after = &o.since
 	}
-	return a.view(func(tx *state.View) error {
-		st, err := tx.Status(a.actor(), o.id, after)
+	return o.Home.view(func(tx *state.View) error {
+		st, err := tx.Status(o.Actor, o.id, after)
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(render.StatusView(st), render.Status(st))
+		return o.IO.Value(render.StatusView(st), render.Status(st))
 	})
 }

@@ -15,11 +15,17 @@ type stepOptions struct {
 	files  []string // as typed
 	tool   string
 	pid    int
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
+	Cwd   string
+	PPID  int // the parent of this command
 }
 
 // newStepCmd is conch step; runF, when not nil, gets the checked options
 // instead of the run (for tests).
-func (a *app) newStepCmd(runF func(*stepOptions) error) *cobra.Command {
+func newStepCmd(a *app, runF func(*stepOptions) error) *cobra.Command {
 	o := &stepOptions{}
 	cmd := &cobra.Command{
 		Use:   "step FAMILY [--file PATH]... [--tool NAME]",
@@ -46,20 +52,21 @@ Exit codes: 0 done, 2 unknown family or no chat acting, 3 no such chat,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runStep(o)
+		o.IO, o.Home, o.Actor, o.Cwd, o.PPID = a.printer(), a.homeRW(), a.actor(), a.env.Cwd, a.env.PPID
+		return runStep(o)
 	})
 	return cmd
 }
 
 // runStep records the step, and says the claim an edit steps onto.
-func (a *app) runStep(o *stepOptions) error {
-	in := state.StepIn{Family: o.family, Tool: o.tool, PID: o.pid, PPID: a.env.PPID}
+func runStep(o *stepOptions) error {
+	in := state.StepIn{Family: o.family, Tool: o.tool, PID: o.pid, PPID: o.PPID}
 	for _, f := range o.files {
-		in.Files = append(in.Files, a.absPath(f))
+		in.Files = append(in.Files, absPath(o.Cwd, f))
 	}
 	var v *state.Verdict
-	err := a.update(func(tx *state.Tx) error {
-		if _, err := tx.Step(a.actor(), in); err != nil {
+	err := o.Home.update(func(tx *state.Tx) error {
+		if _, err := tx.Step(o.Actor, in); err != nil {
 			return err
 		}
 		if in.Family != "edit" || len(in.Files) == 0 {
@@ -68,21 +75,20 @@ func (a *app) runStep(o *stepOptions) error {
 		// A step refuses nothing (the harness's hook does), but it
 		// says the claim it steps onto.
 		var err error
-		v, err = tx.Guard(a.actor(), state.GuardIn{Files: in.Files})
+		v, err = tx.Guard(o.Actor, state.GuardIn{Files: in.Files})
 		return err
 	})
 	if err == nil && v != nil {
-		_ = a.printer().Value(render.GuardJSON{Guard: v.Decision, Reason: render.GuardReason(v)}, render.GuardStep(v)+"\n")
+		_ = o.IO.Value(render.GuardJSON{Guard: v.Decision, Reason: render.GuardReason(v)}, render.GuardStep(v)+"\n")
 	}
-	return a.stopped(err)
+	return stopped(o.IO, err)
 }
 
 // stopped says a stop notice on standard output, for the harness to read,
 // and passes the error on for its exit code 5.
-func (a *app) stopped(err error) error {
+func stopped(p *render.Printer, err error) error {
 	var se *state.StoppedError
 	if errors.As(err, &se) {
-		p := a.printer()
 		_ = p.Value(render.StopLineJSON{Stop: render.StopLine(se.Notice)}, render.StopLine(se.Notice)+"\n")
 	}
 	return err

@@ -10,11 +10,15 @@ import (
 // taskNewOptions are conch task new's words.
 type taskNewOptions struct {
 	title, folder, key string
+
+	Home  homeRW
+	Actor state.Actor
+	Cwd   string
 }
 
 // newTaskNewCmd is conch task new; runF, when not nil, gets the checked
 // options instead of the run (for tests).
-func (a *app) newTaskNewCmd(runF func(*taskNewOptions) error) *cobra.Command {
+func newTaskNewCmd(a *app, runF func(*taskNewOptions) error) *cobra.Command {
 	o := &taskNewOptions{}
 	cmd := &cobra.Command{
 		Use:   "new --title T [--folder DIR] [--key K]",
@@ -40,18 +44,19 @@ Exit codes: 0 done, 2 bad value or no chat acting.`,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runTaskNew(o)
+		o.Home, o.Actor, o.Cwd = a.homeRW(), a.actor(), a.env.Cwd
+		return runTaskNew(o)
 	})
 	return cmd
 }
 
 // runTaskNew registers the task and prints its id.
-func (a *app) runTaskNew(o *taskNewOptions) error {
+func runTaskNew(o *taskNewOptions) error {
 	in := state.NewTask{Title: render.Clean(o.title), Key: o.key}
 	if o.folder != "" {
-		in.Folder = a.absPath(o.folder)
+		in.Folder = absPath(o.Cwd, o.folder)
 	}
-	return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
-		return tx.CreateTask(a.actor(), in)
+	return o.Home.updateChat(o.Actor, func(tx *state.Tx) (*state.Chat, error) {
+		return tx.CreateTask(o.Actor, in)
 	})
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/state"
@@ -11,11 +13,16 @@ type taskSetOptions struct {
 	id                     string
 	st, result, resultFile string
 	resultSet              bool // --result given
+
+	Home  homeRW
+	Actor state.Actor
+	In    io.Reader // standard input, for a text given as -
+	Cwd   string
 }
 
 // newTaskSetCmd is conch task set; runF, when not nil, gets the checked
 // options instead of the run (for tests).
-func (a *app) newTaskSetCmd(runF func(*taskSetOptions) error) *cobra.Command {
+func newTaskSetCmd(a *app, runF func(*taskSetOptions) error) *cobra.Command {
 	o := &taskSetOptions{}
 	cmd := &cobra.Command{
 		Use:   "set ID --state S [--result TEXT | --result-file F]",
@@ -38,22 +45,23 @@ Exit codes: 0 done, 2 bad state, 3 no such task.`,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runTaskSet(o)
+		o.Home, o.Actor, o.In, o.Cwd = a.homeRW(), a.actor(), a.env.In, a.env.Cwd
+		return runTaskSet(o)
 	})
 	return cmd
 }
 
 // runTaskSet sets it.
-func (a *app) runTaskSet(o *taskSetOptions) error {
+func runTaskSet(o *taskSetOptions) error {
 	var res *string
 	if o.resultSet || o.resultFile != "" {
-		r, err := a.readText(o.result, o.resultFile, o.resultSet, "the result")
+		r, err := readText(o.In, o.Cwd, o.result, o.resultFile, o.resultSet, "the result")
 		if err != nil {
 			return err
 		}
 		res = &r
 	}
-	return a.updateChat(func(tx *state.Tx) (*state.Chat, error) {
-		return tx.SetTask(a.actor(), o.id, o.st, res)
+	return o.Home.updateChat(o.Actor, func(tx *state.Tx) (*state.Chat, error) {
+		return tx.SetTask(o.Actor, o.id, o.st, res)
 	})
 }

@@ -8,11 +8,15 @@ import (
 )
 
 // tasksOptions are conch tasks' words.
-type tasksOptions struct{}
+type tasksOptions struct {
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
+}
 
 // newTasksCmd is conch tasks; runF, when not nil, gets the checked options
 // instead of the run (for tests).
-func (a *app) newTasksCmd(runF func(*tasksOptions) error) *cobra.Command {
+func newTasksCmd(a *app, runF func(*tasksOptions) error) *cobra.Command {
 	o := &tasksOptions{}
 	return &cobra.Command{
 		Use:   "tasks",
@@ -31,18 +35,19 @@ Exit codes: 0 done, 3 no such chat.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runTasks(o)
+			o.IO, o.Home, o.Actor = a.printer(), a.homeRW(), a.actor()
+			return runTasks(o)
 		}),
 	}
 }
 
 // runTasks lists them, with the capacity.
-func (a *app) runTasks(o *tasksOptions) error {
-	return a.view(func(tx *state.View) error {
-		st, err := tx.Tasks(a.actor())
+func runTasks(o *tasksOptions) error {
+	return o.Home.view(func(tx *state.View) error {
+		st, err := tx.Tasks(o.Actor)
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(render.TasksView(st), render.Tasks(st))
+		return o.IO.Value(render.TasksView(st), render.Tasks(st))
 	})
 }

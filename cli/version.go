@@ -12,11 +12,13 @@ import (
 var Version = "0.1.0-dev"
 
 // versionOptions are conch version's words.
-type versionOptions struct{}
+type versionOptions struct {
+	IO *render.Printer
+}
 
 // newVersionCmd is conch version; runF, when not nil, gets the checked
 // options instead of the run (for tests).
-func (a *app) newVersionCmd(runF func(*versionOptions) error) *cobra.Command {
+func newVersionCmd(a *app, runF func(*versionOptions) error) *cobra.Command {
 	o := &versionOptions{}
 	return &cobra.Command{
 		Use:         "version",
@@ -27,16 +29,17 @@ func (a *app) newVersionCmd(runF func(*versionOptions) error) *cobra.Command {
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runVersion(o)
+			o.IO = a.printer()
+			return runVersion(o)
 		}),
 	}
 }
 
 // runVersion prints it.
-func (a *app) runVersion(o *versionOptions) error {
+func runVersion(o *versionOptions) error {
 	v := Version
 	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
 		v = info.Main.Version
 	}
-	return a.printer().Value(render.VersionJSON{Version: v}, render.Version(v))
+	return o.IO.Value(render.VersionJSON{Version: v}, render.Version(v))
 }

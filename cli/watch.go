@@ -10,11 +10,15 @@ import (
 // watchOptions are conch watch's words.
 type watchOptions struct {
 	id string
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
 }
 
 // newWatchCmd is conch watch; runF, when not nil, gets the checked options
 // instead of the run (for tests).
-func (a *app) newWatchCmd(runF func(*watchOptions) error) *cobra.Command {
+func newWatchCmd(a *app, runF func(*watchOptions) error) *cobra.Command {
 	o := &watchOptions{}
 	return &cobra.Command{
 		Use:   "watch ID",
@@ -39,32 +43,37 @@ Exit codes: 0 done, 2 no chat acting, 3 no such chat, or the chat itself.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runWatch(o)
+			o.IO, o.Home, o.Actor = a.printer(), a.homeRW(), a.actor()
+			return runWatch(o)
 		}),
 	}
 }
 
 // runWatch starts the watch.
-func (a *app) runWatch(o *watchOptions) error {
+func runWatch(o *watchOptions) error {
 	var w *state.Watch
-	err := a.update(func(tx *state.Tx) (err error) {
-		w, err = tx.Watch(a.actor(), o.id)
+	err := o.Home.update(func(tx *state.Tx) (err error) {
+		w, err = tx.Watch(o.Actor, o.id)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(render.WatchView(w), render.WatchWords(w))
+	return o.IO.Value(render.WatchView(w), render.WatchWords(w))
 }
 
 // unwatchOptions are conch unwatch's words.
 type unwatchOptions struct {
 	id string
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
 }
 
 // newUnwatchCmd is conch unwatch; runF, when not nil, gets the checked
 // options instead of the run (for tests).
-func (a *app) newUnwatchCmd(runF func(*unwatchOptions) error) *cobra.Command {
+func newUnwatchCmd(a *app, runF func(*unwatchOptions) error) *cobra.Command {
 	o := &unwatchOptions{}
 	return &cobra.Command{
 		Use:   "unwatch ID",
@@ -80,20 +89,21 @@ Exit codes: 0 done, 2 no chat acting, 3 no such chat.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runUnwatch(o)
+			o.IO, o.Home, o.Actor = a.printer(), a.homeRW(), a.actor()
+			return runUnwatch(o)
 		}),
 	}
 }
 
 // runUnwatch ends it.
-func (a *app) runUnwatch(o *unwatchOptions) error {
+func runUnwatch(o *unwatchOptions) error {
 	var w *state.Watch
-	err := a.update(func(tx *state.Tx) (err error) {
-		w, err = tx.Unwatch(a.actor(), o.id)
+	err := o.Home.update(func(tx *state.Tx) (err error) {
+		w, err = tx.Unwatch(o.Actor, o.id)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(render.WatchView(w), render.UnwatchWords(w))
+	return o.IO.Value(render.WatchView(w), render.UnwatchWords(w))
 }
