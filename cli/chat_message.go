@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/render"
@@ -14,11 +16,17 @@ type chatMessageOptions struct {
 	textSet           bool
 	textFile, key     string
 	startReply, watch bool
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
+	In    io.Reader // standard input, for words given as -
+	Cwd   string
 }
 
 // newChatMessageCmd is conch chat message; runF, when not nil, gets the
 // checked options instead of the send (for tests).
-func (a *app) newChatMessageCmd(runF func(*chatMessageOptions) error) *cobra.Command {
+func newChatMessageCmd(a *app, runF func(*chatMessageOptions) error) *cobra.Command {
 	o := &chatMessageOptions{}
 	cmd := &cobra.Command{
 		Use:   "message ID [TEXT | --text-file F] [--start-reply] [--watch] [--key K]",
@@ -76,14 +84,15 @@ away).`,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runChatMessage(o)
+		o.IO, o.Home, o.Actor, o.In, o.Cwd = a.printer(), a.homeRW(), a.actor(), a.env.In, a.env.Cwd
+		return runChatMessage(o)
 	})
 	return cmd
 }
 
 // runChatMessage sends the message and says its answer.
-func (a *app) runChatMessage(o *chatMessageOptions) error {
-	text, err := a.readText(o.text, o.textFile, o.textSet, "the message")
+func runChatMessage(o *chatMessageOptions) error {
+	text, err := readText(o.In, o.Cwd, o.text, o.textFile, o.textSet, "the message")
 	if err != nil {
 		return err
 	}
@@ -92,23 +101,23 @@ func (a *app) runChatMessage(o *chatMessageOptions) error {
 	}
 	in := state.SendIn{To: o.to, Text: text, StartReply: o.startReply, Watch: o.watch, Key: o.key, Fits: fitsContext}
 	var m *state.Message
-	err = a.update(func(tx *state.Tx) (err error) {
-		m, err = tx.SendMessage(a.actor(), in)
+	err = o.Home.update(func(tx *state.Tx) (err error) {
+		m, err = tx.SendMessage(o.Actor, in)
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	if m.Answer.State == state.MsgRefused {
-		if a.json {
+		if o.IO.JSON {
 			// The refusal is on its card whether or not this is written.
-			if err := a.printer().WriteJSON(render.MessageView(m)); err != nil {
-				a.warnCommitted(err)
+			if err := o.IO.WriteJSON(render.MessageView(m)); err != nil {
+				warnCommitted(o.IO, err)
 			}
 		}
 		return &state.Error{Kind: state.ErrRefused, Msg: render.Refused(m)}
 	}
-	return a.printer().Value(render.MessageView(m), render.SendAnswer(m))
+	return o.IO.Value(render.MessageView(m), render.SendAnswer(m))
 }
 
 // rangeArgs checks that a command has between min and max arguments.

@@ -11,7 +11,7 @@ func TestChatMessageOptions(t *testing.T) {
 	var got *chatMessageOptions
 	catch := func(o *chatMessageOptions) error { got = o; return nil }
 
-	if err := parse(t, testApp().newChatMessageCmd(catch), "c_2", "look at auth.go", "--start-reply", "--watch", "--key", "k1"); err != nil {
+	if err := parse(t, newChatMessageCmd(testApp(), catch), "c_2", "look at auth.go", "--start-reply", "--watch", "--key", "k1"); err != nil {
 		t.Fatal(err)
 	}
 	if want := (chatMessageOptions{to: "c_2", text: "look at auth.go", textSet: true, key: "k1", startReply: true, watch: true}); *got != want {
@@ -20,11 +20,11 @@ func TestChatMessageOptions(t *testing.T) {
 
 	// Empty words are words: the send, not the parse, judges them.
 	got = nil
-	if err := parse(t, testApp().newChatMessageCmd(catch), "c_2", ""); err != nil || !got.textSet || got.text != "" {
+	if err := parse(t, newChatMessageCmd(testApp(), catch), "c_2", ""); err != nil || !got.textSet || got.text != "" {
 		t.Fatalf("empty TEXT: %+v, %v", got, err)
 	}
 	got = nil
-	if err := parse(t, testApp().newChatMessageCmd(catch), "c_2", "--text-file", "-"); err != nil || got.textSet || got.textFile != "-" {
+	if err := parse(t, newChatMessageCmd(testApp(), catch), "c_2", "--text-file", "-"); err != nil || got.textSet || got.textFile != "-" {
 		t.Fatalf("--text-file: %+v, %v", got, err)
 	}
 
@@ -37,7 +37,7 @@ func TestChatMessageOptions(t *testing.T) {
 		{[]string{}, "takes a chat id and the words"},
 	} {
 		got = nil
-		err := parse(t, testApp().newChatMessageCmd(catch), c.args...)
+		err := parse(t, newChatMessageCmd(testApp(), catch), c.args...)
 		if !isUsage(err) || !strings.Contains(err.Error(), c.want) || got != nil {
 			t.Errorf("%q: %v (ran: %v), want usage %q", c.args, err, got != nil, c.want)
 		}

@@ -9,7 +9,7 @@ import (
 
 // newMessageGroup is `conch message pass|dismiss MSG`: the person's press
 // on a held message.
-func (a *app) newMessageGroup() *cobra.Command {
+func newMessageGroup(a *app) *cobra.Command {
 	g := group("message", "The person's press on a held message: pass it on, or dismiss it")
 	press := `
 
@@ -19,27 +19,31 @@ from a chat, or without a terminal, it is refused (exit 3).
 Exit codes: 0 done, 2 usage, 3 refused (not the person's press, no such
 message, or not held).`
 	g.AddCommand(
-		a.newMessagePressCmd("pass", "Pass a held message on to its chat",
+		newMessagePressCmd(a, "pass", "Pass a held message on to its chat",
 			`Pass a held message on: it waits for its chat's next notes as if let in,
 and what its sender had read from outside goes into the chat with it. A chat
 that someone else's words came into since does not get it (not delivered).`+press,
-			func(tx *state.Tx, id string) (*state.Message, error) { return tx.PassMessage(a.actor(), id) }, nil),
-		a.newMessagePressCmd("dismiss", "Dismiss a held message",
+			(*state.Tx).PassMessage, nil),
+		newMessagePressCmd(a, "dismiss", "Dismiss a held message",
 			`Dismiss a held message: it is never delivered, and its cards say dismissed.`+press,
-			func(tx *state.Tx, id string) (*state.Message, error) { return tx.DismissMessage(a.actor(), id) }, nil),
+			(*state.Tx).DismissMessage, nil),
 	)
 	return g
 }
 
 // messagePressOptions are conch message pass's and dismiss's words.
 type messagePressOptions struct {
-	id string                                          // the held message
-	do func(*state.Tx, string) (*state.Message, error) // the press
+	id string                                                       // the held message
+	do func(*state.Tx, state.Actor, string) (*state.Message, error) // the press
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
 }
 
 // newMessagePressCmd is conch message VERB, whose press is do; runF, when
 // not nil, gets the options instead of the press (for tests).
-func (a *app) newMessagePressCmd(verb, short, long string, do func(*state.Tx, string) (*state.Message, error), runF func(*messagePressOptions) error) *cobra.Command {
+func newMessagePressCmd(a *app, verb, short, long string, do func(*state.Tx, state.Actor, string) (*state.Message, error), runF func(*messagePressOptions) error) *cobra.Command {
 	o := &messagePressOptions{do: do}
 	return &cobra.Command{
 		Use:         verb + " MSG",
@@ -52,20 +56,21 @@ func (a *app) newMessagePressCmd(verb, short, long string, do func(*state.Tx, st
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runMessagePress(o)
+			o.IO, o.Home, o.Actor = a.printer(), a.homeRW(), a.actor()
+			return runMessagePress(o)
 		}),
 	}
 }
 
 // runMessagePress presses, and says what became of the message.
-func (a *app) runMessagePress(o *messagePressOptions) error {
+func runMessagePress(o *messagePressOptions) error {
 	var m *state.Message
-	err := a.update(func(tx *state.Tx) (err error) {
-		m, err = o.do(tx, o.id)
+	err := o.Home.update(func(tx *state.Tx) (err error) {
+		m, err = o.do(tx, o.Actor, o.id)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(render.MessageView(m), render.MessageDecided(m))
+	return o.IO.Value(render.MessageView(m), render.MessageDecided(m))
 }

@@ -10,11 +10,15 @@ import (
 // messagesOptions are conch messages' words.
 type messagesOptions struct {
 	id string // the chat ("" with no chat acting: every card)
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
 }
 
 // newMessagesCmd is conch messages; runF, when not nil, gets the checked
 // options instead of the run (for tests).
-func (a *app) newMessagesCmd(runF func(*messagesOptions) error) *cobra.Command {
+func newMessagesCmd(a *app, runF func(*messagesOptions) error) *cobra.Command {
 	o := &messagesOptions{}
 	return &cobra.Command{
 		Use:   "messages [ID]",
@@ -41,18 +45,19 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runMessages(o)
+			o.IO, o.Home, o.Actor = a.printer(), a.homeRW(), a.actor()
+			return runMessages(o)
 		}),
 	}
 }
 
 // runMessages shows the cards.
-func (a *app) runMessages(o *messagesOptions) error {
-	return a.view(func(tx *state.View) error {
-		cards, err := tx.Cards(a.actor(), o.id)
+func runMessages(o *messagesOptions) error {
+	return o.Home.view(func(tx *state.View) error {
+		cards, err := tx.Cards(o.Actor, o.id)
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(render.CardsView(cards), render.Cards(cards))
+		return o.IO.Value(render.CardsView(cards), render.Cards(cards))
 	})
 }

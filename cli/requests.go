@@ -8,11 +8,15 @@ import (
 )
 
 // requestsOptions are conch requests' words.
-type requestsOptions struct{}
+type requestsOptions struct {
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
+}
 
 // newRequestsCmd is conch requests; runF, when not nil, gets the checked
 // options instead of the run (for tests).
-func (a *app) newRequestsCmd(runF func(*requestsOptions) error) *cobra.Command {
+func newRequestsCmd(a *app, runF func(*requestsOptions) error) *cobra.Command {
 	o := &requestsOptions{}
 	return &cobra.Command{
 		Use:   "requests",
@@ -29,31 +33,36 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runRequests(o)
+			o.IO, o.Home, o.Actor = a.printer(), a.homeRW(), a.actor()
+			return runRequests(o)
 		}),
 	}
 }
 
 // runRequests lists them.
-func (a *app) runRequests(o *requestsOptions) error {
-	return a.view(func(tx *state.View) error {
-		rs, err := tx.Requests(a.actor())
+func runRequests(o *requestsOptions) error {
+	return o.Home.view(func(tx *state.View) error {
+		rs, err := tx.Requests(o.Actor)
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(render.RequestsView(rs), render.Requests(rs, a.actor().Person()))
+		return o.IO.Value(render.RequestsView(rs), render.Requests(rs, o.Actor.Person()))
 	})
 }
 
 // requestPressOptions are conch confirm's and deny's words.
 type requestPressOptions struct {
-	id string                                          // the request
-	do func(*state.Tx, string) (*state.Request, error) // the press
+	id string                                                       // the request
+	do func(*state.Tx, state.Actor, string) (*state.Request, error) // the press
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
 }
 
 // newRequestPressCmd is conch VERB, whose press is do; runF, when not
 // nil, gets the options instead of the press (for tests).
-func (a *app) newRequestPressCmd(verb, short, long string, do func(*state.Tx, string) (*state.Request, error), runF func(*requestPressOptions) error) *cobra.Command {
+func newRequestPressCmd(a *app, verb, short, long string, do func(*state.Tx, state.Actor, string) (*state.Request, error), runF func(*requestPressOptions) error) *cobra.Command {
 	o := &requestPressOptions{do: do}
 	return &cobra.Command{
 		Use:   verb + " REQ",
@@ -72,37 +81,38 @@ request, or not waiting).`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runRequestPress(o)
+			o.IO, o.Home, o.Actor = a.printer(), a.homeRW(), a.actor()
+			return runRequestPress(o)
 		}),
 	}
 }
 
 // runRequestPress presses, and says how the request ended.
-func (a *app) runRequestPress(o *requestPressOptions) error {
+func runRequestPress(o *requestPressOptions) error {
 	var r *state.Request
-	err := a.update(func(tx *state.Tx) (err error) {
-		r, err = o.do(tx, o.id)
+	err := o.Home.update(func(tx *state.Tx) (err error) {
+		r, err = o.do(tx, o.Actor, o.id)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(render.RequestView(r), render.Decided(r))
+	return o.IO.Value(render.RequestView(r), render.Decided(r))
 }
 
 // newConfirmCmd is conch confirm.
-func (a *app) newConfirmCmd(runF func(*requestPressOptions) error) *cobra.Command {
-	return a.newRequestPressCmd("confirm", "Carry out a request that waits for the person",
+func newConfirmCmd(a *app, runF func(*requestPressOptions) error) *cobra.Command {
+	return newRequestPressCmd(a, "confirm", "Carry out a request that waits for the person",
 		`Carry out a request: the stop goes ahead. If the reply it would stop has
 ended since, nothing is stopped. Either way the asking chat's next notes says
 how its request ended.`,
-		func(tx *state.Tx, id string) (*state.Request, error) { return tx.ConfirmRequest(a.actor(), id) }, runF)
+		(*state.Tx).ConfirmRequest, runF)
 }
 
 // newDenyCmd is conch deny.
-func (a *app) newDenyCmd(runF func(*requestPressOptions) error) *cobra.Command {
-	return a.newRequestPressCmd("deny", "Turn down a request that waits for the person",
+func newDenyCmd(a *app, runF func(*requestPressOptions) error) *cobra.Command {
+	return newRequestPressCmd(a, "deny", "Turn down a request that waits for the person",
 		`Turn a request down: nothing is stopped, and the asking chat's next notes
 says so.`,
-		func(tx *state.Tx, id string) (*state.Request, error) { return tx.DenyRequest(a.actor(), id) }, runF)
+		(*state.Tx).DenyRequest, runF)
 }
