@@ -6,6 +6,6 @@ import "github.com/spf13/cobra"
 // chat, and returns the top-level ones (conch wait chat|task|list|cancel).
 func (a *app) waitsCommands(chat *cobra.Command) []*cobra.Command {
 	wait := group("wait", "Wait for another chat, or a task this chat started")
-	wait.AddCommand(a.newWaitForCmd(waitChat, nil), a.newWaitForCmd(waitTask, nil), a.newWaitListCmd(nil), a.newWaitCancelCmd(nil))
+	wait.AddCommand(newWaitForCmd(a, waitChat, nil), newWaitForCmd(a, waitTask, nil), newWaitListCmd(a, nil), newWaitCancelCmd(a, nil))
 	return []*cobra.Command{wait}
 }

@@ -65,11 +65,16 @@ type waitForOptions struct {
 	timeout  time.Duration // block at most this long (0: no limit)
 	timed    bool          // --timeout given
 	detach   bool
+
+	IO      *render.Printer
+	Home    homeRW
+	Actor   state.Actor
+	Context context.Context // ends a blocking wait (nil: never)
 }
 
 // newWaitForCmd is conch wait chat or conch wait task; runF, when not
 // nil, gets the checked options instead of the wait (for tests).
-func (a *app) newWaitForCmd(k waitKind, runF func(*waitForOptions) error) *cobra.Command {
+func newWaitForCmd(a *app, k waitKind, runF func(*waitForOptions) error) *cobra.Command {
 	o := &waitForOptions{kind: k.name}
 	cmd := &cobra.Command{
 		Use:         k.name + " ID [--timeout DUR] [--detach]",
@@ -91,40 +96,41 @@ func (a *app) newWaitForCmd(k waitKind, runF func(*waitForOptions) error) *cobra
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runWaitFor(o)
+		o.IO, o.Home, o.Actor, o.Context = a.printer(), a.homeRW(), a.actor(), a.env.Context
+		return runWaitFor(o)
 	})
 	return cmd
 }
 
 // runWaitFor waits: blocking with --timeout, or as the person at a
 // terminal without --detach; else it registers the wait and returns.
-func (a *app) runWaitFor(o *waitForOptions) error {
-	block := o.timed || (a.actor().Press() && !o.detach)
-	return a.waitFor(o.kind, o.id, block, o.timeout)
+func runWaitFor(o *waitForOptions) error {
+	block := o.timed || (o.Actor.Press() && !o.detach)
+	return waitFor(o, o.kind, o.id, block, o.timeout)
 }
 
 // waitFor registers (or finds) the wait, and says how it ended, that it is
 // registered, or blocks until it ends.
-func (a *app) waitFor(kind, id string, block bool, timeout time.Duration) error {
+func waitFor(o *waitForOptions, kind, id string, block bool, timeout time.Duration) error {
 	blocker := 0
 	if block {
 		blocker = os.Getpid()
 	}
 	var v *state.WaitView
-	err := a.update(func(tx *state.Tx) (err error) {
-		v, err = tx.StartWait(a.actor(), kind, id, blocker)
+	err := o.Home.update(func(tx *state.Tx) (err error) {
+		v, err = tx.StartWait(o.Actor, kind, id, blocker)
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	if v.Ending != nil {
-		return a.sayEnded(v)
+		return sayEnded(o, v)
 	}
 	if !block {
-		return a.printer().Value(render.WaitView(v), render.WaitRegistered(v))
+		return o.IO.Value(render.WaitView(v), render.WaitRegistered(v))
 	}
-	ctx := a.env.Context
+	ctx := o.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -134,16 +140,16 @@ func (a *app) waitFor(kind, id string, block bool, timeout time.Duration) error 
 		defer cancel()
 	}
 	ready := func() {
-		if !a.json {
-			_, _ = io.WriteString(a.env.Err, render.WaitBlocking(v))
+		if !o.IO.JSON {
+			_, _ = io.WriteString(o.IO.Err, render.WaitBlocking(v))
 		}
 	}
-	ended, err := a.home.Await(ctx, a.actor(), id, ready)
+	ended, err := o.Home.home.Await(ctx, o.Actor, id, ready)
 	if errors.Is(err, context.DeadlineExceeded) {
 		// A wait that ended meanwhile is said; else it stays registered, as
 		// if detached.
-		err = a.view(func(tx *state.View) (err error) {
-			ended, err = tx.WaitOf(a.actor(), id)
+		err = o.Home.view(func(tx *state.View) (err error) {
+			ended, err = tx.WaitOf(o.Actor, id)
 			return err
 		})
 		if err != nil {
@@ -156,28 +162,32 @@ func (a *app) waitFor(kind, id string, block bool, timeout time.Duration) error 
 	if err != nil {
 		return err
 	}
-	return a.sayEnded(ended)
+	return sayEnded(o, ended)
 }
 
 // sayEnded says how a wait ended, then marks it told: said first, so a
 // command killed in between says it again next time.
-func (a *app) sayEnded(v *state.WaitView) error {
-	if err := a.printer().Value(render.WaitView(v), render.WaitBlock(*v.Ending)+"\n"); err != nil {
+func sayEnded(o *waitForOptions, v *state.WaitView) error {
+	if err := o.IO.Value(render.WaitView(v), render.WaitBlock(*v.Ending)+"\n"); err != nil {
 		return err
 	}
 	if !v.Recorded {
 		return nil
 	}
-	return a.update(func(tx *state.Tx) error {
-		return tx.WaitTold(a.actor(), v.Target, v.Ending.Ended)
+	return o.Home.update(func(tx *state.Tx) error {
+		return tx.WaitTold(o.Actor, v.Target, v.Ending.Ended)
 	})
 }
 
 // waitListOptions are conch wait list's words: none.
-type waitListOptions struct{}
+type waitListOptions struct {
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
+}
 
 // newWaitListCmd is conch wait list; runF, when not nil, runs instead.
-func (a *app) newWaitListCmd(runF func(*waitListOptions) error) *cobra.Command {
+func newWaitListCmd(a *app, runF func(*waitListOptions) error) *cobra.Command {
 	o := &waitListOptions{}
 	return &cobra.Command{
 		Use:   "list",
@@ -194,47 +204,52 @@ Exit codes: 0 done, 3 no such chat.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runWaitList(o)
+			o.IO, o.Home, o.Actor = a.printer(), a.homeRW(), a.actor()
+			return runWaitList(o)
 		}),
 	}
 }
 
 // runWaitList settles the waits whose targets stopped unseen, then lists.
-func (a *app) runWaitList(o *waitListOptions) error {
+func runWaitList(o *waitListOptions) error {
 	// Look without the lock; take it only when a target needs settling.
 	var over bool
-	err := a.view(func(tx *state.View) (err error) {
-		over, err = tx.WaitsOver(a.actor())
+	err := o.Home.view(func(tx *state.View) (err error) {
+		over, err = tx.WaitsOver(o.Actor)
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	if over {
-		if err := a.update(func(tx *state.Tx) error {
-			_, err := tx.SettleWaits(a.actor())
+		if err := o.Home.update(func(tx *state.Tx) error {
+			_, err := tx.SettleWaits(o.Actor)
 			return err
 		}); err != nil {
 			return err
 		}
 	}
-	return a.view(func(tx *state.View) error {
-		vs, err := tx.ListWaits(a.actor())
+	return o.Home.view(func(tx *state.View) error {
+		vs, err := tx.ListWaits(o.Actor)
 		if err != nil {
 			return err
 		}
-		return a.printer().Value(render.WaitsView(vs), render.WaitList(vs, tx.Now()))
+		return o.IO.Value(render.WaitsView(vs), render.WaitList(vs, tx.Now()))
 	})
 }
 
 // waitCancelOptions are conch wait cancel's words.
 type waitCancelOptions struct {
 	id string // the chat or task waited for
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
 }
 
 // newWaitCancelCmd is conch wait cancel; runF, when not nil, gets the
 // options instead of the cancel (for tests).
-func (a *app) newWaitCancelCmd(runF func(*waitCancelOptions) error) *cobra.Command {
+func newWaitCancelCmd(a *app, runF func(*waitCancelOptions) error) *cobra.Command {
 	o := &waitCancelOptions{}
 	return &cobra.Command{
 		Use:   "cancel ID",
@@ -252,20 +267,21 @@ Exit codes: 0 done, 3 no such wait, or no such chat.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runWaitCancel(o)
+			o.IO, o.Home, o.Actor = a.printer(), a.homeRW(), a.actor()
+			return runWaitCancel(o)
 		}),
 	}
 }
 
 // runWaitCancel cancels the wait.
-func (a *app) runWaitCancel(o *waitCancelOptions) error {
+func runWaitCancel(o *waitCancelOptions) error {
 	var v *state.WaitView
-	err := a.update(func(tx *state.Tx) (err error) {
-		v, err = tx.CancelWait(a.actor(), o.id)
+	err := o.Home.update(func(tx *state.Tx) (err error) {
+		v, err = tx.CancelWait(o.Actor, o.id)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(render.WaitView(v), render.WaitCancelled(v))
+	return o.IO.Value(render.WaitView(v), render.WaitCancelled(v))
 }

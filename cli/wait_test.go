@@ -14,14 +14,14 @@ func TestWaitForOptions(t *testing.T) {
 	var got *waitForOptions
 	catch := func(o *waitForOptions) error { got = o; return nil }
 
-	if err := parse(t, testApp().newWaitForCmd(waitChat, catch), "c_2", "--timeout", "90s"); err != nil {
+	if err := parse(t, newWaitForCmd(testApp(), waitChat, catch), "c_2", "--timeout", "90s"); err != nil {
 		t.Fatal(err)
 	}
 	if want := (waitForOptions{kind: state.WaitChat, id: "c_2", timeout: 90 * time.Second, timed: true}); *got != want {
 		t.Fatalf("got %+v, want %+v", *got, want)
 	}
 	got = nil
-	if err := parse(t, testApp().newWaitForCmd(waitTask, catch), "t_1", "--detach"); err != nil {
+	if err := parse(t, newWaitForCmd(testApp(), waitTask, catch), "t_1", "--detach"); err != nil {
 		t.Fatal(err)
 	}
 	if want := (waitForOptions{kind: state.WaitTask, id: "t_1", detach: true}); *got != want {
@@ -38,7 +38,7 @@ func TestWaitForOptions(t *testing.T) {
 		{[]string{}, "takes one chat id"},
 	} {
 		got = nil
-		err := parse(t, testApp().newWaitForCmd(waitChat, catch), c.args...)
+		err := parse(t, newWaitForCmd(testApp(), waitChat, catch), c.args...)
 		if !isUsage(err) || !strings.Contains(err.Error(), c.want) || got != nil {
 			t.Errorf("%q: %v (ran: %v), want usage %q", c.args, err, got != nil, c.want)
 		}
