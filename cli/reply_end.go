@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/render"
@@ -11,11 +13,17 @@ import (
 type replyEndOptions struct {
 	outcome, text, textFile string
 	textSet                 bool // --text given
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
+	In    io.Reader // standard input, for a text given as -
+	Cwd   string
 }
 
 // newReplyEndCmd is conch reply end; runF, when not nil, gets the options
 // instead of the end (for tests).
-func (a *app) newReplyEndCmd(runF func(*replyEndOptions) error) *cobra.Command {
+func newReplyEndCmd(a *app, runF func(*replyEndOptions) error) *cobra.Command {
 	o := &replyEndOptions{}
 	cmd := &cobra.Command{
 		Use:   "end [--outcome finished|stopped|failed|needs-you] [--text T | --text-file F]",
@@ -37,28 +45,29 @@ Exit codes: 0 done, 2 usage or no chat acting, 3 no such chat.`,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runReplyEnd(o)
+		o.IO, o.Home, o.Actor, o.In, o.Cwd = a.printer(), a.homeRW(), a.actor(), a.env.In, a.env.Cwd
+		return runReplyEnd(o)
 	})
 	return cmd
 }
 
 // runReplyEnd ends the acting chat's reply and says how it ended.
-func (a *app) runReplyEnd(o *replyEndOptions) error {
-	t, err := a.readText(o.text, o.textFile, o.textSet, "the text")
+func runReplyEnd(o *replyEndOptions) error {
+	t, err := readText(o.In, o.Cwd, o.text, o.textFile, o.textSet, "the text")
 	if err != nil {
 		return err
 	}
 	var c *state.Chat
-	err = a.update(func(tx *state.Tx) error {
+	err = o.Home.update(func(tx *state.Tx) error {
 		var err error
-		c, err = tx.EndReply(a.actor(), state.ReplyEnd{Outcome: o.outcome, Text: t})
+		c, err = tx.EndReply(o.Actor, state.ReplyEnd{Outcome: o.outcome, Text: t})
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	if r := c.LastReply; r != nil {
-		return a.printer().Value(render.ReplyView(r), render.ReplyEnded(r))
+		return o.IO.Value(render.ReplyView(r), render.ReplyEnded(r))
 	}
-	return a.printer().Value(render.NoReplyJSON{ID: c.ID}, render.NoReplyEnded)
+	return o.IO.Value(render.NoReplyJSON{ID: c.ID}, render.NoReplyEnded)
 }

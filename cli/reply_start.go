@@ -12,11 +12,17 @@ type replyStartOptions struct {
 	person          bool
 	message, folder string
 	pid             int // 0: the parent of this command
+
+	IO    *render.Printer
+	Home  homeRW
+	Actor state.Actor
+	Cwd   string
+	PID   int // the harness process running the reply: --pid, else found
 }
 
 // newReplyStartCmd is conch reply start; runF, when not nil, gets the
 // checked options instead of the start (for tests).
-func (a *app) newReplyStartCmd(runF func(*replyStartOptions) error) *cobra.Command {
+func newReplyStartCmd(a *app, runF func(*replyStartOptions) error) *cobra.Command {
 	o := &replyStartOptions{}
 	cmd := &cobra.Command{
 		Use:   "start [--person] [--message MSG] [--folder DIR] [--pid PID]",
@@ -51,22 +57,23 @@ Exit codes: 0 done, 2 usage or no chat acting, 3 no such chat.`,
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runReplyStart(o)
+		o.IO, o.Home, o.Actor, o.Cwd, o.PID = a.printer(), a.homeRW(), a.actor(), a.env.Cwd, a.harnessPID(o.pid)
+		return runReplyStart(o)
 	})
 	return cmd
 }
 
 // runReplyStart starts the acting chat's reply and prints its id.
-func (a *app) runReplyStart(o *replyStartOptions) error {
+func runReplyStart(o *replyStartOptions) error {
 	// Only the person, at a terminal, moves where the chat's claims reach:
 	// a chat's model runs this from its own shell too.
-	in := state.ReplyStart{Person: o.person, Title: render.CutTitle(o.message, state.MaxTitle), PID: a.harnessPID(o.pid), Reach: a.env.Terminal}
+	in := state.ReplyStart{Person: o.person, Title: render.CutTitle(o.message, state.MaxTitle), PID: o.PID, Reach: o.Actor.Terminal}
 	if o.folder != "" {
-		in.Folder = a.absPath(o.folder)
+		in.Folder = absPath(o.Cwd, o.folder)
 	}
 	var r *state.Reply
-	err := a.update(func(tx *state.Tx) error {
-		c, err := tx.StartReply(a.actor(), in)
+	err := o.Home.update(func(tx *state.Tx) error {
+		c, err := tx.StartReply(o.Actor, in)
 		if err == nil {
 			r = c.Reply
 		}
@@ -75,5 +82,5 @@ func (a *app) runReplyStart(o *replyStartOptions) error {
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(render.ReplyView(r), r.ID+"\n")
+	return o.IO.Value(render.ReplyView(r), r.ID+"\n")
 }

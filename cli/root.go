@@ -418,7 +418,7 @@ func newTaskGroup(a *app) *cobra.Command {
 
 func newReplyGroup(a *app) *cobra.Command {
 	reply := group("reply", "A chat's reply begins and ends")
-	reply.AddCommand(a.newReplyStartCmd(nil), a.newReplyEndCmd(nil))
+	reply.AddCommand(newReplyStartCmd(a, nil), newReplyEndCmd(a, nil))
 	return reply
 }
 
