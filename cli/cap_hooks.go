@@ -21,7 +21,7 @@ import (
 func (a *app) hooksCommands(chat *cobra.Command) []*cobra.Command {
 	hook := a.newHookGroup()
 	install := group("install", "Set a harness up to report to conch through its hooks")
-	install.AddCommand(a.newInstallCommands()...)
+	install.AddCommand(newInstallCommands(a)...)
 	return []*cobra.Command{hook, install, a.newAdoptCmd(nil), a.newScanCmd(nil), a.newWakeRunCmd()}
 }
 

@@ -44,7 +44,7 @@ Exit codes: 0 nothing wrong (or all repaired), 1 problems found.`,
 		if runF != nil {
 			return runF(o)
 		}
-		o.IO, o.Home, o.Install = a.printer(), a.homeRW(), a.installEnv()
+		o.IO, o.Home, o.Install = a.printer(), a.homeRW(), installEnv(a)
 		return runDoctor(o)
 	})
 	return cmd

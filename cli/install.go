@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/cli/install"
+	"github.com/conch-sh/conch/render"
 )
 
 // installOptions are the words of conch install NAME.
@@ -18,26 +19,31 @@ type installOptions struct {
 	project, user, remove bool
 	noMCP                 bool
 	conch                 string // the program the hooks run
+
+	IO  *render.Printer
+	Env install.Env // the person's home, the folder, the environment, the clock
 }
 
 // newInstallCommands are conch install's commands, one per recipe.
-func (a *app) newInstallCommands() []*cobra.Command {
+func newInstallCommands(a *app) []*cobra.Command {
 	cmds := make([]*cobra.Command, 0, len(install.Recipes))
 	for _, r := range install.Recipes {
-		cmds = append(cmds, a.newInstall(r, nil))
+		cmds = append(cmds, newInstall(a, r, nil))
 	}
-	return append(cmds, a.newInstallMCP(nil))
+	return append(cmds, newInstallMCP(a, nil))
 }
 
 // installMCPOptions are the words of conch install mcp.
 type installMCPOptions struct {
 	print bool
 	conch string
+
+	Out io.Writer // where the block goes
 }
 
 // newInstallMCP is conch install mcp --print; runF, when not nil, gets the
 // checked options instead of the run (for tests).
-func (a *app) newInstallMCP(runF func(*installMCPOptions) error) *cobra.Command {
+func newInstallMCP(a *app, runF func(*installMCPOptions) error) *cobra.Command {
 	o := &installMCPOptions{}
 	cmd := &cobra.Command{
 		Use:   "mcp --print [--conch PATH]",
@@ -64,16 +70,21 @@ client's).`,
 		if runF != nil {
 			return runF(o)
 		}
-		block := install.MCPBlock(o.conch)
-		_, err := io.WriteString(a.env.Out, block)
-		return err
+		o.Out = a.env.Out
+		return runInstallMCP(o)
 	})
 	return cmd
 }
 
+// runInstallMCP prints the block.
+func runInstallMCP(o *installMCPOptions) error {
+	_, err := io.WriteString(o.Out, install.MCPBlock(o.conch))
+	return err
+}
+
 // newInstall is conch install NAME for recipe r; runF, when not nil, gets
 // the checked options instead of the install (for tests).
-func (a *app) newInstall(r *install.Recipe, runF func(*installOptions) error) *cobra.Command {
+func newInstall(a *app, r *install.Recipe, runF func(*installOptions) error) *cobra.Command {
 	o := &installOptions{recipe: r}
 	long := r.Long
 	if r.MCP != "" {
@@ -106,7 +117,8 @@ func (a *app) newInstall(r *install.Recipe, runF func(*installOptions) error) *c
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runInstall(o)
+		o.IO, o.Env = a.printer(), installEnv(a)
+		return runInstall(o)
 	})
 	return cmd
 }
@@ -122,21 +134,21 @@ func (o *installOptions) check() error {
 }
 
 // runInstall runs the recipe and says what it did to each file.
-func (a *app) runInstall(o *installOptions) error {
+func runInstall(o *installOptions) error {
 	opts := install.Options{Project: o.project, Remove: o.remove, Conch: o.conch, NoMCP: o.noMCP}
-	done, err := install.Do(o.recipe, a.installEnv(), opts)
+	done, err := install.Do(o.recipe, o.Env, opts)
 	if err != nil {
 		return err
 	}
 	said := install.Said(o.recipe, done, opts)
 	if len(done) == 1 {
-		return a.printer().Value(done[0], said)
+		return o.IO.Value(done[0], said)
 	}
-	return a.printer().Value(done, said)
+	return o.IO.Value(done, said)
 }
 
 // installEnv is what an install takes from this run.
-func (a *app) installEnv() install.Env {
+func installEnv(a *app) install.Env {
 	now, err := a.clock()
 	if err != nil {
 		now = a.env.Now // a CONCH_NOW that is not a time names no backup

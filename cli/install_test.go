@@ -11,7 +11,7 @@ import (
 func TestInstallOptions(t *testing.T) {
 	for _, r := range install.Recipes {
 		var got *installOptions
-		cmd := testApp().newInstall(r, func(o *installOptions) error { got = o; return nil })
+		cmd := newInstall(testApp(), r, func(o *installOptions) error { got = o; return nil })
 		if err := parse(t, cmd, "--project", "--remove", "--conch", "/opt/my tools/conch"); err != nil {
 			t.Fatalf("%s: %v", r.Name, err)
 		}
@@ -26,13 +26,13 @@ func TestInstallOptions(t *testing.T) {
 		{"extra"},
 	} {
 		ran := false
-		cmd := testApp().newInstall(install.Claude, func(*installOptions) error { ran = true; return nil })
+		cmd := newInstall(testApp(), install.Claude, func(*installOptions) error { ran = true; return nil })
 		if err := parse(t, cmd, args...); !isUsage(err) || ran {
 			t.Errorf("%q: %v (ran %v), want a usage error", args, err, ran)
 		}
 	}
 	var got *installOptions
-	parse(t, testApp().newInstall(install.Codex, func(o *installOptions) error { got = o; return nil }))
+	parse(t, newInstall(testApp(), install.Codex, func(o *installOptions) error { got = o; return nil }))
 	if got.conch != "conch" || got.project || got.remove {
 		t.Fatalf("defaults: %+v", got)
 	}

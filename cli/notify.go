@@ -35,19 +35,22 @@ and CONCH_NOTIFY_KIND (needs-you, request, held, test), CONCH_NOTIFY_CHAT
 and CONCH_NOTIFY_ID (the request or message). Its program is found on
 that PATH. conch top rings the terminal bell for the same events.`
 
-func (a *app) newNotifyGroup() *cobra.Command {
+func newNotifyGroup(a *app) *cobra.Command {
 	g := group("notify", "Being told when a chat needs you: [notify] command in config.toml")
 	g.Long = notifyLong
-	g.AddCommand(a.newNotifyTestCmd(nil))
+	g.AddCommand(newNotifyTestCmd(a, nil))
 	return g
 }
 
 // notifyTestOptions are conch notify test's words.
-type notifyTestOptions struct{}
+type notifyTestOptions struct {
+	IO   *render.Printer
+	Home homeRW
+}
 
 // newNotifyTestCmd is conch notify test; runF, when not nil, gets the
 // checked options instead of the run (for tests).
-func (a *app) newNotifyTestCmd(runF func(*notifyTestOptions) error) *cobra.Command {
+func newNotifyTestCmd(a *app, runF func(*notifyTestOptions) error) *cobra.Command {
 	o := &notifyTestOptions{}
 	return &cobra.Command{
 		Use:   "test",
@@ -64,18 +67,19 @@ Exit codes: 0 sent, 1 the command failed, 2 no [notify] command is set.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runNotifyTest(o)
+			o.IO, o.Home = a.printer(), a.homeRW()
+			return runNotifyTest(o)
 		}),
 	}
 }
 
 // runNotifyTest sends the test notice and waits for the command.
-func (a *app) runNotifyTest(o *notifyTestOptions) error {
+func runNotifyTest(o *notifyTestOptions) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	argv, err := a.home.NotifyTest(ctx)
+	argv, err := o.Home.home.NotifyTest(ctx)
 	if err != nil {
 		return err
 	}
-	return a.printer().Value(render.NotifySentJSON{Command: argv, Sent: true}, render.NotifySent(argv))
+	return o.IO.Value(render.NotifySentJSON{Command: argv, Sent: true}, render.NotifySent(argv))
 }
