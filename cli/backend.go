@@ -100,7 +100,7 @@ func (a *app) runOnBackend(args []string) (code int, ran bool) {
 	if url == "" {
 		return 0, false
 	}
-	err := a.execNats(args)
+	err := execBeside(a.env, conchNats, args)
 	// Only a failed exec returns.
 	msg := fmt.Sprintf("the home is on the backend %s, and %s cannot be run: %v (go install github.com/conch-sh/conch/cmd/conch-nats)", url, conchNats, err)
 	if errors.Is(err, errNoExec) {
@@ -115,21 +115,19 @@ func (a *app) runOnBackend(args []string) (code int, ran bool) {
 	return ExitFailed, true
 }
 
-// errNoExec is execNats's error where a process cannot be replaced.
+// errNoExec is execBeside's error where a process cannot be replaced.
 var errNoExec = errors.New("this system cannot replace a process")
-
-func (a *app) execNats(args []string) error { return a.execBeside(conchNats, args) }
 
 // execBeside replaces this process with the program name (a conch that
 // links what this one leaves out), looked for beside conch, then on PATH,
 // with the same environment and streams; only a failure returns.
-func (a *app) execBeside(name string, args []string) error {
-	if a.env.Exec == nil {
+func execBeside(env Env, name string, args []string) error {
+	if env.Exec == nil {
 		return errNoExec
 	}
 	exe := ""
-	if a.env.Exe != nil {
-		if self := a.env.Exe(); self != "" {
+	if env.Exe != nil {
+		if self := env.Exe(); self != "" {
 			if p := filepath.Join(filepath.Dir(self), name); fileExists(p) {
 				exe = p
 			}
@@ -142,7 +140,7 @@ func (a *app) execBeside(name string, args []string) error {
 		}
 		exe = p
 	}
-	return a.env.Exec(exe, append([]string{exe}, args...), os.Environ())
+	return env.Exec(exe, append([]string{exe}, args...), os.Environ())
 }
 
 func fileExists(p string) bool {

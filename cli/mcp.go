@@ -17,11 +17,13 @@ const conchMCP = "conch-mcp"
 // mcpOptions are conch mcp's words.
 type mcpOptions struct {
 	chat string // --chat: the chat to serve as, whatever the session's variables say
+
+	Env Env // the streams and the world the server is handed
 }
 
 // newMcpCmd is conch mcp; runF, when not nil, gets the checked options
 // instead of the server (for tests).
-func (a *app) newMcpCmd(runF func(*mcpOptions) error) *cobra.Command {
+func newMcpCmd(a *app, runF func(*mcpOptions) error) *cobra.Command {
 	o := &mcpOptions{}
 	return &cobra.Command{
 		Use:   "mcp",
@@ -55,16 +57,17 @@ Exit codes: 0 the client went away, 1 conch-mcp cannot be run, 2 usage.`,
 			if runF != nil {
 				return runF(o)
 			}
-			return a.runMcp(o)
+			o.Env = a.env
+			return runMcp(o)
 		}),
 	}
 }
 
 // runMcp serves, or hands over to conch-mcp.
-func (a *app) runMcp(o *mcpOptions) error {
+func runMcp(o *mcpOptions) error {
 	// The chat is worked out at each call (cli.Serving), not here: the
 	// session's variables may name a chat no hook has linked yet.
-	env := a.env
+	env := o.Env
 	if o.chat != "" {
 		env.Getenv = actingAs(env.Getenv, o.chat) // --chat, which wins
 	}
@@ -75,7 +78,7 @@ func (a *app) runMcp(o *mcpOptions) error {
 	if o.chat != "" {
 		args = append(args, "--chat", o.chat)
 	}
-	err := a.execBeside(conchMCP, args)
+	err := execBeside(o.Env, conchMCP, args)
 	if errors.Is(err, errNoExec) {
 		return fmt.Errorf("this system cannot run %s in conch's place (Windows has no exec): run %s mcp itself", conchMCP, conchMCP)
 	}
