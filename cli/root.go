@@ -356,7 +356,7 @@ func (a *app) newRoot(args []string) *cobra.Command {
 	root.AddCommand(chat, newChatsGroup(a), newTaskGroup(a), newReplyGroup(a),
 		newStepCmd(a, nil), newNotesCmd(a, nil), newPromptCmd(a, nil), newTasksCmd(a, nil),
 		newVersionCmd(a, nil), newCompletionCmd(a, root, nil), newDoctorCmd(a, nil), newDemoCmd(a, nil),
-		newClaimCmd(a, nil), newReleaseCmd(a, nil), newClaimsCmd(a, nil), a.newTopCmd(nil), newNotifyGroup(a), newBackendGroup(a), newMcpCmd(a, nil))
+		newClaimCmd(a, nil), newReleaseCmd(a, nil), newClaimsCmd(a, nil), newTopCmd(a, nil), newNotifyGroup(a), newBackendGroup(a), newMcpCmd(a, nil))
 	for _, more := range [](func(*cobra.Command) []*cobra.Command){
 		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,
 	} {

@@ -59,11 +59,20 @@ terminal without --once).`
 type topOptions struct {
 	once          bool
 	width, height int
+
+	IO       *render.Printer
+	Home     homeRW
+	Actor    state.Actor
+	Now      func() time.Time // the clock (CONCH_NOW, else the time)
+	UserHome string
+	Color    bool      // NO_COLOR unset and a terminal that has colour
+	In       io.Reader // standard input: the keys
+	Out      io.Writer // standard output: the screen
 }
 
 // newTopCmd is conch top; runF, when not nil, gets the checked options
 // instead of the run (for tests).
-func (a *app) newTopCmd(runF func(*topOptions) error) *cobra.Command {
+func newTopCmd(a *app, runF func(*topOptions) error) *cobra.Command {
 	o := &topOptions{}
 	cmd := &cobra.Command{
 		Use:         "top [--once [--width W] [--height H]]",
@@ -85,62 +94,66 @@ func (a *app) newTopCmd(runF func(*topOptions) error) *cobra.Command {
 		if runF != nil {
 			return runF(o)
 		}
-		return a.runTop(o)
+		o.IO, o.Home, o.Actor, o.Now, o.UserHome = a.printer(), a.homeRW(), a.actor(), topClock(a), a.userHome()
+		o.Color, o.In, o.Out = topColor(a.env.Getenv), a.env.In, a.env.Out
+		return runTop(o)
 	})
 	return cmd
 }
 
 // runTop prints one frame, or runs the live view on the terminal.
-func (a *app) runTop(o *topOptions) error {
+func runTop(o *topOptions) error {
 	if o.once {
 		m := newTopModel()
-		v, err := a.personView(nil)
+		v, err := personView(o.Home, nil)
 		if err != nil {
 			return err
 		}
-		m.setView(v, a.now())
-		f := m.frame(nil, o.width, o.height, false, a.now(), a.userHome())
-		return a.printer().Value(render.LinesJSON{Lines: f.Lines()}, f.String())
+		m.setView(v, o.Now())
+		f := m.frame(nil, o.width, o.height, false, o.Now(), o.UserHome)
+		return o.IO.Value(render.LinesJSON{Lines: f.Lines()}, f.String())
 	}
-	if a.json {
+	if o.IO.JSON {
 		return usage("conch top --json prints one frame: give --once")
 	}
-	in, out, ok := a.terminals()
-	if !ok || !a.env.Terminal {
+	in, out, ok := terminals(o.In, o.Out)
+	if !ok || !o.Actor.Terminal {
 		return &state.Error{Kind: state.ErrRefused, Msg: "conch top needs a terminal (standard input and output); --once prints one frame without one"}
 	}
-	return a.topLive(in, out)
+	return topLive(o, in, out)
 }
 
 // terminals are the process's standard input and output when both are
 // terminals.
-func (a *app) terminals() (in, out *os.File, ok bool) {
-	in, iok := a.env.In.(*os.File)
-	out, ook := a.env.Out.(*os.File)
+func terminals(stdin io.Reader, stdout io.Writer) (in, out *os.File, ok bool) {
+	in, iok := stdin.(*os.File)
+	out, ook := stdout.(*os.File)
 	if !iok || !ook || !term.IsTerminal(int(in.Fd())) || !term.IsTerminal(int(out.Fd())) {
 		return nil, nil, false
 	}
 	return in, out, true
 }
 
-func (a *app) now() time.Time {
+// topClock is the clock conch top shows: CONCH_NOW's, else the time (a
+// CONCH_NOW that is not a time is not top's to refuse).
+func topClock(a *app) func() time.Time {
 	clock, err := a.clock()
 	if err != nil {
-		return a.env.Now()
+		return a.env.Now
 	}
-	return clock()
+	return clock
 }
 
-func (a *app) personView(settled state.Settled) (v *state.PersonView, err error) {
-	err = a.view(func(tx *state.View) error {
+func personView(h homeRW, settled state.Settled) (v *state.PersonView, err error) {
+	err = h.view(func(tx *state.View) error {
 		v, err = tx.PersonView(settled)
 		return err
 	})
 	return v, err
 }
 
-func (a *app) chatDetail(id string) (d *state.ChatDetail, err error) {
-	err = a.view(func(tx *state.View) error {
+func chatDetail(h homeRW, id string) (d *state.ChatDetail, err error) {
+	err = h.view(func(tx *state.View) error {
 		d, err = tx.ChatDetail(id)
 		return err
 	})
@@ -149,13 +162,13 @@ func (a *app) chatDetail(id string) (d *state.ChatDetail, err error) {
 
 // topColor says whether conch top may use colour: NO_COLOR unset (or
 // empty) and a terminal that has it.
-func (a *app) topColor() bool {
-	return a.env.Getenv("NO_COLOR") == "" && a.env.Getenv("TERM") != "dumb"
+func topColor(getenv func(string) string) bool {
+	return getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
 }
 
 // topLive runs the view on the terminal until q, ctrl-c or a signal, and
 // leaves the terminal as it found it.
-func (a *app) topLive(in, out *os.File) error {
+func topLive(o *topOptions, in, out *os.File) error {
 	saved, err := term.MakeRaw(int(in.Fd()))
 	if err != nil {
 		return fmt.Errorf("conch top: the terminal: %v", err)
@@ -188,7 +201,7 @@ func (a *app) topLive(in, out *os.File) error {
 		if detail != "" {
 			keys = append(keys, "log/"+detail+"/")
 		}
-		changed, _ = a.home.Store().Watch(ctx, keys...)
+		changed, _ = o.Home.home.Store().Watch(ctx, keys...)
 		stopWatch, watching = cancel, detail
 	}
 
@@ -199,8 +212,8 @@ func (a *app) topLive(in, out *os.File) error {
 	var looked time.Time
 	refresh := func() {
 		looked = time.Now()
-		now := a.now()
-		v, err := a.personView(settled)
+		now := o.Now()
+		v, err := personView(o.Home, settled)
 		if err != nil {
 			m.said = "conch: " + err.Error()
 		} else if m.setView(v, now) {
@@ -208,7 +221,7 @@ func (a *app) topLive(in, out *os.File) error {
 		}
 		detail = nil
 		if m.detail != "" {
-			if d, err := a.chatDetail(m.detail); err == nil {
+			if d, err := chatDetail(o.Home, m.detail); err == nil {
 				detail = d
 			} else {
 				m.detail, m.said = "", "conch: "+err.Error()
@@ -221,7 +234,7 @@ func (a *app) topLive(in, out *os.File) error {
 		if err != nil {
 			cols, rows = 80, 24
 		}
-		f := m.frame(detail, cols, rows, a.topColor(), a.now(), a.userHome())
+		f := m.frame(detail, cols, rows, o.Color, o.Now(), o.UserHome)
 		screen := "\x1b[H" + strings.Join(f.Lines(), "\x1b[K\r\n") + "\x1b[K\x1b[J"
 		if screen != last {
 			io.WriteString(out, screen)
@@ -254,7 +267,7 @@ func (a *app) topLive(in, out *os.File) error {
 				return nil
 			}
 			if press != nil {
-				m.said = a.topPress(press)
+				m.said = runTopPress(o, press)
 			}
 			refresh()
 			draw()
@@ -277,12 +290,12 @@ func (a *app) topLive(in, out *os.File) error {
 	}
 }
 
-// topPress carries out a key's press as the person's, as the command of
+// runTopPress carries out a key's press as the person's, as the command of
 // the same name would, and says what it did.
-func (a *app) topPress(p *topPress) string {
+func runTopPress(o *topOptions, p *topPress) string {
 	var said string
-	actor := a.actor()
-	err := a.update(func(tx *state.Tx) error {
+	actor := o.Actor
+	err := o.Home.update(func(tx *state.Tx) error {
 		switch p.Verb {
 		case "pass", "dismiss":
 			do := tx.PassMessage
