@@ -7,15 +7,6 @@ import (
 	"github.com/conch-sh/conch/state/proc"
 )
 
-// update runs fn in a transaction under the home's lock, then says on
-// standard error what went wrong without failing it (a log append that
-// could not be written).
-func (a *app) update(fn func(tx *state.Tx) error) error { return a.homeRW().update(fn) }
-
-// warnCommitted says what went wrong after this command's change had
-// committed: a warning, for the change stands.
-func (a *app) warnCommitted(err error) { warnCommitted(a.printer(), err) }
-
 // updateWarning runs fn in a transaction under the home's lock; after a
 // commit, warn hears each thing that went wrong without failing it.
 func updateWarning(home *state.Home, fn func(tx *state.Tx) error, warn func(string)) error {
@@ -28,9 +19,6 @@ func updateWarning(home *state.Home, fn func(tx *state.Tx) error, warn func(stri
 	}
 	return err
 }
-
-// view runs fn over the records as they are, with no lock.
-func (a *app) view(fn func(v *state.View) error) error { return a.home.View(fn) }
 
 // userHome is the person's home folder, for writing folders as ~/…
 func (a *app) userHome() string {

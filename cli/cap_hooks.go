@@ -22,7 +22,7 @@ func (a *app) hooksCommands(chat *cobra.Command) []*cobra.Command {
 	hook := a.newHookGroup()
 	install := group("install", "Set a harness up to report to conch through its hooks")
 	install.AddCommand(newInstallCommands(a)...)
-	return []*cobra.Command{hook, install, a.newAdoptCmd(nil), a.newScanCmd(nil), a.newWakeRunCmd()}
+	return []*cobra.Command{hook, install, newAdoptCmd(a, nil), newScanCmd(a, nil), newWakeRunCmd(a, nil)}
 }
 
 // newHookGroup is conch hook and its adapters.

@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/spf13/cobra"
-
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 )
@@ -125,19 +123,4 @@ func readText(in io.Reader, cwd, text, file string, textSet bool, what string) (
 // a warning, for the change stands.
 func warnCommitted(p *render.Printer, err error) {
 	p.Warn("%s", render.CommittedBut(err))
-}
-
-// The constructors cap_hooks.go and cap_messages.go call as app's, while
-// those files change on another branch (issue 26, item 1): the merge
-// calls the functions and drops these.
-func (a *app) newAdoptCmd(runF func(*adoptOptions) error) *cobra.Command {
-	return newAdoptCmd(a, runF)
-}
-
-func (a *app) newScanCmd(runF func(*scanOptions) error) *cobra.Command {
-	return newScanCmd(a, runF)
-}
-
-func (a *app) newChatStopCmd(runF func(*chatStopOptions) error) *cobra.Command {
-	return newChatStopCmd(a, runF)
 }

@@ -245,7 +245,7 @@ func (a *app) main(args []string) int {
 		// What fails once a change has committed (its answer could not be
 		// written, a read after it) cannot undo it: the command did what
 		// it was asked, and says what went wrong after (issue 19).
-		a.warnCommitted(err)
+		warnCommitted(a.printer(), err)
 		return ExitOK
 	}
 	a.printer().Error(render.ErrorText(err), code)
@@ -576,12 +576,4 @@ func maxArgs(n int, names string) cobra.PositionalArgs {
 		}
 		return nil
 	}
-}
-
-// absPath makes p absolute against the command's working folder.
-func (a *app) absPath(p string) string { return absPath(a.env.Cwd, p) }
-
-// readText reads free text from a flag or a file (- for standard input).
-func (a *app) readText(text, file string, textSet bool, what string) (string, error) {
-	return readText(a.env.In, a.env.Cwd, text, file, textSet, what)
 }

@@ -24,10 +24,20 @@ import (
 // for its wake, again for each wake recorded while a run went.
 const wakeRunMax = 8
 
+// wakeRunOptions are conch wake-run's: no words, the chat it wakes.
+type wakeRunOptions struct {
+	IO   *render.Printer
+	Home homeRW
+	Chat string // the chat acting (CONCH_CHAT): the one woken
+	PID  int    // this process, which the wake's record names
+}
+
 // newWakeRunCmd is conch wake-run: the wake_cmd conch gives a chat whose
 // harness session it can resume (issue 23). conch runs it, detached, for
-// a wake; nobody types it.
-func (a *app) newWakeRunCmd() *cobra.Command {
+// a wake; nobody types it. runF, when not nil, gets the options instead
+// of the run (for tests).
+func newWakeRunCmd(a *app, runF func(*wakeRunOptions) error) *cobra.Command {
+	o := &wakeRunOptions{}
 	return &cobra.Command{
 		Use:    state.WakeRunArg,
 		Hidden: true,
@@ -42,42 +52,46 @@ Exit codes: 0 done (or nothing to wake), 1 a record could not be read or written
 		Args:        exactArgs(0, "no arguments"),
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
-			return a.runWakeRun()
+			if runF != nil {
+				return runF(o)
+			}
+			o.IO, o.Home, o.Chat, o.PID = a.printer(), a.homeRW(), a.chat, a.env.PID
+			return runWakeRun(o)
 		}),
 	}
 }
 
 // runWakeRun takes the chat's wake, runs its harness's resume with conch's
 // prompt, and settles the wake when the harness exits.
-func (a *app) runWakeRun() error {
-	id := a.chat
+func runWakeRun(o *wakeRunOptions) error {
+	id := o.Chat
 	if !state.ValidID(id) {
 		return usage("conch wake-run runs as a chat: CONCH_CHAT is not set")
 	}
-	start, _ := proc.Start(a.env.PID)
-	self := state.Proc{PID: a.env.PID, Start: start}
+	start, _ := proc.Start(o.PID)
+	self := state.Proc{PID: o.PID, Start: start}
 	for range wakeRunMax {
 		var w *state.WakeRun
-		err := a.update(func(tx *state.Tx) (err error) { w, err = tx.ClaimWake(id, self); return err })
+		err := o.Home.update(func(tx *state.Tx) (err error) { w, err = tx.ClaimWake(id, self); return err })
 		if err != nil || w == nil {
 			return err
 		}
 		if w.Channel != "" {
 			err := promptInto(w, render.WakePrompt)
 			if err == nil {
-				return a.update(func(tx *state.Tx) error { return tx.WakeSent(id, self) })
+				return o.Home.update(func(tx *state.Tx) error { return tx.WakeSent(id, self) })
 			}
-			a.printer().Warn("chat %s: its open session took no prompt: %v", id, err)
+			o.IO.Warn("chat %s: its open session took no prompt: %v", id, err)
 		} else {
 			argv := append(w.Argv, render.WakePrompt)
 			cmd := exec.Command(argv[0], argv[1:]...)
 			cmd.Env, cmd.Dir = w.Env, w.Dir
 			if err := cmd.Run(); err != nil && !errors.As(err, new(*exec.ExitError)) {
-				a.printer().Warn("chat %s: its harness could not be started: %v", id, err)
+				o.IO.Warn("chat %s: its harness could not be started: %v", id, err)
 			}
 		}
 		again := false
-		if err := a.update(func(tx *state.Tx) (err error) { again, err = tx.WakeRunEnded(id, self); return err }); err != nil || !again {
+		if err := o.Home.update(func(tx *state.Tx) (err error) { again, err = tx.WakeRunEnded(id, self); return err }); err != nil || !again {
 			return err
 		}
 	}
