@@ -18,21 +18,21 @@ import (
 
 // hooksCommands adds the hooks capability's commands: subcommands of chat to
 // chat, and returns the top-level ones.
-func (a *app) hooksCommands(chat *cobra.Command) []*cobra.Command {
-	hook := a.newHookGroup()
+func hooksCommands(a *app, chat *cobra.Command) []*cobra.Command {
+	hook := newHookGroup(a)
 	install := group("install", "Set a harness up to report to conch through its hooks")
 	install.AddCommand(newInstallCommands(a)...)
 	return []*cobra.Command{hook, install, newAdoptCmd(a, nil), newScanCmd(a, nil), newWakeRunCmd(a, nil)}
 }
 
 // newHookGroup is conch hook and its adapters.
-func (a *app) newHookGroup() *cobra.Command {
+func newHookGroup(a *app) *cobra.Command {
 	hook := group("hook", "Adapters a harness runs from its own hooks (see conch help integrations)")
 	hook.Annotations = access(accessWrite)
 	// A hook must never break the session it serves: its own preparation
 	// turns every failure into a warning, where the root's would exit 2.
 	hook.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return nil }
-	hook.AddCommand(a.newHookClaude(), a.newHookCodex(), a.newHookCopilot(), a.newHookCursor(), a.newHookOpenCode(), a.newHookPi(), a.newHookGemini(), a.newHookQwen())
+	hook.AddCommand(newHookClaude(a), newHookCodex(a), newHookCopilot(a), newHookCursor(a), newHookOpenCode(a), newHookPi(a), newHookGemini(a), newHookQwen(a))
 	return hook
 }
 

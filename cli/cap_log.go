@@ -4,7 +4,7 @@ import "github.com/spf13/cobra"
 
 // logCommands adds the log capability's commands: chat compacted and chat
 // reset under chat; status, watch, unwatch and gc at the top.
-func (a *app) logCommands(chat *cobra.Command) []*cobra.Command {
+func logCommands(a *app, chat *cobra.Command) []*cobra.Command {
 	chat.AddCommand(newChatCompactedCmd(a, nil), newChatResetCmd(a, nil))
 	return []*cobra.Command{newStatusCmd(a, nil), newWatchCmd(a, nil), newUnwatchCmd(a, nil), newGCCmd(a, nil)}
 }

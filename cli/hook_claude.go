@@ -10,7 +10,7 @@ import (
 	"github.com/conch-sh/conch/state/harness"
 )
 
-func (a *app) newHookClaude() *cobra.Command {
+func newHookClaude(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "claude",
 		Short: "Claude Code's hook: reads one event on standard input and answers it",

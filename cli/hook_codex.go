@@ -11,7 +11,7 @@ import (
 	"github.com/conch-sh/conch/state/proc"
 )
 
-func (a *app) newHookCodex() *cobra.Command {
+func newHookCodex(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "codex [JSON]",
 		Short: "Codex's hook (an event on standard input) and its notify program (one JSON argument)",

@@ -13,7 +13,7 @@ import (
 	"github.com/conch-sh/conch/state/proc"
 )
 
-func (a *app) newHookCopilot() *cobra.Command {
+func newHookCopilot(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "copilot",
 		Short: "GitHub Copilot CLI's hook: reads one event on standard input and answers it",

@@ -10,7 +10,7 @@ import (
 	"github.com/conch-sh/conch/state/harness"
 )
 
-func (a *app) newHookCursor() *cobra.Command {
+func newHookCursor(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "cursor",
 		Short: "Cursor's agent hook (.cursor/hooks.json): reads one event on standard input and answers it",

@@ -15,7 +15,7 @@ import (
 	"github.com/conch-sh/conch/state/proc"
 )
 
-func (a *app) newHookGemini() *cobra.Command {
+func newHookGemini(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "gemini",
 		Short: "Gemini CLI's hook: reads one event on standard input and answers it",

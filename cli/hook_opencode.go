@@ -20,15 +20,15 @@ import (
 // tools in Claude Code's words, so Family reads them); sayPlugin says the
 // answer in the words the plugin reads.
 
-func (a *app) newHookOpenCode() *cobra.Command {
-	return a.newPluginHook(state.HarnessOpenCode, "OpenCode", (*hook).decodeOpenCode)
+func newHookOpenCode(a *app) *cobra.Command {
+	return newPluginHook(a, state.HarnessOpenCode, "OpenCode", (*hook).decodeOpenCode)
 }
 
-func (a *app) newHookPi() *cobra.Command {
-	return a.newPluginHook(state.HarnessPi, "Pi", (*hook).decodePi)
+func newHookPi(a *app) *cobra.Command {
+	return newPluginHook(a, state.HarnessPi, "Pi", (*hook).decodePi)
 }
 
-func (a *app) newPluginHook(id, name string, decode func(h *hook) (harness.Event, error)) *cobra.Command {
+func newPluginHook(a *app, id, name string, decode func(h *hook) (harness.Event, error)) *cobra.Command {
 	return &cobra.Command{
 		Use:   id,
 		Short: name + "'s hook: the plugin conch install " + id + " writes runs it per event",

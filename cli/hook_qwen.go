@@ -7,7 +7,7 @@ import (
 	"github.com/conch-sh/conch/state/harness"
 )
 
-func (a *app) newHookQwen() *cobra.Command {
+func newHookQwen(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "qwen",
 		Short: "Qwen Code's hook: reads one event on standard input and answers it",

@@ -357,10 +357,10 @@ func (a *app) newRoot(args []string) *cobra.Command {
 		newStepCmd(a, nil), newNotesCmd(a, nil), newPromptCmd(a, nil), newTasksCmd(a, nil),
 		newVersionCmd(a, nil), newCompletionCmd(a, root, nil), newDoctorCmd(a, nil), newDemoCmd(a, nil),
 		newClaimCmd(a, nil), newReleaseCmd(a, nil), newClaimsCmd(a, nil), newTopCmd(a, nil), newNotifyGroup(a), newBackendGroup(a), newMcpCmd(a, nil))
-	for _, more := range [](func(*cobra.Command) []*cobra.Command){
-		a.messagesCommands, a.waitsCommands, a.logCommands, a.hooksCommands,
+	for _, more := range [](func(*app, *cobra.Command) []*cobra.Command){
+		messagesCommands, waitsCommands, logCommands, hooksCommands,
 	} {
-		root.AddCommand(more(chat)...)
+		root.AddCommand(more(a, chat)...)
 	}
 	root.AddCommand(helpTopics()...)
 	return root
@@ -377,7 +377,7 @@ func (a *app) hotCommands() map[string]func() *cobra.Command {
 		"chats":   func() *cobra.Command { return newChatsGroup(a) },
 		"reply":   func() *cobra.Command { return newReplyGroup(a) },
 		"task":    func() *cobra.Command { return newTaskGroup(a) },
-		"hook":    a.newHookGroup,
+		"hook":    func() *cobra.Command { return newHookGroup(a) },
 	}
 }
 
