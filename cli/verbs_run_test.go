@@ -132,3 +132,71 @@ func TestRunBackendJoin(t *testing.T) {
 		t.Fatalf("printed %q", out)
 	}
 }
+
+// conch top's run reads its clock, colour and streams from its options:
+// --once prints one frame of the home and changes nothing; --json
+// without --once is usage; streams that are not a terminal are refused.
+func TestRunTop(t *testing.T) {
+	p, out, _ := printerTo(false)
+	var committed bool
+	home := testHome(t, p, &committed)
+	person := state.Actor{Terminal: true}
+	if err := runChatNew(&chatNewOptions{title: "fix the login", Home: home, Actor: person, Cwd: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	committed = false
+	now := func() time.Time { return time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC) }
+	o := &topOptions{once: true, width: 60, height: 10, IO: p, Home: home, Actor: person, Now: now}
+	if err := runTop(o); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n"); !strings.HasPrefix(out.String(), "conch top ·") || len(lines) != 10 || !strings.Contains(out.String(), "fix the login") || committed {
+		t.Fatalf("conch top --once: committed %v, printed %q", committed, out)
+	}
+
+	jp, _, _ := printerTo(true)
+	if err := runTop(&topOptions{IO: jp, Home: home, Actor: person, Now: now}); !isUsage(err) {
+		t.Fatalf("conch top --json without --once: %v, want usage", err)
+	}
+	var in, screen bytes.Buffer
+	err := runTop(&topOptions{IO: p, Home: home, Actor: person, Now: now, In: &in, Out: &screen})
+	if exitCode(err) != ExitRefused || screen.Len() != 0 {
+		t.Fatalf("conch top with no terminal: %v (exit %d), drew %q", err, exitCode(err), screen.String())
+	}
+}
+
+// A wait's run takes the actor from its options: cancelling a wait the
+// person has not registered is refused and commits nothing; the list of
+// no waits commits nothing either.
+func TestRunWaitCancelAndList(t *testing.T) {
+	p, out, _ := printerTo(true)
+	var committed bool
+	home := testHome(t, p, &committed)
+	person := state.Actor{Terminal: true}
+	err := runWaitCancel(&waitCancelOptions{id: "c_1", IO: p, Home: home, Actor: person})
+	if exitCode(err) != ExitRefused || committed || out.Len() != 0 {
+		t.Fatalf("wait cancel of no wait: %v (exit %d), committed %v, printed %q", err, exitCode(err), committed, out)
+	}
+	if err := runWaitList(&waitListOptions{IO: p, Home: home, Actor: person}); err != nil || committed {
+		t.Fatalf("wait list: %v, committed %v", err, committed)
+	}
+	var got struct{ Waits []json.RawMessage }
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got.Waits) != 0 {
+		t.Fatalf("wait list --json printed %q (%v)", out, err)
+	}
+}
+
+// conch install mcp --print writes its block to the options' Out.
+func TestRunInstallMCP(t *testing.T) {
+	var out bytes.Buffer
+	if err := runInstallMCP(&installMCPOptions{print: true, conch: "/opt/conch", Out: &out}); err != nil {
+		t.Fatal(err)
+	}
+	var block struct {
+		MCPServers map[string]struct{ Command string } `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &block); err != nil || block.MCPServers["conch"].Command != "/opt/conch" {
+		t.Fatalf("printed %q (%v)", out.String(), err)
+	}
+}
