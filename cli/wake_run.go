@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/url"
 	"os/exec"
 	"strings"
@@ -122,12 +121,11 @@ func promptInto(w *state.WakeRun, prompt string) error {
 		fmt.Fprintf(&req, "Authorization: Basic %s\r\n", base64.StdEncoding.EncodeToString([]byte(user+":"+pw)))
 	}
 	req.WriteString("\r\n")
-	conn, err := net.DialTimeout("tcp", host, promptTimeout)
+	conn, err := dialLoopback(host, promptTimeout)
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(promptTimeout))
 	if _, err := io.WriteString(conn, req.String()); err != nil {
 		return err
 	}
