@@ -61,7 +61,7 @@
 //	§2  exit codes, mapped in one place          → cli/root.go (exitCode) → exit_codes, exit_codes_kinds
 //	§2  --json: public views, never the records  → render/json.go (ChatView, ChatJSON) → json_version, threat_show_json
 //	§2  "json_version": 2 first on every object  → render/printer.go (WriteJSON, Versioned) → json_version, render/json_test.go
-//	§2  text from a file, - for standard input   → cli/root.go (readText) → flags_from_files
+//	§2  text from a file, - for standard input   → cli/deps.go (readText) → flags_from_files
 //	§3  list order, twelve, the header's counts  → list.go (ListChats) → list_order
 //	§3  changing NAME +N, family words           → list.go (ListChats) → list_changing_one, list_family_words
 //	§3  a summary index, not every record        → index.go (updateIndex, ScanIndex) → state/index_test.go
