@@ -51,21 +51,7 @@ func MovesCheckout(line, cwd string) (CheckoutMove, bool) {
 
 // saysGit says whether a line may run git: the word, once quotes and
 // backslashes (which the shell takes out) are taken out.
-func saysGit(line string) bool {
-	if strings.Contains(line, "git") {
-		return true
-	}
-	if !strings.ContainsAny(line, `'"\`) {
-		return false
-	}
-	bare := strings.Map(func(r rune) rune {
-		if r == '\'' || r == '"' || r == '\\' {
-			return -1
-		}
-		return r
-	}, line)
-	return strings.Contains(bare, "git")
-}
+func saysGit(line string) bool { return saysWord(line, "git") }
 
 // shellReader reads a line's simple commands in order, keeping the folder
 // they run in. budget is how many more bytes it reads, strings read again
