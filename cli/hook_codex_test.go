@@ -99,22 +99,7 @@ func TestHookCodexDaemon(t *testing.T) {
 	tui := fakeCodex(t, proj, []string{"CODEX_HOME=" + codexHome}, "tui")
 	client := tui.Process.Pid
 
-	run := func(input string, env map[string]string, args ...string) string {
-		t.Helper()
-		e, out, errs := hookEnv(t, home, input)
-		get := e.Getenv
-		e.Getenv = func(k string) string {
-			if v, ok := env[k]; ok {
-				return v
-			}
-			return get(k)
-		}
-		e.PPID = daemon
-		if code := Main(args, e); code != 0 || errs.Len() > 0 {
-			t.Fatalf("conch %v: exit %d: %s", args, code, errs)
-		}
-		return out.String()
-	}
+	run := daemonRun(t, home, daemon)
 	run("", nil, "chat", "new", "--title", "Watcher", "--folder", proj)
 	env := map[string]string{"CONCH_CHAT": "c_1", "CODEX_HOME": codexHome}
 	prompt := `{"session_id":"S","turn_id":"T","cwd":"` + proj + `","hook_event_name":"UserPromptSubmit","prompt":"hi","model":"m","permission_mode":"default","transcript_path":null}`
@@ -190,22 +175,7 @@ func TestHookCodexTUIChat(t *testing.T) {
 	tui := fakeCodex(t, proj, []string{"CODEX_HOME=" + codexHome, "CONCH_CHAT=c_2"}, "tui")
 	fakeCodex(t, other, []string{"CODEX_HOME=" + codexHome}, "tui")
 
-	run := func(input string, env map[string]string, args ...string) string {
-		t.Helper()
-		e, out, errs := hookEnv(t, home, input)
-		get := e.Getenv
-		e.Getenv = func(k string) string {
-			if v, ok := env[k]; ok {
-				return v
-			}
-			return get(k)
-		}
-		e.PPID = daemon
-		if code := Main(args, e); code != 0 || errs.Len() > 0 {
-			t.Fatalf("conch %v: exit %d: %s", args, code, errs)
-		}
-		return out.String()
-	}
+	run := daemonRun(t, home, daemon)
 	run("", nil, "chat", "new", "--title", "Other terminal", "--folder", other)
 	run("", nil, "chat", "new", "--title", "Woken", "--folder", proj)
 	env := map[string]string{"CONCH_CHAT": "c_1", "CODEX_HOME": codexHome}
@@ -344,5 +314,26 @@ func TestHookCodexLockWarningEverywhere(t *testing.T) {
 	}
 	if notes, _ := run("", nil, "notes", "--chat", "c_1"); !strings.Contains(notes, "the API moved") {
 		t.Errorf("the message is not due any more:\n%s", notes)
+	}
+}
+
+// daemonRun runs conch in home as a hook Codex's app-server daemon runs
+// does (its parent), with env's variables over the test's.
+func daemonRun(t *testing.T, home string, daemon int) func(input string, env map[string]string, args ...string) string {
+	return func(input string, env map[string]string, args ...string) string {
+		t.Helper()
+		e, out, errs := hookEnv(t, home, input)
+		get := e.Getenv
+		e.Getenv = func(k string) string {
+			if v, ok := env[k]; ok {
+				return v
+			}
+			return get(k)
+		}
+		e.PPID = daemon
+		if code := Main(args, e); code != 0 || errs.Len() > 0 {
+			t.Fatalf("conch %v: exit %d: %s", args, code, errs)
+		}
+		return out.String()
 	}
 }
