@@ -226,13 +226,15 @@ func (tx *View) chatIfAny(id string) (*Chat, error) {
 		// A record under another's name would be written back under its own.
 		return nil, &CorruptError{Path: tx.h.where(rel), Err: fmt.Errorf("it holds %s %q", kindOf(c), c.ID)}
 	}
-	if c.Wake != nil && !c.Wake.dead && !tx.dirty[rel] {
+	if c.Wake != nil && !c.Wake.dead && !tx.changed(rel) {
 		c.Wake.dead = wakeDead(c.Wake, tx.Now())
 	}
-	if _, seen := tx.loaded[id]; tx.write && !seen && !tx.dirty[rel] {
-		// As read from the file, which the index sums up; a record this
-		// transaction made or changed is not in the index as it is here.
-		tx.loaded[id] = summarize(c)
+	if r := tx.pending; r != nil && !r.dirty[rel] {
+		if _, seen := r.loaded[id]; !seen {
+			// As read from the file, which the index sums up; a record this
+			// transaction made or changed is not in the index as it is here.
+			r.loaded[id] = summarize(c)
+		}
 	}
 	return c, nil
 }

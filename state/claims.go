@@ -189,7 +189,7 @@ func (tx *View) eachLiveClaim(keep func(*Claim) bool, yield func(LiveClaim) bool
 // over).
 func (tx *View) eachClaim(yield func(*Claim) bool) error {
 	handed := 0
-	if _, read := tx.cache[claimsRel]; !read && !tx.write && !tx.gone[claimsRel] {
+	if _, read := tx.read[claimsRel]; !read && !tx.inTx() {
 		data, err := tx.h.store.Get(claimsRel)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
@@ -221,7 +221,7 @@ func (tx *View) eachClaim(yield func(*Claim) bool) error {
 // index when this transaction has read the index and not the record (the
 // index is true of every committed record), else the record's.
 func (tx *View) claimant(id string) (*Summary, error) {
-	if _, read := tx.cache[chatRel(id)]; !read && tx.index != nil {
+	if _, read := tx.cached(chatRel(id)); !read && tx.index != nil {
 		if s := tx.index.Chats[id]; s != nil {
 			return s, nil
 		}
@@ -555,16 +555,16 @@ func ClaimsOf(live []LiveClaim, id string) []LiveClaim {
 // them, and does not come back when the chat does.
 func (tx *Tx) endClaims() error {
 	var ended []string
-	for rel := range tx.dirty {
+	for rel := range tx.recs.dirty {
 		id, ok := chatIDOf(rel)
 		if !ok {
 			continue
 		}
-		if c, _ := tx.cache[rel].(*Chat); c != nil && !c.IsTask() && !claimHolds(c) {
+		if c, _ := tx.recs.have[rel].(*Chat); c != nil && !c.IsTask() && !claimHolds(c) {
 			ended = append(ended, id)
 		}
 	}
-	for rel := range tx.gone {
+	for rel := range tx.recs.gone {
 		if id, ok := chatIDOf(rel); ok {
 			ended = append(ended, id)
 		}

@@ -85,7 +85,8 @@ func (tx *Tx) commandsSet(c *Chat) {
 func (tx *Tx) keepCommands() {
 	var ws []store.Write
 	for _, id := range tx.ownCmds {
-		c, ok := tx.cache[chatRel(id)].(*Chat)
+		v, _ := tx.cached(chatRel(id))
+		c, ok := v.(*Chat)
 		if !ok || c == nil {
 			continue
 		}
@@ -100,7 +101,7 @@ func (tx *Tx) keepCommands() {
 		}
 		ws = append(ws, store.Write{Key: commandsRel(id), Data: append(data, '\n'), Class: store.Durable})
 	}
-	for rel := range tx.gone {
+	for rel := range tx.recs.gone {
 		if id, ok := chatOfRel(rel); ok && !slices.Contains(tx.ownCmds, id) {
 			if _, err := tx.h.local.Get(commandsRel(id)); err == nil {
 				ws = append(ws, store.Write{Key: commandsRel(id), Delete: true})

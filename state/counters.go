@@ -169,7 +169,7 @@ func (tx *View) counters() (*Counters, error) {
 	for k, n := range used {
 		(*c)[k] = n
 	}
-	tx.cache["counters.json"] = c
+	tx.read["counters.json"] = c
 	return c, nil
 }
 
@@ -180,11 +180,8 @@ func (tx *View) taken(prefix, id string) (bool, error) {
 	if rel == "" {
 		return false, nil
 	}
-	if v, ok := tx.cache[rel]; ok {
+	if v, ok := tx.cached(rel); ok {
 		return v != nil, nil
-	}
-	if tx.gone[rel] {
-		return false, nil
 	}
 	// A read, not a stat: an absent file costs the same, and the test
 	// file systems answer it as the disk does.

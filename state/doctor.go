@@ -322,7 +322,7 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 			} else if err != nil {
 				return fmt.Errorf("quarantine %s: %w", f.Path, err)
 			}
-			delete(tx.cache, f.rel)
+			tx.forget(f.rel)
 			f.Repaired = "quarantined to " + to
 		}
 	}

@@ -332,24 +332,29 @@ func (h *Home) View(fn func(v *View) error) error {
 
 // Tx is a transaction of Home.Update: a View of the records, and the
 // changes to write. Every method that writes is a Tx method.
-type Tx struct{ *View }
-
-// View is a read of the records, lock-free (Home.View) or inside a
-// transaction (Tx.View), with what the transaction changed.
-type View struct {
-	h     *Home
-	write bool
-	cache map[string]any
-	dirty map[string]bool // path → durable
-	gone  map[string]bool
+type Tx struct {
+	*View
+	// recs is the record cache: what the transaction changed and removed,
+	// which its View reads first, and which commit writes in order.
+	recs  *records
 	after []func()
 	// ownCmds are the chats whose commands this transaction set, kept in
 	// this computer's own files on a shared home (commands.go).
 	ownCmds []string
+}
+
+// View is a read of the records, lock-free (Home.View) or inside a
+// transaction (Tx.View). It only reads: what a transaction changed it
+// sees through the transaction's record cache.
+type View struct {
+	h *Home
+	// read is each record this View read, as it read it (nil: there is
+	// none).
+	read map[string]any
+	// pending is the record cache of the transaction this View is of, nil
+	// for a lock-free read.
+	pending *records
 	index   *Index
-	// loaded is each chat's summary as it was read, so a commit that left
-	// every summary alone (a step) need not read the index at all.
-	loaded map[string]*Summary
 	// warnings are what went wrong without failing the command (a log
 	// append that could not be written); the cli prints them.
 	warnings []string
@@ -366,14 +371,55 @@ type View struct {
 	undone     map[string]bool
 }
 
+// records is a transaction's record cache: each record it changed or
+// removed as it has it now, which of them are durable, which are gone,
+// and each chat's summary as it was read (so a commit that left every
+// summary alone, a step, need not read the index at all).
+type records struct {
+	have   map[string]any
+	dirty  map[string]bool // path → durable
+	gone   map[string]bool
+	loaded map[string]*Summary
+}
+
 func newTx(h *Home) *Tx {
+	r := &records{have: map[string]any{}, dirty: map[string]bool{}, gone: map[string]bool{}, loaded: map[string]*Summary{}}
 	v := newView(h)
-	v.write = true
-	return &Tx{v}
+	v.pending = r
+	return &Tx{View: v, recs: r}
 }
 
 func newView(h *Home) *View {
-	return &View{h: h, cache: map[string]any{}, dirty: map[string]bool{}, gone: map[string]bool{}, loaded: map[string]*Summary{}}
+	return &View{h: h, read: map[string]any{}}
+}
+
+// inTx says whether the View is a transaction's, under the home's lock.
+func (tx *View) inTx() bool { return tx.pending != nil }
+
+// cached is the record at rel as the View has it in hand: changed by its
+// transaction, or read; known is false when it has not read it.
+func (tx *View) cached(rel string) (v any, known bool) {
+	if r := tx.pending; r != nil {
+		if v, ok := r.have[rel]; ok {
+			return v, true
+		}
+	}
+	v, known = tx.read[rel]
+	return v, known
+}
+
+// changed says whether the View's transaction changed the record at rel.
+func (tx *View) changed(rel string) bool {
+	return tx.pending != nil && tx.pending.dirty[rel]
+}
+
+// forget drops what the View holds of the record at rel: the next read
+// reads it again.
+func (tx *View) forget(rel string) {
+	delete(tx.read, rel)
+	if r := tx.pending; r != nil && !r.dirty[rel] && !r.gone[rel] {
+		delete(r.have, rel)
+	}
 }
 
 // reader is a View or a Tx: what reads records.
@@ -409,24 +455,21 @@ func (tx *Tx) After(f func()) { tx.after = append(tx.after, f) }
 // load reads the record at rel into a new T, or returns nil if there is none.
 func load[T any](r reader, rel string) (*T, error) {
 	tx := r.reads()
-	if v, ok := tx.cache[rel]; ok {
+	if v, ok := tx.cached(rel); ok {
 		if v == nil {
 			return nil, nil
 		}
 		return v.(*T), nil
-	}
-	if tx.gone[rel] {
-		return nil, nil
 	}
 	v, err := readRecord[T](tx, rel)
 	if err != nil {
 		return nil, err
 	}
 	if v == nil {
-		tx.cache[rel] = nil
+		tx.read[rel] = nil
 		return nil, nil
 	}
-	tx.cache[rel] = v
+	tx.read[rel] = v
 	return v, nil
 }
 
@@ -491,17 +534,43 @@ func (tx *View) misnamed(rel, got string) error {
 // put marks the record at rel to be written. durable records (messages,
 // waits, cursors, events, heads, keys, counters) are synced before the
 // command answers; live state need not be.
-func (tx *Tx) put(rel string, v any, durable bool) {
-	tx.cache[rel] = v
-	delete(tx.gone, rel)
-	tx.dirty[rel] = tx.dirty[rel] || durable
-}
+func (tx *Tx) put(rel string, v any, durable bool) { tx.recs.put(rel, v, durable) }
 
 // remove marks the record at rel to be removed.
-func (tx *Tx) remove(rel string) {
-	delete(tx.cache, rel)
-	delete(tx.dirty, rel)
-	tx.gone[rel] = true
+func (tx *Tx) remove(rel string) { tx.recs.remove(rel) }
+
+func (r *records) put(rel string, v any, durable bool) {
+	r.have[rel] = v
+	delete(r.gone, rel)
+	r.dirty[rel] = r.dirty[rel] || durable
+}
+
+func (r *records) remove(rel string) {
+	r.have[rel] = nil
+	delete(r.dirty, rel)
+	r.gone[rel] = true
+}
+
+// order is the records to write and those to remove, in the order commit
+// writes them (commitRank, then by path).
+func (r *records) order() (paths, gone []string) {
+	paths = make([]string, 0, len(r.dirty))
+	for p := range r.dirty {
+		paths = append(paths, p)
+	}
+	sort.Slice(paths, func(i, j int) bool {
+		ri, rj := commitRank(paths[i]), commitRank(paths[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return paths[i] < paths[j]
+	})
+	gone = make([]string, 0, len(r.gone))
+	for p := range r.gone {
+		gone = append(gone, p)
+	}
+	sort.Strings(gone)
+	return paths, gone
 }
 
 // commitRank orders the writes so that what a record points to is written
@@ -555,25 +624,10 @@ func (tx *Tx) commit() error {
 	if err := tx.updateIndex(); err != nil {
 		return err
 	}
-	paths := make([]string, 0, len(tx.dirty))
-	for p := range tx.dirty {
-		paths = append(paths, p)
-	}
-	sort.Slice(paths, func(i, j int) bool {
-		ri, rj := commitRank(paths[i]), commitRank(paths[j])
-		if ri != rj {
-			return ri < rj
-		}
-		return paths[i] < paths[j]
-	})
-	gone := make([]string, 0, len(tx.gone))
-	for p := range tx.gone {
-		gone = append(gone, p)
-	}
-	sort.Strings(gone)
+	paths, gone := tx.recs.order()
 	ws := make([]store.Write, 0, len(paths)+len(gone))
 	for _, rel := range paths {
-		v := tx.cache[rel]
+		v := tx.recs.have[rel]
 		if c, ok := v.(*Chat); ok && c != nil && tx.h.shared {
 			v = sharedCopy(c)
 		}
@@ -585,7 +639,7 @@ func (tx *Tx) commit() error {
 		switch {
 		case isEventRel(rel):
 			class = store.Event
-		case tx.dirty[rel]:
+		case tx.recs.dirty[rel]:
 			class = store.Durable
 		}
 		ws = append(ws, store.Write{Key: rel, Data: append(data, '\n'), Class: class})

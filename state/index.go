@@ -131,13 +131,13 @@ func (tx *View) ReadIndex() (*Index, error) {
 func (tx *Tx) updateIndex() error {
 	changed := false
 	var ix *Index
-	for rel := range tx.dirty {
-		c, ok := tx.cache[rel].(*Chat)
+	for rel := range tx.recs.dirty {
+		c, ok := tx.recs.have[rel].(*Chat)
 		if !ok {
 			continue
 		}
 		s := summarize(c)
-		if was := tx.loaded[c.ID]; was != nil && *was == *s {
+		if was := tx.recs.loaded[c.ID]; was != nil && *was == *s {
 			continue // its summary is as it was read: the index has it
 		}
 		if ix == nil {
@@ -151,7 +151,7 @@ func (tx *Tx) updateIndex() error {
 			changed = true
 		}
 	}
-	for rel := range tx.gone {
+	for rel := range tx.recs.gone {
 		if id, ok := chatIDOf(rel); ok {
 			if ix == nil {
 				var err error

@@ -268,7 +268,7 @@ func (m *procMemo) exists(pid int) bool {
 // not (a disk that filled under it), and the list would disagree with
 // them. The next command that writes finishes it first.
 func (tx *View) cutShort() error {
-	if tx.write {
+	if tx.inTx() {
 		return nil // under the lock, finished already
 	}
 	f, ok := tx.h.store.(store.Journaled)

@@ -73,7 +73,7 @@ func (tx *View) Notes(a Actor) (*Notes, error) {
 	if n.Notices, err = tx.pendingNotices(me); err != nil {
 		return nil, err
 	}
-	if !tx.write {
+	if !tx.inTx() {
 		// A process died with marks it said: the lock undoes them
 		// (under it, NotesDue has).
 		if dead, err := tx.deadReceipts(me.ID); err != nil {

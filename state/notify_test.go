@@ -25,7 +25,7 @@ func TestNotifyReadsNothingUnset(t *testing.T) {
 		t.Helper()
 		if err := h.Update(func(tx *Tx) error {
 			err := fn(tx)
-			_, read = tx.cache[notifyRel]
+			_, read = tx.cached(notifyRel)
 			after = len(tx.after)
 			return err
 		}); err != nil {

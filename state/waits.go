@@ -163,7 +163,7 @@ func (tx *View) waitsOf(waiter string) (*Waits, error) {
 	}
 	if ws == nil {
 		ws = &Waits{Waiter: waiter}
-		tx.cache[rel] = ws
+		tx.read[rel] = ws
 	}
 	if ws.Waits == nil {
 		ws.Waits = map[string]*Wait{}
@@ -176,7 +176,7 @@ func (tx *Tx) saveWaits(ws *Waits) {
 	rel := waitsRel(ws.Waiter)
 	if len(ws.Waits) == 0 {
 		tx.remove(rel)
-		tx.cache[rel] = ws
+		tx.recs.have[rel] = ws
 		return
 	}
 	tx.put(rel, ws, true)
