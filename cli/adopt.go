@@ -62,7 +62,7 @@ another chat (one that is no longer yours loses it to the chat adopting).`,
 func runAdopt(o *adoptOptions) error {
 	var ad *state.Adoption
 	err := o.Home.update(func(tx *state.Tx) (err error) {
-		ad, err = tx.Adopt(o.Actor, o.harness, absPath(o.Cwd, o.file), harness.SessionFile)
+		ad, err = tx.Sessions().Adopt(o.Actor, o.harness, absPath(o.Cwd, o.file), harness.SessionFile)
 		return err
 	})
 	if err != nil {

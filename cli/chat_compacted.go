@@ -52,7 +52,7 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 func runChatCompacted(o *chatCompactedOptions) error {
 	var ev *state.Event
 	err := o.Home.update(func(tx *state.Tx) (err error) {
-		ev, err = tx.Compacted(o.Actor, o.id)
+		ev, err = tx.Log().Compacted(o.Actor, o.id)
 		return err
 	})
 	if err != nil {

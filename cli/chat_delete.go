@@ -44,7 +44,7 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 // runChatDelete deletes the chat.
 func runChatDelete(o *chatDeleteOptions) error {
 	err := o.Home.update(func(tx *state.Tx) error {
-		_, err := tx.DeleteChat(o.Actor, o.id)
+		_, err := tx.Chats().Delete(o.Actor, o.id)
 		return err
 	})
 	if err != nil {

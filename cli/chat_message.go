@@ -102,7 +102,7 @@ func runChatMessage(o *chatMessageOptions) error {
 	in := state.SendIn{To: o.to, Text: text, StartReply: o.startReply, Watch: o.watch, Key: o.key, Fits: fitsContext}
 	var m *state.Message
 	err = o.Home.update(func(tx *state.Tx) (err error) {
-		m, err = tx.SendMessage(o.Actor, in)
+		m, err = tx.Messages().Send(o.Actor, in)
 		return err
 	})
 	if err != nil {

@@ -75,6 +75,6 @@ func runChatNew(o *chatNewOptions) error {
 		Mode: o.mode, WakeCmd: o.wakeCmd, StopCmd: o.stopCmd, Key: o.key, MCPOnly: o.mcpOnly,
 	}
 	return o.Home.updateChat(o.Actor, func(tx *state.Tx) (*state.Chat, error) {
-		return tx.CreateChat(o.Actor, in)
+		return tx.Chats().Create(o.Actor, in)
 	})
 }

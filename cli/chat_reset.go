@@ -50,7 +50,7 @@ Exit codes: 0 done, 2 usage, 3 refused or no such chat.`,
 func runChatReset(o *chatResetOptions) error {
 	var dropped []string
 	err := o.Home.update(func(tx *state.Tx) (err error) {
-		dropped, err = tx.ResetChat(o.Actor, o.id)
+		dropped, err = tx.Chats().Reset(o.Actor, o.id)
 		return err
 	})
 	if err != nil {

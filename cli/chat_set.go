@@ -113,6 +113,6 @@ func runChatSet(o *chatSetOptions) error {
 		}
 	}
 	return o.Home.updateChat(o.Actor, func(tx *state.Tx) (*state.Chat, error) {
-		return tx.SetChat(o.Actor, o.id, ch)
+		return tx.Chats().Set(o.Actor, o.id, ch)
 	})
 }

@@ -52,11 +52,11 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 // runChatShow shows the chat as the actor may see it.
 func runChatShow(o *chatShowOptions) error {
 	return o.Home.view(func(tx *state.View) error {
-		c, err := tx.Named(o.Actor, o.id)
+		c, err := tx.Chats().Named(o.Actor, o.id)
 		if err != nil {
 			return err
 		}
-		shown, err := tx.Show(o.Actor, c)
+		shown, err := tx.Chats().Show(o.Actor, c)
 		if err != nil {
 			return err
 		}

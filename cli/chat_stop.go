@@ -80,7 +80,7 @@ func runChatStop(o *chatStopOptions) error {
 	in := state.StopIn{Target: o.id, Reason: reason, Key: o.key}
 	var r *state.StopResult
 	err = o.Home.update(func(tx *state.Tx) (err error) {
-		r, err = tx.StopChat(o.Actor, in)
+		r, err = tx.Replies().Stop(o.Actor, in)
 		return err
 	})
 	if err != nil {

@@ -59,6 +59,6 @@ another chat.`,
 // runChatTaint adds the taint.
 func runChatTaint(o *chatTaintOptions) error {
 	return o.Home.updateChat(o.Actor, func(tx *state.Tx) (*state.Chat, error) {
-		return tx.AddTaint(o.Actor, o.id, o.outside, o.person)
+		return tx.Chats().AddTaint(o.Actor, o.id, o.outside, o.person)
 	})
 }

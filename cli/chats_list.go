@@ -51,7 +51,7 @@ Exit codes: 0 done, 3 not offered here.`,
 // runChatsList lists the other chats.
 func runChatsList(o *chatsListOptions) error {
 	return o.Home.view(func(tx *state.View) error {
-		l, err := tx.ListChats(o.Actor, o.working)
+		l, err := tx.Chats().List(o.Actor, o.working)
 		if err != nil {
 			return err
 		}

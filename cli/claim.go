@@ -86,10 +86,10 @@ func runClaim(o *claimOptions) error {
 		notes []state.Verdict
 	)
 	err := o.Home.update(func(tx *state.Tx) (err error) {
-		if made, err = tx.Claim(o.Actor, in); err != nil {
+		if made, err = tx.Claims().Take(o.Actor, in); err != nil {
 			return err
 		}
-		notes, err = tx.ClaimWorktrees(o.Actor, made)
+		notes, err = tx.Claims().Worktrees(o.Actor, made)
 		return err
 	})
 	var held *state.ClaimConflict

@@ -45,7 +45,7 @@ Exit codes: 0 done, 3 no such chat.`,
 // runClaims lists the live claims the actor may see.
 func runClaims(o *claimsOptions) error {
 	return o.Home.view(func(tx *state.View) error {
-		live, err := tx.Claims(o.Actor)
+		live, err := tx.Claims().List(o.Actor)
 		if err != nil {
 			return err
 		}

@@ -67,7 +67,7 @@ func (h homeRW) view(fn func(v *state.View) error) error { return h.home.View(fn
 // it: its id, or with --json the record.
 func (h homeRW) showChat(actor state.Actor, c *state.Chat) error {
 	return h.view(func(tx *state.View) error {
-		shown, err := tx.Show(actor, c)
+		shown, err := tx.Chats().Show(actor, c)
 		if err != nil {
 			return err
 		}

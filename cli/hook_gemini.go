@@ -156,7 +156,7 @@ func bareGeminiPrompt(prompt string) string {
 func (h *hook) sessionChat(ev harness.Event) *state.Chat {
 	var c *state.Chat
 	in := state.SessionIn{Harness: ev.Harness, Session: ev.Session, Folder: ev.WorkFolder(h.a.env.Cwd)}
-	_ = h.a.home.View(func(v *state.View) (err error) { c, err = v.FindHarnessChat(in); return err })
+	_ = h.a.home.View(func(v *state.View) (err error) { c, err = v.Sessions().Find(in); return err })
 	return c
 }
 

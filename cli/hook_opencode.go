@@ -119,7 +119,7 @@ func (h *hook) chatOf(ev harness.Event) string {
 	}
 	var c *state.Chat
 	in := state.SessionIn{Harness: ev.Harness, Session: ev.Session, Agent: ev.Agent}
-	if err := h.a.home.View(func(v *state.View) (err error) { c, err = v.FindHarnessChat(in); return err }); err != nil || c == nil {
+	if err := h.a.home.View(func(v *state.View) (err error) { c, err = v.Sessions().Find(in); return err }); err != nil || c == nil {
 		return ""
 	}
 	return c.ID

@@ -49,7 +49,7 @@ func benchHome(b *testing.B) string {
 	err = h.Update(func(tx *state.Tx) error {
 		ids = nil
 		for i := 0; i < benchChats; i++ {
-			c, err := tx.CreateChat(state.Actor{}, state.NewChat{Title: fmt.Sprintf("Chat %d", i+1), Folder: "/tmp"})
+			c, err := tx.Chats().Create(state.Actor{}, state.NewChat{Title: fmt.Sprintf("Chat %d", i+1), Folder: "/tmp"})
 			if err != nil {
 				return err
 			}
@@ -67,14 +67,14 @@ func benchHome(b *testing.B) string {
 	}
 	for _, id := range ids {
 		err := h.Update(func(tx *state.Tx) error {
-			c, err := tx.Chat(id)
+			c, err := tx.Chats().Get(id)
 			if err != nil {
 				return err
 			}
 			for i := 0; i < benchEvents-1; i++ {
-				tx.RecordEvent(c, state.KindCompacted, state.ActorAgent, id, "history compacted", "")
+				tx.Log().Record(c, state.KindCompacted, state.ActorAgent, id, "history compacted", "")
 			}
-			tx.RecordEvent(c, state.KindGoal, state.ActorHuman, "", "goal set", "")
+			tx.Log().Record(c, state.KindGoal, state.ActorHuman, "", "goal set", "")
 			return nil
 		})
 		if err != nil {

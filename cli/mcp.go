@@ -166,7 +166,7 @@ func Serving(env Env) (Served, error) {
 		return s, nil
 	}
 	err = h.View(func(tx *state.View) (err error) {
-		s.Chat, err = tx.RunningIn(s.Harness, s.HarnessStart)
+		s.Chat, err = tx.Chats().RunningIn(s.Harness, s.HarnessStart)
 		return err
 	})
 	if s.Chat != "" {

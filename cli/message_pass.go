@@ -23,10 +23,14 @@ message, or not held).`
 			`Pass a held message on: it waits for its chat's next notes as if let in,
 and what its sender had read from outside goes into the chat with it. A chat
 that someone else's words came into since does not get it (not delivered).`+press,
-			(*state.Tx).PassMessage, nil),
+			func(tx *state.Tx, p1 state.Actor, p2 string) (*state.Message, error) {
+				return tx.Messages().Pass(p1, p2)
+			}, nil),
 		newMessagePressCmd(a, "dismiss", "Dismiss a held message",
 			`Dismiss a held message: it is never delivered, and its cards say dismissed.`+press,
-			(*state.Tx).DismissMessage, nil),
+			func(tx *state.Tx, p1 state.Actor, p2 string) (*state.Message, error) {
+				return tx.Messages().Dismiss(p1, p2)
+			}, nil),
 	)
 	return g
 }

@@ -54,7 +54,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 // runMessages shows the cards.
 func runMessages(o *messagesOptions) error {
 	return o.Home.view(func(tx *state.View) error {
-		cards, err := tx.Cards(o.Actor, o.id)
+		cards, err := tx.Messages().Cards(o.Actor, o.id)
 		if err != nil {
 			return err
 		}

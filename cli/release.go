@@ -52,7 +52,7 @@ func runRelease(o *releaseOptions) error {
 	}
 	var gone []state.Claim
 	err := o.Home.update(func(tx *state.Tx) (err error) {
-		gone, err = tx.Release(o.Actor, patterns)
+		gone, err = tx.Claims().Release(o.Actor, patterns)
 		return err
 	})
 	if err != nil {

@@ -60,7 +60,7 @@ func runReplyEnd(o *replyEndOptions) error {
 	var c *state.Chat
 	err = o.Home.update(func(tx *state.Tx) error {
 		var err error
-		c, err = tx.EndReply(o.Actor, state.ReplyEnd{Outcome: o.outcome, Text: t})
+		c, err = tx.Replies().End(o.Actor, state.ReplyEnd{Outcome: o.outcome, Text: t})
 		return err
 	})
 	if err != nil {

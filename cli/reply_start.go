@@ -73,7 +73,7 @@ func runReplyStart(o *replyStartOptions) error {
 	}
 	var r *state.Reply
 	err := o.Home.update(func(tx *state.Tx) error {
-		c, err := tx.StartReply(o.Actor, in)
+		c, err := tx.Replies().Start(o.Actor, in)
 		if err == nil {
 			r = c.Reply
 		}

@@ -42,7 +42,7 @@ Exit codes: 0 done, 2 usage, 3 no such chat.`,
 // runRequests lists them.
 func runRequests(o *requestsOptions) error {
 	return o.Home.view(func(tx *state.View) error {
-		rs, err := tx.Requests(o.Actor)
+		rs, err := tx.Requests().List(o.Actor)
 		if err != nil {
 			return err
 		}
@@ -106,7 +106,9 @@ func newConfirmCmd(a *app, runF func(*requestPressOptions) error) *cobra.Command
 		`Carry out a request: the stop goes ahead. If the reply it would stop has
 ended since, nothing is stopped. Either way the asking chat's next notes says
 how its request ended.`,
-		(*state.Tx).ConfirmRequest, runF)
+		func(tx *state.Tx, p1 state.Actor, p2 string) (*state.Request, error) {
+			return tx.Requests().Confirm(p1, p2)
+		}, runF)
 }
 
 // newDenyCmd is conch deny.
@@ -114,5 +116,7 @@ func newDenyCmd(a *app, runF func(*requestPressOptions) error) *cobra.Command {
 	return newRequestPressCmd(a, "deny", "Turn down a request that waits for the person",
 		`Turn a request down: nothing is stopped, and the asking chat's next notes
 says so.`,
-		(*state.Tx).DenyRequest, runF)
+		func(tx *state.Tx, p1 state.Actor, p2 string) (*state.Request, error) {
+			return tx.Requests().Deny(p1, p2)
+		}, runF)
 }

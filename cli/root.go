@@ -479,11 +479,11 @@ func (a *app) prepare(cmd *cobra.Command) error {
 func (a *app) sessionOrNamed(named string) error {
 	var more bool
 	err := a.home.View(func(tx *state.View) error {
-		session, err := tx.Chat(a.chat)
+		session, err := tx.Chats().Get(a.chat)
 		if err != nil {
 			return nil // the session's chat is gone: the link names nothing
 		}
-		other, err := tx.Chat(named)
+		other, err := tx.Chats().Get(named)
 		if err != nil && !errors.Is(err, state.ErrNoChat) {
 			return err
 		}

@@ -54,7 +54,7 @@ written.`,
 // under it, for every file at once.
 func runScan(o *scanOptions) error {
 	var ads []*state.Adoption
-	if err := o.Home.view(func(tx *state.View) (err error) { ads, err = tx.Adoptions(); return err }); err != nil {
+	if err := o.Home.view(func(tx *state.View) (err error) { ads, err = tx.Sessions().Adoptions(); return err }); err != nil {
 		return err
 	}
 	// The files are read without the lock; what they said is
@@ -68,7 +68,7 @@ func runScan(o *scanOptions) error {
 		err := o.Home.update(func(tx *state.Tx) error {
 			results = results[:0]
 			for _, l := range looks {
-				r, err := tx.ApplyLook(l)
+				r, err := tx.Sessions().ApplyLook(l)
 				if err != nil {
 					return err
 				}

@@ -63,7 +63,7 @@ func runStatus(o *statusOptions) error {
 		after = &o.since
 	}
 	return o.Home.view(func(tx *state.View) error {
-		st, err := tx.Status(o.Actor, o.id, after)
+		st, err := tx.Log().Status(o.Actor, o.id, after)
 		if err != nil {
 			return err
 		}

@@ -66,7 +66,7 @@ func runStep(o *stepOptions) error {
 	}
 	var v *state.Verdict
 	err := o.Home.update(func(tx *state.Tx) error {
-		if _, err := tx.Step(o.Actor, in); err != nil {
+		if _, err := tx.Replies().Step(o.Actor, in); err != nil {
 			return err
 		}
 		if in.Family != "edit" || len(in.Files) == 0 {
@@ -75,7 +75,7 @@ func runStep(o *stepOptions) error {
 		// A step refuses nothing (the harness's hook does), but it
 		// says the claim it steps onto.
 		var err error
-		v, err = tx.Guard(o.Actor, state.GuardIn{Files: in.Files})
+		v, err = tx.Claims().Guard(o.Actor, state.GuardIn{Files: in.Files})
 		return err
 	})
 	if err == nil && v != nil {

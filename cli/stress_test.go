@@ -871,7 +871,7 @@ func newStressHome(t *testing.T, n int) string {
 			if i%2 == 0 {
 				folder = filepath.Join(root, "own", strconv.Itoa(i))
 			}
-			if _, err := tx.CreateChat(state.Actor{}, state.NewChat{Title: fmt.Sprintf("Worker %d", i), Folder: folder}); err != nil {
+			if _, err := tx.Chats().Create(state.Actor{}, state.NewChat{Title: fmt.Sprintf("Worker %d", i), Folder: folder}); err != nil {
 				return err
 			}
 		}

@@ -57,6 +57,6 @@ func runTaskNew(o *taskNewOptions) error {
 		in.Folder = absPath(o.Cwd, o.folder)
 	}
 	return o.Home.updateChat(o.Actor, func(tx *state.Tx) (*state.Chat, error) {
-		return tx.CreateTask(o.Actor, in)
+		return tx.Tasks().Create(o.Actor, in)
 	})
 }

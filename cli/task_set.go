@@ -62,6 +62,6 @@ func runTaskSet(o *taskSetOptions) error {
 		res = &r
 	}
 	return o.Home.updateChat(o.Actor, func(tx *state.Tx) (*state.Chat, error) {
-		return tx.SetTask(o.Actor, o.id, o.st, res)
+		return tx.Tasks().Set(o.Actor, o.id, o.st, res)
 	})
 }

@@ -44,7 +44,7 @@ Exit codes: 0 done, 3 no such chat.`,
 // runTasks lists them, with the capacity.
 func runTasks(o *tasksOptions) error {
 	return o.Home.view(func(tx *state.View) error {
-		st, err := tx.Tasks(o.Actor)
+		st, err := tx.Tasks().Status(o.Actor)
 		if err != nil {
 			return err
 		}

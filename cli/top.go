@@ -146,7 +146,7 @@ func topClock(a *app) func() time.Time {
 
 func personView(h homeRW, settled state.Settled) (v *state.PersonView, err error) {
 	err = h.view(func(tx *state.View) error {
-		v, err = tx.PersonView(settled)
+		v, err = tx.Top().Person(settled)
 		return err
 	})
 	return v, err
@@ -154,7 +154,7 @@ func personView(h homeRW, settled state.Settled) (v *state.PersonView, err error
 
 func chatDetail(h homeRW, id string) (d *state.ChatDetail, err error) {
 	err = h.view(func(tx *state.View) error {
-		d, err = tx.ChatDetail(id)
+		d, err = tx.Top().Detail(id)
 		return err
 	})
 	return d, err
@@ -298,9 +298,9 @@ func runTopPress(o *topOptions, p *topPress) string {
 	err := o.Home.update(func(tx *state.Tx) error {
 		switch p.Verb {
 		case "pass", "dismiss":
-			do := tx.PassMessage
+			do := tx.Messages().Pass
 			if p.Verb == "dismiss" {
-				do = tx.DismissMessage
+				do = tx.Messages().Dismiss
 			}
 			msg, err := do(actor, p.ID)
 			if err == nil {
@@ -308,9 +308,9 @@ func runTopPress(o *topOptions, p *topPress) string {
 			}
 			return err
 		case "confirm", "deny":
-			do := tx.ConfirmRequest
+			do := tx.Requests().Confirm
 			if p.Verb == "deny" {
-				do = tx.DenyRequest
+				do = tx.Requests().Deny
 			}
 			r, err := do(actor, p.ID)
 			if err == nil {
@@ -319,7 +319,7 @@ func runTopPress(o *topOptions, p *topPress) string {
 			return err
 		case "inbound":
 			in := p.Inbound
-			c, err := tx.SetChat(actor, p.ID, state.ChatChange{Inbound: &in})
+			c, err := tx.Chats().Set(actor, p.ID, state.ChatChange{Inbound: &in})
 			if err == nil {
 				said = render.InboundSet(c)
 			}

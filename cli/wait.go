@@ -118,7 +118,7 @@ func waitFor(o *waitForOptions, kind, id string, block bool, timeout time.Durati
 	}
 	var v *state.WaitView
 	err := o.Home.update(func(tx *state.Tx) (err error) {
-		v, err = tx.StartWait(o.Actor, kind, id, blocker)
+		v, err = tx.Waits().Start(o.Actor, kind, id, blocker)
 		return err
 	})
 	if err != nil {
@@ -149,7 +149,7 @@ func waitFor(o *waitForOptions, kind, id string, block bool, timeout time.Durati
 		// A wait that ended meanwhile is said; else it stays registered, as
 		// if detached.
 		err = o.Home.view(func(tx *state.View) (err error) {
-			ended, err = tx.WaitOf(o.Actor, id)
+			ended, err = tx.Waits().Of(o.Actor, id)
 			return err
 		})
 		if err != nil {
@@ -175,7 +175,7 @@ func sayEnded(o *waitForOptions, v *state.WaitView) error {
 		return nil
 	}
 	return o.Home.update(func(tx *state.Tx) error {
-		return tx.WaitTold(o.Actor, v.Target, v.Ending.Ended)
+		return tx.Waits().Told(o.Actor, v.Target, v.Ending.Ended)
 	})
 }
 
@@ -215,7 +215,7 @@ func runWaitList(o *waitListOptions) error {
 	// Look without the lock; take it only when a target needs settling.
 	var over bool
 	err := o.Home.view(func(tx *state.View) (err error) {
-		over, err = tx.WaitsOver(o.Actor)
+		over, err = tx.Waits().Over(o.Actor)
 		return err
 	})
 	if err != nil {
@@ -223,14 +223,14 @@ func runWaitList(o *waitListOptions) error {
 	}
 	if over {
 		if err := o.Home.update(func(tx *state.Tx) error {
-			_, err := tx.SettleWaits(o.Actor)
+			_, err := tx.Waits().Settle(o.Actor)
 			return err
 		}); err != nil {
 			return err
 		}
 	}
 	return o.Home.view(func(tx *state.View) error {
-		vs, err := tx.ListWaits(o.Actor)
+		vs, err := tx.Waits().List(o.Actor)
 		if err != nil {
 			return err
 		}
@@ -277,7 +277,7 @@ Exit codes: 0 done, 3 no such wait, or no such chat.`,
 func runWaitCancel(o *waitCancelOptions) error {
 	var v *state.WaitView
 	err := o.Home.update(func(tx *state.Tx) (err error) {
-		v, err = tx.CancelWait(o.Actor, o.id)
+		v, err = tx.Waits().Cancel(o.Actor, o.id)
 		return err
 	})
 	if err != nil {

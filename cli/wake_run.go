@@ -71,14 +71,14 @@ func runWakeRun(o *wakeRunOptions) error {
 	self := state.Proc{PID: o.PID, Start: start}
 	for range wakeRunMax {
 		var w *state.WakeRun
-		err := o.Home.update(func(tx *state.Tx) (err error) { w, err = tx.ClaimWake(id, self); return err })
+		err := o.Home.update(func(tx *state.Tx) (err error) { w, err = tx.Wakes().Claim(id, self); return err })
 		if err != nil || w == nil {
 			return err
 		}
 		if w.Channel != "" {
 			err := promptInto(w, render.WakePrompt)
 			if err == nil {
-				return o.Home.update(func(tx *state.Tx) error { return tx.WakeSent(id, self) })
+				return o.Home.update(func(tx *state.Tx) error { return tx.Wakes().Sent(id, self) })
 			}
 			o.IO.Warn("chat %s: its open session took no prompt: %v", id, err)
 		} else {
@@ -90,7 +90,7 @@ func runWakeRun(o *wakeRunOptions) error {
 			}
 		}
 		again := false
-		if err := o.Home.update(func(tx *state.Tx) (err error) { again, err = tx.WakeRunEnded(id, self); return err }); err != nil || !again {
+		if err := o.Home.update(func(tx *state.Tx) (err error) { again, err = tx.Wakes().RunEnded(id, self); return err }); err != nil || !again {
 			return err
 		}
 	}

@@ -53,7 +53,7 @@ Exit codes: 0 done, 2 no chat acting, 3 no such chat, or the chat itself.`,
 func runWatch(o *watchOptions) error {
 	var w *state.Watch
 	err := o.Home.update(func(tx *state.Tx) (err error) {
-		w, err = tx.Watch(o.Actor, o.id)
+		w, err = tx.Chats().Watch(o.Actor, o.id)
 		return err
 	})
 	if err != nil {
@@ -99,7 +99,7 @@ Exit codes: 0 done, 2 no chat acting, 3 no such chat.`,
 func runUnwatch(o *unwatchOptions) error {
 	var w *state.Watch
 	err := o.Home.update(func(tx *state.Tx) (err error) {
-		w, err = tx.Unwatch(o.Actor, o.id)
+		w, err = tx.Chats().Unwatch(o.Actor, o.id)
 		return err
 	})
 	if err != nil {

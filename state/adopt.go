@@ -51,7 +51,8 @@ func adoptionRel(chat string) string { return "adopted/" + chat + ".json" }
 // file again keeps the cursor; another file replaces the link. isFile
 // asks this computer whether the file is one a session writes, and its
 // size (harness.SessionFile): the harness's file, not conch's.
-func (tx *Tx) Adopt(a Actor, harness, file string, isFile func(string) (size int64, err error)) (*Adoption, error) {
+func (s SessionsTx) Adopt(a Actor, harness, file string, isFile func(string) (size int64, err error)) (*Adoption, error) {
+	tx := s.tx
 	if a.Person() {
 		return nil, usagef("adopt links a chat: give --chat ID")
 	}
@@ -69,7 +70,7 @@ func (tx *Tx) Adopt(a Actor, harness, file string, isFile func(string) (size int
 	if err != nil {
 		return nil, usagef("session file %s", err)
 	}
-	c, err := tx.Chat(a.ID)
+	c, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +82,7 @@ func (tx *Tx) Adopt(a Actor, harness, file string, isFile func(string) (size int
 		// words, in a chat that is not the person's.
 		return nil, refusedf("chat %s cannot adopt a session: it is not one of the person's chats", c.ID)
 	}
-	all, err := tx.Adoptions()
+	all, err := tx.Sessions().Adoptions()
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +92,7 @@ func (tx *Tx) Adopt(a Actor, harness, file string, isFile func(string) (size int
 		}
 		// A chat that is not (or no longer) the person's cannot hold a
 		// file against the person's own: it loses the link.
-		holder, err := tx.Chat(ad.Chat)
+		holder, err := tx.Chats().Get(ad.Chat)
 		if err != nil && !errors.Is(err, ErrNoChat) {
 			return nil, err
 		}
@@ -111,12 +112,13 @@ func (tx *Tx) Adopt(a Actor, harness, file string, isFile func(string) (size int
 	ad = &Adoption{Chat: c.ID, Harness: harness, File: file, Offset: size, Adopted: tx.Now()}
 	tx.put(rel, ad, true)
 	kind, chat := actorOf(a)
-	tx.RecordEvent(c, KindAdopted, kind, chat, "adopted the "+harnessName(harness)+" session "+filepath.Base(file), "")
+	tx.Log().Record(c, KindAdopted, kind, chat, "adopted the "+harnessName(harness)+" session "+filepath.Base(file), "")
 	return ad, nil
 }
 
 // Adoptions are every chat's links, in the order of their chats' ids.
-func (tx *View) Adoptions() ([]*Adoption, error) {
+func (s SessionsView) Adoptions() ([]*Adoption, error) {
+	tx := s.v
 	ids, err := tx.recordIDs("adopted", ValidID)
 	if err != nil {
 		return nil, err
@@ -144,7 +146,8 @@ func idOrder(a, b string) int {
 
 // HookedPrompt remembers a prompt that a harness's hook reported for a
 // chat that also has an adopted session of that harness.
-func (tx *Tx) HookedPrompt(chat, harness, prompt string) error {
+func (s SessionsTx) HookedPrompt(chat, harness, prompt string) error {
+	tx := s.tx
 	rel := adoptionRel(chat)
 	ad, err := load[Adoption](tx, rel)
 	if err != nil || ad == nil || ad.Harness != harness {
@@ -196,7 +199,8 @@ type ScanResult struct {
 // a person typed (not conch's own words come back), the cursor moved past
 // the rows read; a missed look counted, and at the third in a row
 // upstream_missing recorded and the link dropped.
-func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
+func (s SessionsTx) ApplyLook(l Look) (ScanResult, error) {
+	tx := s.tx
 	res := ScanResult{Chat: l.Chat, File: l.File, Offset: l.From}
 	rel := adoptionRel(l.Chat)
 	ad, err := load[Adoption](tx, rel)
@@ -207,7 +211,7 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 		res.Skipped = true
 		return res, nil
 	}
-	c, err := tx.Chat(l.Chat)
+	c, err := tx.Chats().Get(l.Chat)
 	if errors.Is(err, ErrNoChat) {
 		// The chat was deleted: its link goes with it.
 		tx.remove(rel)
@@ -228,7 +232,7 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 		if ad.Missed >= MissedLooks {
 			tx.remove(rel)
 			res.Dropped = true
-			tx.RecordEvent(c, KindUpstreamMissing, ActorSystem, "", harnessName(ad.Harness)+" session "+filepath.Base(ad.File)+" is gone", "")
+			tx.Log().Record(c, KindUpstreamMissing, ActorSystem, "", harnessName(ad.Harness)+" session "+filepath.Base(ad.File)+" is gone", "")
 			return res, nil
 		}
 		tx.put(rel, ad, true)
@@ -236,7 +240,7 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 	}
 	ad.Missed = 0
 	res.Blocked, res.Restarted = l.Blocked, l.Restarted
-	echoes, err := tx.echoes(c)
+	echoes, err := tx.Sessions().echoes(c)
 	if err != nil {
 		return res, err
 	}
@@ -246,7 +250,7 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 			continue
 		}
 		res.Messages++
-		tx.RecordEvent(c, KindHuman, ActorHuman, "", "the person typed in the "+harnessName(ad.Harness)+" session directly", "")
+		tx.Log().Record(c, KindHuman, ActorHuman, "", "the person typed in the "+harnessName(ad.Harness)+" session directly", "")
 	}
 	res.Read = l.Next - l.From
 	if l.Restarted {
@@ -260,9 +264,10 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 
 // echoes are the words that came into the session from conch itself (the
 // last messages it sent the chat, normalized).
-func (tx *View) echoes(c *Chat) ([]string, error) {
+func (s SessionsView) echoes(c *Chat) ([]string, error) {
+	tx := s.v
 	var out []string
-	sent, err := tx.sentTo(c, EchoWindow)
+	sent, err := tx.Sessions().sentTo(c, EchoWindow)
 	if err != nil {
 		return nil, err
 	}
@@ -276,10 +281,11 @@ func (tx *View) echoes(c *Chat) ([]string, error) {
 
 // sentTo are the last n messages conch sent to the chat (its cards are
 // every message to or from it, oldest first).
-func (tx *View) sentTo(c *Chat, n int) ([]*Message, error) {
+func (s SessionsView) sentTo(c *Chat, n int) ([]*Message, error) {
+	tx := s.v
 	var out []*Message
 	for i := len(c.Cards) - 1; i >= 0 && len(out) < n; i-- {
-		m, err := tx.message(c.Cards[i])
+		m, err := tx.Messages().record(c.Cards[i])
 		if err != nil {
 			return nil, err
 		}

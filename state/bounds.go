@@ -106,20 +106,22 @@ func ValidTaintSource(s string) error {
 // scrubField takes secrets out of a field that another chat may read (a
 // title, a goal, a result, a taint source, a file name: rule 15 of issue
 // 12). Empty fields cost nothing; the rules are compiled on first use.
-func (tx *View) scrubField(s string) string {
+func (m MessagesView) scrubField(s string) string {
+	tx := m.v
 	if s == "" {
 		return s
 	}
-	return tx.scrubber().Scrub(s)
+	return tx.Messages().scrubber().Scrub(s)
 }
 
-func (tx *View) scrubFields(list []string) []string {
+func (m MessagesView) scrubFields(list []string) []string {
+	tx := m.v
 	if len(list) == 0 {
 		return list
 	}
 	out := make([]string, len(list))
 	for i, s := range list {
-		out[i] = tx.scrubField(s)
+		out[i] = tx.Messages().scrubField(s)
 	}
 	return out
 }

@@ -42,7 +42,8 @@ type Chain struct {
 
 func chainRel(id string) string { return "chains/" + id + ".json" }
 
-func (tx *View) chain(id string) (*Chain, error) {
+func (m MessagesView) chain(id string) (*Chain, error) {
+	tx := m.v
 	ch, err := load[Chain](tx, chainRel(id))
 	if err != nil {
 		return nil, err
@@ -62,7 +63,8 @@ func (tx *View) chain(id string) (*Chain, error) {
 // currentChain is the chain the chat is in now: its running reply's, else
 // the one it was last in. A chat that was never in one (no reply, no
 // message read) begins one, so that what it sends is bounded too.
-func (tx *Tx) currentChain(c *Chat) (string, error) {
+func (m MessagesTx) currentChain(c *Chat) (string, error) {
+	tx := m.tx
 	if c.Reply != nil && c.Reply.Chain != "" {
 		return c.Reply.Chain, nil
 	}

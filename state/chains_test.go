@@ -16,17 +16,17 @@ func chainsHome(t *testing.T, started int) *Home {
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	h := logHome(t, nil, &now)
 	mustUpdate(t, h, func(tx *Tx) error {
-		if _, err := tx.CreateChat(Actor{}, NewChat{Title: "Release notes", Folder: "/tmp", Mode: ModeAuto}); err != nil {
+		if _, err := tx.Chats().Create(Actor{}, NewChat{Title: "Release notes", Folder: "/tmp", Mode: ModeAuto}); err != nil {
 			return err
 		}
-		if _, err := tx.CreateChat(Actor{}, NewChat{Title: "Fix the login", Folder: "/tmp", WakeCmd: "true"}); err != nil {
+		if _, err := tx.Chats().Create(Actor{}, NewChat{Title: "Fix the login", Folder: "/tmp", WakeCmd: "true"}); err != nil {
 			return err
 		}
-		c, err := tx.StartReply(Actor{ID: "c_1"}, ReplyStart{Person: true, PID: os.Getpid()})
+		c, err := tx.Replies().Start(Actor{ID: "c_1"}, ReplyStart{Person: true, PID: os.Getpid()})
 		if err != nil {
 			return err
 		}
-		ch, err := tx.chain(c.Reply.Chain)
+		ch, err := tx.Messages().chain(c.Reply.Chain)
 		if err != nil {
 			return err
 		}
@@ -41,7 +41,7 @@ func startedIn(t *testing.T, h *Home, chain string) int {
 	t.Helper()
 	n := 0
 	if err := h.View(func(v *View) error {
-		ch, err := v.chain(chain)
+		ch, err := v.Messages().chain(chain)
 		n = ch.Started
 		return err
 	}); err != nil {
@@ -53,7 +53,7 @@ func startedIn(t *testing.T, h *Home, chain string) int {
 func chatOf(t *testing.T, h *Home, id string) *Chat {
 	t.Helper()
 	var c *Chat
-	if err := h.View(func(v *View) (err error) { c, err = v.Chat(id); return err }); err != nil {
+	if err := h.View(func(v *View) (err error) { c, err = v.Chats().Get(id); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return c
@@ -80,7 +80,7 @@ func TestStartsBoundOnEveryPath(t *testing.T) {
 			t.Run("send", func(t *testing.T) {
 				h := chainsHome(t, started)
 				err := h.Update(func(tx *Tx) error {
-					_, err := tx.SendMessage(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "start", StartReply: true})
+					_, err := tx.Messages().Send(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "start", StartReply: true})
 					return err
 				})
 				var be *BoundError
@@ -95,14 +95,14 @@ func TestStartsBoundOnEveryPath(t *testing.T) {
 				h := chainsHome(t, started)
 				hold := InboundHold
 				mustUpdate(t, h, func(tx *Tx) error {
-					if _, err := tx.SetChat(Actor{Terminal: true}, "c_2", ChatChange{Inbound: &hold}); err != nil {
+					if _, err := tx.Chats().Set(Actor{Terminal: true}, "c_2", ChatChange{Inbound: &hold}); err != nil {
 						return err
 					}
-					_, err := tx.SendMessage(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "start", StartReply: true})
+					_, err := tx.Messages().Send(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "start", StartReply: true})
 					return err
 				})
 				mustUpdate(t, h, func(tx *Tx) error {
-					_, err := tx.PassMessage(Actor{Terminal: true}, "m_1")
+					_, err := tx.Messages().Pass(Actor{Terminal: true}, "m_1")
 					return err
 				})
 				if startedIn(t, h, "ch_1") != want || (chatOf(t, h, "c_2").Wake != nil) == at {
@@ -112,17 +112,17 @@ func TestStartsBoundOnEveryPath(t *testing.T) {
 			t.Run("after reply", func(t *testing.T) {
 				h := chainsHome(t, started)
 				mustUpdate(t, h, func(tx *Tx) error {
-					if _, err := tx.StartReply(Actor{ID: "c_2"}, ReplyStart{PID: os.Getpid()}); err != nil {
+					if _, err := tx.Replies().Start(Actor{ID: "c_2"}, ReplyStart{PID: os.Getpid()}); err != nil {
 						return err
 					}
-					m, err := tx.SendMessage(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "start", StartReply: true})
+					m, err := tx.Messages().Send(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "start", StartReply: true})
 					if err == nil && m.Answer.StartReply != StartAfterReply {
 						t.Errorf("a busy chat: %s", m.Answer.StartReply)
 					}
 					return err
 				})
 				mustUpdate(t, h, func(tx *Tx) error {
-					_, err := tx.EndReply(Actor{ID: "c_2"}, ReplyEnd{})
+					_, err := tx.Replies().End(Actor{ID: "c_2"}, ReplyEnd{})
 					return err
 				})
 				if startedIn(t, h, "ch_1") != want || (chatOf(t, h, "c_2").Wake != nil) == at {
@@ -132,15 +132,15 @@ func TestStartsBoundOnEveryPath(t *testing.T) {
 			t.Run("harness", func(t *testing.T) {
 				h := chainsHome(t, started)
 				mustUpdate(t, h, func(tx *Tx) error {
-					if _, err := tx.StartReply(Actor{ID: "c_2"}, ReplyStart{PID: os.Getpid()}); err != nil {
+					if _, err := tx.Replies().Start(Actor{ID: "c_2"}, ReplyStart{PID: os.Getpid()}); err != nil {
 						return err
 					}
-					_, err := tx.SendMessage(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "start", StartReply: true})
+					_, err := tx.Messages().Send(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "start", StartReply: true})
 					return err
 				})
 				var going bool
 				mustUpdate(t, h, func(tx *Tx) (err error) {
-					going, err = tx.ContinueWithMessage(Actor{ID: "c_2"}, "done", os.Getpid())
+					going, err = tx.Sessions().ContinueWithMessage(Actor{ID: "c_2"}, "done", os.Getpid())
 					return err
 				})
 				c := chatOf(t, h, "c_2")

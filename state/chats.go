@@ -121,11 +121,12 @@ func originRank(o string) int {
 // inherit makes c, new, no more trusted than from, the chat it is made
 // from: from's taint (outside and person) copied in, and an origin no more
 // yours than from's.
-func (tx *View) inherit(c, from *Chat) {
+func (cc ChatsView) inherit(c, from *Chat) {
+	tx := cc.v
 	if from == nil {
 		return
 	}
-	tx.carryTaint(from, c)
+	tx.Chats().carryTaint(from, c)
 	narrowReach(c, from)
 	for _, who := range from.Taint.Person {
 		if !slices.Contains(c.Taint.Person, who) {
@@ -201,19 +202,21 @@ func (c *Chat) Active() time.Time {
 	return c.LastActive
 }
 
-// Chat reads a chat or task record. A missing one is ErrNoChat.
-func (tx *View) Chat(id string) (*Chat, error) {
-	c, err := tx.chatIfAny(id)
+// Get reads a chat or task record. A missing one is ErrNoChat.
+func (cc ChatsView) Get(id string) (*Chat, error) {
+	tx := cc.v
+	c, err := tx.Chats().ifAny(id)
 	if err == nil && c == nil {
 		return nil, noChat(id)
 	}
 	return c, err
 }
 
-// chatIfAny reads a chat or task record, or nil when there is none (or
+// ifAny reads a chat or task record, or nil when there is none (or
 // the id is none a chat could have). A record that holds another id is
 // corrupt: written back, it would land on the other's file.
-func (tx *View) chatIfAny(id string) (*Chat, error) {
+func (cc ChatsView) ifAny(id string) (*Chat, error) {
+	tx := cc.v
 	if !ValidID(id) {
 		return nil, nil
 	}
@@ -247,25 +250,27 @@ func kindOf(c *Chat) string {
 }
 
 // Acting is the chat the actor is, or nil for the person.
-func (tx *View) Acting(a Actor) (*Chat, error) {
+func (c ChatsView) Acting(a Actor) (*Chat, error) {
+	tx := c.v
 	if a.Person() {
 		return nil, nil
 	}
-	return tx.Chat(a.ID)
+	return tx.Chats().Get(a.ID)
 }
 
 // Named is the chat id as the actor may see it: the person sees every chat;
 // a chat sees itself, the person's chats that are yours, and its own tasks
 // and children. Anything else is, to it, no chat at all.
-func (tx *View) Named(a Actor, id string) (*Chat, error) {
-	c, err := tx.Chat(id)
+func (cc ChatsView) Named(a Actor, id string) (*Chat, error) {
+	tx := cc.v
+	c, err := tx.Chats().Get(id)
 	if err != nil {
 		return nil, err
 	}
 	if a.Person() || a.ID == id {
 		return c, nil
 	}
-	me, err := tx.Chat(a.ID)
+	me, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +294,8 @@ func canSee(me, c *Chat) bool {
 	return me.OffersTogether() && c.Yours()
 }
 
-func (tx *Tx) saveChat(c *Chat, durable bool) {
+func (cc ChatsTx) save(c *Chat, durable bool) {
+	tx := cc.tx
 	tx.put(chatRel(c.ID), c, durable)
 }
 
@@ -364,8 +370,9 @@ type NewChat struct {
 	MCPOnly                                                    bool // made by conch mcp for a session whose hooks do not report
 }
 
-// CreateChat registers a chat. The same key gives the same chat.
-func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
+// Create registers a chat. The same key gives the same chat.
+func (cc ChatsTx) Create(a Actor, in NewChat) (*Chat, error) {
+	tx := cc.tx
 	if err := validTitle(in.Title); err != nil {
 		return nil, err
 	}
@@ -390,8 +397,8 @@ func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
 	if err := boundedCommands(in.WakeCmd, in.StopCmd, in.Key); err != nil {
 		return nil, err
 	}
-	in.Title = tx.scrubField(in.Title)
-	me, err := tx.Acting(a)
+	in.Title = tx.Messages().scrubField(in.Title)
+	me, err := tx.Chats().Acting(a)
 	if err != nil {
 		return nil, err
 	}
@@ -404,7 +411,7 @@ func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
 	}
 	var parent *Chat
 	if in.Parent != "" {
-		if parent, err = tx.Named(a, in.Parent); err != nil {
+		if parent, err = tx.Chats().Named(a, in.Parent); err != nil {
 			return nil, err
 		}
 		if me != nil && parent.ID != me.ID && parent.Parent != me.ID {
@@ -424,7 +431,7 @@ func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
 		if id, err := tx.key(key); err != nil {
 			return nil, err
 		} else if id != "" {
-			if c, err := tx.Chat(id); err == nil {
+			if c, err := tx.Chats().Get(id); err == nil {
 				return c, nil
 			}
 		}
@@ -442,20 +449,20 @@ func (tx *Tx) CreateChat(a Actor, in NewChat) (*Chat, error) {
 	if in.WakeCmd != "" || in.StopCmd != "" {
 		// Only the harness sets them: its environment is the one they run in.
 		c.CmdEnv = CmdEnvOf(tx.h.Getenv)
-		tx.commandsSet(c)
+		tx.Chats().commandsSet(c)
 	}
-	tx.inherit(c, me)
+	tx.Chats().inherit(c, me)
 	if parent != me {
-		tx.inherit(c, parent)
+		tx.Chats().inherit(c, parent)
 	}
-	tx.saveChat(c, true)
+	tx.Chats().save(c, true)
 	if key != "" {
 		if err := tx.setKey(key, id); err != nil {
 			return nil, err
 		}
 	}
 	if parent != nil {
-		tx.spawned(a, parent, c)
+		tx.ripple().spawned(a, parent, c)
 	}
 	return c, nil
 }
@@ -474,8 +481,9 @@ type ChatChange struct {
 	StopCmd  *string
 }
 
-// SetChat changes a chat, under the rules of who may change what.
-func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
+// Set changes a chat, under the rules of who may change what.
+func (cc ChatsTx) Set(a Actor, id string, ch ChatChange) (*Chat, error) {
+	tx := cc.tx
 	if ch.Title != nil {
 		if err := validTitle(*ch.Title); err != nil {
 			return nil, err
@@ -511,7 +519,7 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 	if err := boundedCommands(deref(ch.WakeCmd), deref(ch.StopCmd), ""); err != nil {
 		return nil, err
 	}
-	c, err := tx.Named(a, id)
+	c, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
 	}
@@ -523,7 +531,7 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 	}
 	now := tx.Now()
 	if ch.Title != nil {
-		c.Title = tx.scrubField(*ch.Title)
+		c.Title = tx.Messages().scrubField(*ch.Title)
 	}
 	if ch.Archived != nil {
 		c.Archived = *ch.Archived
@@ -549,35 +557,35 @@ func (tx *Tx) SetChat(a Actor, id string, ch ChatChange) (*Chat, error) {
 	if ch.WakeCmd != nil || ch.StopCmd != nil {
 		// Only the harness sets them: its environment is the one they run in.
 		c.CmdEnv = CmdEnvOf(tx.h.Getenv)
-		tx.commandsSet(c)
+		tx.Chats().commandsSet(c)
 	}
 	if ch.Goal != nil {
-		g := tx.scrubField(*ch.Goal)
+		g := tx.Messages().scrubField(*ch.Goal)
 		ch.Goal = &g
 	}
 	if ch.Goal != nil && *ch.Goal != c.Goal {
 		c.Goal = *ch.Goal
-		tx.goalChanged(a, c)
+		tx.ripple().goalChanged(a, c)
 	}
 	if ch.Status != nil {
 		// A status set by hand ends the running reply, if any, and the
 		// waits on the chat: it is not working any more.
 		outcome := map[string]string{StatusIdle: OutcomeFinished, StatusNeedsYou: OutcomeNeedsYou, StatusStopped: OutcomeStopped}[*ch.Status]
 		if c.Reply != nil {
-			tx.endReply(a, c, outcome, "")
+			tx.Replies().end(a, c, outcome, "")
 		} else if *ch.Status != c.Status {
-			tx.stoppedWorking(a, c)
+			tx.ripple().stoppedWorking(a, c)
 			if *ch.Status == StatusNeedsYou {
-				tx.nowNeedsYou(c)
+				tx.ripple().nowNeedsYou(c)
 			}
 		}
 		c.Status = *ch.Status
 		c.LastActive = now
 	}
 	if ch.Status != nil || ch.Recovery != nil {
-		tx.mayStopWorking(a, c)
+		tx.ripple().mayStopWorking(a, c)
 	}
-	tx.saveChat(c, true)
+	tx.Chats().save(c, true)
 	return c, nil
 }
 
@@ -616,14 +624,15 @@ func looser(to, from string) bool {
 // acting) or the chat itself may add: from another chat it would be a way
 // to shut the person's chats out of each other. A person taint reaches
 // every chat and task made from this one (spreadPerson).
-func (tx *Tx) AddTaint(a Actor, id string, outside, person string) (*Chat, error) {
+func (cc ChatsTx) AddTaint(a Actor, id string, outside, person string) (*Chat, error) {
+	tx := cc.tx
 	if (outside == "") == (person == "") {
 		return nil, usagef("give one of --outside SOURCE or --person WHO")
 	}
 	if err := validText("taint", outside+person); err != nil {
 		return nil, err
 	}
-	c, err := tx.Named(a, id)
+	c, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
 	}
@@ -631,18 +640,18 @@ func (tx *Tx) AddTaint(a Actor, id string, outside, person string) (*Chat, error
 		return nil, refusedf("chat %s cannot add a person taint to chat %s: only the person, the harness or the chat itself may", a.ID, c.ID)
 	}
 	if outside != "" {
-		c.Taint.Outside, _ = addSource(c.Taint.Outside, tx.scrubField(outside))
+		c.Taint.Outside, _ = addSource(c.Taint.Outside, tx.Messages().scrubField(outside))
 	}
 	if person != "" {
-		who := tx.scrubField(person)
+		who := tx.Messages().scrubField(person)
 		var added bool
 		if c.Taint.Person, added = addSource(c.Taint.Person, who); added {
-			if err := tx.spreadPerson(c, who); err != nil {
+			if err := tx.Chats().spreadPerson(c, who); err != nil {
 				return nil, err
 			}
 		}
 	}
-	tx.saveChat(c, true)
+	tx.Chats().save(c, true)
 	return c, nil
 }
 
@@ -650,8 +659,9 @@ func (tx *Tx) AddTaint(a Actor, id string, outside, person string) (*Chat, error
 // made from it, through any number of generations (found by their parent
 // in the index): yours holds only where the whole parent chain is free of
 // person taint. Not a hot path: it runs when a person taint is added.
-func (tx *Tx) spreadPerson(c *Chat, who string) error {
-	ix, err := tx.ReadIndex()
+func (cc ChatsTx) spreadPerson(c *Chat, who string) error {
+	tx := cc.tx
+	ix, err := tx.Chats().Index()
 	if err != nil {
 		return err
 	}
@@ -670,7 +680,7 @@ func (tx *Tx) spreadPerson(c *Chat, who string) error {
 			continue
 		}
 		seen[id] = true
-		d, err := tx.Chat(id)
+		d, err := tx.Chats().Get(id)
 		if errors.Is(err, ErrNoChat) {
 			continue
 		}
@@ -679,7 +689,7 @@ func (tx *Tx) spreadPerson(c *Chat, who string) error {
 		}
 		if !slices.Contains(d.Taint.Person, who) {
 			d.Taint.Person = append(d.Taint.Person, who)
-			tx.saveChat(d, true)
+			tx.Chats().save(d, true)
 		}
 		next = append(next, children[id]...)
 	}
@@ -688,7 +698,7 @@ func (tx *Tx) spreadPerson(c *Chat, who string) error {
 
 // carryTaint carries outside taint from one chat into another (and names
 // the chat it came through). It says whether anything was added.
-func (tx *View) carryTaint(from, to *Chat) bool {
+func (c ChatsView) carryTaint(from, to *Chat) bool {
 	added := false
 	for _, src := range from.Taint.Outside {
 		var more bool
@@ -703,20 +713,21 @@ func (tx *View) carryTaint(from, to *Chat) bool {
 	return added
 }
 
-// DeleteChat deletes a chat: the person may delete any, a chat only itself.
-func (tx *Tx) DeleteChat(a Actor, id string) (*Chat, error) {
-	c, err := tx.Named(a, id)
+// Delete deletes a chat: the person may delete any, a chat only itself.
+func (cc ChatsTx) Delete(a Actor, id string) (*Chat, error) {
+	tx := cc.tx
+	c, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
 	}
 	if !a.Person() && a.ID != id {
 		return nil, refusedf("chat %s cannot delete chat %s: only the person, or the chat itself", a.ID, id)
 	}
-	if err := tx.deleted(a, c); err != nil {
+	if err := tx.ripple().deleted(a, c); err != nil {
 		return nil, err
 	}
 	tx.remove(chatRel(c.ID))
-	tx.dropResume(c.ID) // its harness's variables go with it
+	tx.Sessions().dropResume(c.ID) // its harness's variables go with it
 	return c, nil
 }
 
@@ -737,15 +748,16 @@ type ChatShown struct {
 // may not see, and of another chat no reply text, no cards, inbox, chain or
 // wake, and no watcher, waiter or writer but itself; the file and tool
 // names of another chat's replies come with secrets out.
-func (tx *View) Show(a Actor, c *Chat) (*ChatShown, error) {
-	v, err := tx.StateVersion(c.ID)
+func (cc ChatsView) Show(a Actor, c *Chat) (*ChatShown, error) {
+	tx := cc.v
+	v, err := tx.Log().Version(c.ID)
 	if err != nil {
 		return nil, err
 	}
 	cp := *c
 	var goalHeld, resultHeld bool
 	if !a.Person() {
-		me, err := tx.Chat(a.ID)
+		me, err := tx.Chats().Get(a.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -757,20 +769,21 @@ func (tx *View) Show(a Actor, c *Chat) (*ChatShown, error) {
 				cp.Task = &t
 			}
 		}
-		tx.showTo(me, &cp)
+		tx.Chats().showTo(me, &cp)
 	}
 	return &ChatShown{Chat: &cp, State: c.State(), Active: c.Active(), StateVersion: v, GoalWithheld: goalHeld, ResultWithheld: resultHeld}, nil
 }
 
 // showTo narrows a copy of a chat's record to what chat me may see.
-func (tx *View) showTo(me *Chat, c *Chat) {
+func (cc ChatsView) showTo(me *Chat, c *Chat) {
+	tx := cc.v
 	c.WakeCmd, c.StopCmd, c.CmdEnv = "", "", nil
 	seen := map[string]bool{me.ID: true, "person": true}
 	visible := func(id string) bool {
 		if v, ok := seen[id]; ok {
 			return v
 		}
-		o, err := tx.Chat(id)
+		o, err := tx.Chats().Get(id)
 		seen[id] = err == nil && canSee(me, o)
 		return seen[id]
 	}
@@ -810,8 +823,8 @@ func (tx *View) showTo(me *Chat, c *Chat) {
 		}
 		cr := **r
 		cr.Text, cr.Said, cr.Chain = "", nil, ""
-		cr.Files, cr.LastFile = tx.scrubFields(cr.Files), tx.scrubField(cr.LastFile)
-		cr.Tool = tx.scrubField(cr.Tool)
+		cr.Files, cr.LastFile = tx.Messages().scrubFields(cr.Files), tx.Messages().scrubField(cr.LastFile)
+		cr.Tool = tx.Messages().scrubField(cr.Tool)
 		*r = &cr
 	}
 }

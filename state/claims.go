@@ -110,33 +110,39 @@ func (l *LiveClaim) ownClaim(me *Chat) bool {
 	return l.Chat == me.ID || (me.Parent != "" && l.Chat == me.Parent) || l.Parent == me.ID
 }
 
-// readClaims reads the claims record; nil when there is none (the hot
+// read reads the claims record; nil when there is none (the hot
 // path's one look at the disk for claims).
-func (tx *View) readClaims() (*ClaimsFile, error) {
+func (c ClaimsView) read() (*ClaimsFile, error) {
+	tx := c.v
 	return load[ClaimsFile](tx, claimsRel)
 }
 
-// liveClaims are the claims still in force, each with its claimant: not
+// live are the claims still in force, each with its claimant: not
 // past its time, its chat still there, the person's own, neither stopped
 // nor archived, and its harness process still running.
-func (tx *View) liveClaims() ([]LiveClaim, error) { return tx.liveClaimsOf(nil) }
+func (c ClaimsView) live() ([]LiveClaim, error) {
+	tx := c.v
+	return tx.Claims().liveOf(nil)
+}
 
-// liveClaimsOf is liveClaims of the claims keep keeps (nil: every one): a
+// liveOf is liveClaims of the claims keep keeps (nil: every one): a
 // claim it leaves out costs no look at its claimant, so the hot path's
 // claims that could not concern it open no record.
-func (tx *View) liveClaimsOf(keep func(*Claim) bool) ([]LiveClaim, error) {
+func (c ClaimsView) liveOf(keep func(*Claim) bool) ([]LiveClaim, error) {
+	tx := c.v
 	var out []LiveClaim
-	err := tx.eachLiveClaim(keep, func(l LiveClaim) bool {
+	err := tx.Claims().eachLive(keep, func(l LiveClaim) bool {
 		out = append(out, l)
 		return true
 	})
 	return out, err
 }
 
-// eachLiveClaim hands the live claims keep keeps to yield, in claims.json's
+// eachLive hands the live claims keep keeps to yield, in claims.json's
 // order, until yield says false: a reader with its lines full looks at
 // the claimant of no claim more.
-func (tx *View) eachLiveClaim(keep func(*Claim) bool, yield func(LiveClaim) bool) error {
+func (c ClaimsView) eachLive(keep func(*Claim) bool, yield func(LiveClaim) bool) error {
+	tx := c.v
 	now := tx.Now()
 	type proc struct {
 		pid   int
@@ -144,11 +150,11 @@ func (tx *View) eachLiveClaim(keep func(*Claim) bool, yield func(LiveClaim) bool
 	}
 	var procs map[proc]bool
 	var failed error
-	err := tx.eachClaim(func(cl *Claim) bool {
+	err := tx.Claims().each(func(cl *Claim) bool {
 		if !now.Before(cl.Until) || keep != nil && !keep(cl) {
 			return true
 		}
-		s, err := tx.claimant(cl.Chat)
+		s, err := tx.Claims().claimant(cl.Chat)
 		if errors.Is(err, ErrNoChat) {
 			return true
 		}
@@ -181,13 +187,14 @@ func (tx *View) eachLiveClaim(keep func(*Claim) bool, yield func(LiveClaim) bool
 	return err
 }
 
-// eachClaim hands the claims of claims.json to yield, in its order, until
+// each hands the claims of claims.json to yield, in its order, until
 // yield says false. A lock-free reader that has not read the record
 // decodes them one at a time as it goes: notes, whose lines fill after a
 // few, decodes no more (issue 25). Else, and for a record not as conch
 // writes it, the record as load has it (past the claims already handed
 // over).
-func (tx *View) eachClaim(yield func(*Claim) bool) error {
+func (c ClaimsView) each(yield func(*Claim) bool) error {
+	tx := c.v
 	handed := 0
 	if _, read := tx.read[claimsRel]; !read && !tx.inTx() {
 		data, err := tx.h.store.Get(claimsRel)
@@ -205,7 +212,7 @@ func (tx *View) eachClaim(yield func(*Claim) bool) error {
 			return nil
 		}
 	}
-	f, err := tx.readClaims()
+	f, err := tx.Claims().read()
 	if err != nil || f == nil {
 		return err
 	}
@@ -220,13 +227,14 @@ func (tx *View) eachClaim(yield func(*Claim) bool) error {
 // claimant is what liveClaims needs of a claim's chat: its summary in the
 // index when this transaction has read the index and not the record (the
 // index is true of every committed record), else the record's.
-func (tx *View) claimant(id string) (*Summary, error) {
+func (cc ClaimsView) claimant(id string) (*Summary, error) {
+	tx := cc.v
 	if _, read := tx.cached(chatRel(id)); !read && tx.index != nil {
 		if s := tx.index.Chats[id]; s != nil {
 			return s, nil
 		}
 	}
-	c, err := tx.Chat(id)
+	c, err := tx.Chats().Get(id)
 	if err != nil {
 		return nil, err
 	}
@@ -259,9 +267,10 @@ func (e *ClaimConflict) Error() string {
 }
 func (e *ClaimConflict) Unwrap() error { return ErrRefused }
 
-// Claim makes the acting chat's claims, all or none. A pattern it holds
+// Take makes the acting chat's claims, all or none. A pattern it holds
 // already is held again, until the new time.
-func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
+func (c ClaimsTx) Take(a Actor, in ClaimIn) ([]Claim, error) {
+	tx := c.tx
 	if a.Person() {
 		return nil, needsChat("claim")
 	}
@@ -280,12 +289,12 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 	if n := utf8.RuneCountInString(in.Reason); n > MaxClaimReason {
 		return nil, usagef("reason is %d characters; at most %d", n, MaxClaimReason)
 	}
-	me, err := tx.Chat(a.ID)
+	me, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return nil, err
 	}
 	// The reason crosses to the other chats: secrets taken out.
-	in.Reason = tx.scrubField(in.Reason)
+	in.Reason = tx.Messages().scrubField(in.Reason)
 	if !me.OffersTogether() {
 		return nil, refusedf("claims are not offered to chat %s", me.ID)
 	}
@@ -316,7 +325,7 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 		}
 		// A claimed path crosses to the other chats as it is (it must
 		// match files): one that holds a secret is refused, said scrubbed.
-		if clean := tx.scrubField(p); clean != p {
+		if clean := tx.Messages().scrubField(p); clean != p {
 			return nil, usagef("the path %s holds a secret; a claim's path is shown to the other chats", clean)
 		}
 		glob := isGlob(p)
@@ -337,7 +346,7 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 			made = append(made, cl)
 		}
 	}
-	live, err := tx.liveClaims()
+	live, err := tx.Claims().live()
 	if err != nil {
 		return nil, err
 	}
@@ -380,14 +389,14 @@ func (tx *Tx) Claim(a Actor, in ClaimIn) ([]Claim, error) {
 	if all > MaxClaimsAll {
 		return nil, refusedf("the home would hold %d live claims: it holds at most %d in all (the person may conch release some)", all, MaxClaimsAll)
 	}
-	keep := tx.keptClaims(live, func(cl *Claim) bool {
+	keep := tx.Claims().kept(live, func(cl *Claim) bool {
 		return cl.Chat == me.ID && slices.ContainsFunc(made, func(m Claim) bool { return m.Pattern == cl.Pattern })
 	})
 	keep = append(keep, made...)
 	if data, err := json.Marshal(&ClaimsFile{Claims: keep}); err == nil && len(data) > MaxClaimsBytes {
 		return nil, refusedf("claims.json would be %d bytes: it is at most %d (the person may conch release some)", len(data), MaxClaimsBytes)
 	}
-	tx.saveClaims(keep)
+	tx.Claims().save(keep)
 	return made, nil
 }
 
@@ -448,8 +457,8 @@ func literalDir(p string) string {
 	return filepath.Dir(p[:i] + "x")
 }
 
-// keptClaims are the live claims less those drop says go.
-func (tx *View) keptClaims(live []LiveClaim, drop func(*Claim) bool) []Claim {
+// kept are the live claims less those drop says go.
+func (c ClaimsView) kept(live []LiveClaim, drop func(*Claim) bool) []Claim {
 	out := []Claim{}
 	for i := range live {
 		if !drop(&live[i].Claim) {
@@ -459,11 +468,12 @@ func (tx *View) keptClaims(live []LiveClaim, drop func(*Claim) bool) []Claim {
 	return out
 }
 
-// saveClaims writes the claims, durably; with none left the record goes,
+// save writes the claims, durably; with none left the record goes,
 // so that the hot path finds nothing to read.
-func (tx *Tx) saveClaims(claims []Claim) {
+func (c ClaimsTx) save(claims []Claim) {
+	tx := c.tx
 	if len(claims) == 0 {
-		if f, _ := tx.readClaims(); f != nil {
+		if f, _ := tx.Claims().read(); f != nil {
 			tx.remove(claimsRel)
 		}
 		return
@@ -475,8 +485,9 @@ func (tx *Tx) saveClaims(claims []Claim) {
 // Release ends claims: the acting chat's that the patterns name (all of
 // them when none are named), or, for the person, anyone's. A path named
 // releases the claims on it and inside it.
-func (tx *Tx) Release(a Actor, patterns []string) ([]Claim, error) {
-	me, err := tx.Acting(a)
+func (c ClaimsTx) Release(a Actor, patterns []string) ([]Claim, error) {
+	tx := c.tx
+	me, err := tx.Chats().Acting(a)
 	if err != nil {
 		return nil, err
 	}
@@ -490,12 +501,12 @@ func (tx *Tx) Release(a Actor, patterns []string) ([]Claim, error) {
 		}
 		resolved[i] = resolvePattern(filepath.Clean(p), isGlob(p))
 	}
-	live, err := tx.liveClaims()
+	live, err := tx.Claims().live()
 	if err != nil {
 		return nil, err
 	}
 	var gone []Claim
-	keep := tx.keptClaims(live, func(cl *Claim) bool {
+	keep := tx.Claims().kept(live, func(cl *Claim) bool {
 		if me != nil && cl.Chat != me.ID {
 			return false
 		}
@@ -510,21 +521,22 @@ func (tx *Tx) Release(a Actor, patterns []string) ([]Claim, error) {
 		}
 		return named
 	})
-	f, err := tx.readClaims()
+	f, err := tx.Claims().read()
 	if err != nil {
 		return nil, err
 	}
 	if len(gone) > 0 || (f != nil && len(f.Claims) != len(keep)) {
-		tx.saveClaims(keep)
+		tx.Claims().save(keep)
 	}
 	return gone, nil
 }
 
-// Claims are the live claims the actor may see: the person sees all; a
+// List are the live claims the actor may see: the person sees all; a
 // chat of the person's own sees those of the person's chats; any other
 // chat, none.
-func (tx *View) Claims(a Actor) ([]LiveClaim, error) {
-	me, err := tx.Acting(a)
+func (c ClaimsView) List(a Actor) ([]LiveClaim, error) {
+	tx := c.v
+	me, err := tx.Chats().Acting(a)
 	if err != nil {
 		return nil, err
 	}
@@ -532,7 +544,7 @@ func (tx *View) Claims(a Actor) ([]LiveClaim, error) {
 	if me != nil && !me.Trusted() {
 		return out, nil
 	}
-	live, err := tx.liveClaims()
+	live, err := tx.Claims().live()
 	if err != nil {
 		return nil, err
 	}
@@ -553,7 +565,8 @@ func ClaimsOf(live []LiveClaim, id string) []LiveClaim {
 // endClaims, at a commit, drops the claims of every chat the transaction
 // stopped, archived, deleted or made not the person's: a claim ends with
 // them, and does not come back when the chat does.
-func (tx *Tx) endClaims() error {
+func (cc ClaimsTx) end() error {
+	tx := cc.tx
 	var ended []string
 	for rel := range tx.recs.dirty {
 		id, ok := chatIDOf(rel)
@@ -572,7 +585,7 @@ func (tx *Tx) endClaims() error {
 	if len(ended) == 0 {
 		return nil
 	}
-	f, err := tx.readClaims()
+	f, err := tx.Claims().read()
 	if errors.Is(err, store.ErrNotFound) || f == nil {
 		return nil
 	}
@@ -581,7 +594,7 @@ func (tx *Tx) endClaims() error {
 	}
 	keep := slices.DeleteFunc(slices.Clone(f.Claims), func(cl Claim) bool { return slices.Contains(ended, cl.Chat) })
 	if len(keep) != len(f.Claims) {
-		tx.saveClaims(keep)
+		tx.Claims().save(keep)
 	}
 	return nil
 }

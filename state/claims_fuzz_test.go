@@ -138,7 +138,7 @@ func FuzzMovesCheckout(f *testing.F) {
 // FuzzClaimsRecord: a claims record that cannot be read is an error that
 // names the file, never a panic.
 func FuzzClaimsRecord(f *testing.F) {
-	fuzzRecord[ClaimsFile](f, claimsRel, func(tx *View) error { _, err := tx.liveClaims(); return err },
+	fuzzRecord[ClaimsFile](f, claimsRel, func(tx *View) error { _, err := tx.Claims().live(); return err },
 		`{"claims":[{"chat":"c_1","pattern":"/p/a","until":"2030-01-01T00:00:00Z"}]}`)
 }
 

@@ -33,7 +33,7 @@ func TestEachClaimHandsEachOnce(t *testing.T) {
 	unlock()
 	var got []string
 	err = h.View(func(v *View) error {
-		return v.eachClaim(func(cl *Claim) bool {
+		return v.Claims().each(func(cl *Claim) bool {
 			got = append(got, cl.Chat)
 			return true
 		})

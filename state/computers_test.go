@@ -43,24 +43,24 @@ func TestAcrossComputers(t *testing.T) {
 	laptop, server := twoComputers(t)
 	// One folder path on both computers: the same words, two places.
 	update(t, server, func(tx *state.Tx) error {
-		if _, err := tx.CreateChat(state.Actor{}, state.NewChat{Title: "Deploy", Folder: "/src/app"}); err != nil {
+		if _, err := tx.Chats().Create(state.Actor{}, state.NewChat{Title: "Deploy", Folder: "/src/app"}); err != nil {
 			return err
 		}
-		_, err := tx.StartReply(state.Actor{ID: "c_1"}, state.ReplyStart{PID: goneHere})
+		_, err := tx.Replies().Start(state.Actor{ID: "c_1"}, state.ReplyStart{PID: goneHere})
 		return err
 	})
 	update(t, laptop, func(tx *state.Tx) error {
-		if _, err := tx.CreateChat(state.Actor{}, state.NewChat{Title: "Fix", Folder: "/src/app"}); err != nil {
+		if _, err := tx.Chats().Create(state.Actor{}, state.NewChat{Title: "Fix", Folder: "/src/app"}); err != nil {
 			return err
 		}
-		_, err := tx.StartReply(state.Actor{ID: "c_2"}, state.ReplyStart{PID: os.Getpid()})
+		_, err := tx.Replies().Start(state.Actor{ID: "c_2"}, state.ReplyStart{PID: os.Getpid()})
 		return err
 	})
 
 	// The laptop lists the server's chat: working (its pid means nothing
 	// here), on build-server, never the same folder.
 	var list *state.ChatList
-	update(t, laptop, func(tx *state.Tx) (err error) { list, err = tx.ListChats(state.Actor{ID: "c_2"}, false); return err })
+	update(t, laptop, func(tx *state.Tx) (err error) { list, err = tx.Chats().List(state.Actor{ID: "c_2"}, false); return err })
 	if len(list.Chats) != 1 {
 		t.Fatalf("the laptop lists %d chats, want the server's one", len(list.Chats))
 	}
@@ -68,7 +68,7 @@ func TestAcrossComputers(t *testing.T) {
 		t.Fatalf("the server's chat, from the laptop: %+v", o)
 	}
 	// The server's own commands see that its process is gone.
-	update(t, server, func(tx *state.Tx) (err error) { list, err = tx.ListChats(state.Actor{}, false); return err })
+	update(t, server, func(tx *state.Tx) (err error) { list, err = tx.Chats().List(state.Actor{}, false); return err })
 	for _, o := range list.Chats {
 		if o.ID == "c_1" && o.State == state.StatusWorking {
 			t.Fatalf("the server sees its own chat working, its process gone: %+v", o)
@@ -81,22 +81,22 @@ func TestAcrossComputers(t *testing.T) {
 	// A message sent on the laptop is read once on the server; ids are
 	// given once across both.
 	update(t, server, func(tx *state.Tx) error {
-		_, err := tx.StartReply(state.Actor{ID: "c_1"}, state.ReplyStart{PID: os.Getpid()})
+		_, err := tx.Replies().Start(state.Actor{ID: "c_1"}, state.ReplyStart{PID: os.Getpid()})
 		return err
 	})
 	update(t, laptop, func(tx *state.Tx) error {
-		_, err := tx.SendMessage(state.Actor{ID: "c_2"}, state.SendIn{To: "c_1", Text: "the fix is in"})
+		_, err := tx.Messages().Send(state.Actor{ID: "c_2"}, state.SendIn{To: "c_1", Text: "the fix is in"})
 		return err
 	})
 	heard := func() int {
 		n := 0
 		update(t, server, func(tx *state.Tx) error {
-			notes, err := tx.Notes(state.Actor{ID: "c_1"})
+			notes, err := tx.Notes().For(state.Actor{ID: "c_1"})
 			if err != nil {
 				return err
 			}
 			n = len(notes.Messages)
-			return tx.MarkNotes(state.Actor{ID: "c_1"}, notes)
+			return tx.Notes().Mark(state.Actor{ID: "c_1"}, notes)
 		})
 		return n
 	}
@@ -109,7 +109,7 @@ func TestAcrossComputers(t *testing.T) {
 
 	// A wait on the laptop ends when the server's chat ends its reply.
 	update(t, laptop, func(tx *state.Tx) error {
-		_, err := tx.StartWait(state.Actor{ID: "c_2"}, state.WaitChat, "c_1", 0)
+		_, err := tx.Waits().Start(state.Actor{ID: "c_2"}, state.WaitChat, "c_1", 0)
 		return err
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -125,7 +125,7 @@ func TestAcrossComputers(t *testing.T) {
 	}()
 	<-ready
 	update(t, server, func(tx *state.Tx) error {
-		_, err := tx.EndReply(state.Actor{ID: "c_1"}, state.ReplyEnd{Text: "deployed"})
+		_, err := tx.Replies().End(state.Actor{ID: "c_1"}, state.ReplyEnd{Text: "deployed"})
 		return err
 	})
 	if v := <-ended; v == nil || v.Ending == nil {
@@ -139,23 +139,23 @@ func TestAcrossComputers(t *testing.T) {
 func TestNoWakeFromAnotherComputer(t *testing.T) {
 	laptop, server := twoComputers(t)
 	update(t, server, func(tx *state.Tx) error {
-		c, err := tx.CreateChat(state.Actor{}, state.NewChat{Title: "Deploy", Folder: "/src/app"})
+		c, err := tx.Chats().Create(state.Actor{}, state.NewChat{Title: "Deploy", Folder: "/src/app"})
 		if err != nil {
 			return err
 		}
 		wake := "touch /nonexistent/woken"
-		_, err = tx.SetChat(state.Actor{}, c.ID, state.ChatChange{WakeCmd: &wake})
+		_, err = tx.Chats().Set(state.Actor{}, c.ID, state.ChatChange{WakeCmd: &wake})
 		return err
 	})
 	update(t, laptop, func(tx *state.Tx) error {
-		if _, err := tx.CreateChat(state.Actor{}, state.NewChat{Title: "Fix", Folder: "/src/app"}); err != nil {
+		if _, err := tx.Chats().Create(state.Actor{}, state.NewChat{Title: "Fix", Folder: "/src/app"}); err != nil {
 			return err
 		}
-		_, err := tx.SendMessage(state.Actor{ID: "c_2"}, state.SendIn{To: "c_1", Text: "deploy it", StartReply: true})
+		_, err := tx.Messages().Send(state.Actor{ID: "c_2"}, state.SendIn{To: "c_1", Text: "deploy it", StartReply: true})
 		return err
 	})
 	update(t, server, func(tx *state.Tx) error {
-		c, err := tx.Chat("c_1")
+		c, err := tx.Chats().Get("c_1")
 		if err != nil {
 			return err
 		}
@@ -186,7 +186,7 @@ func TestCommandsKeptHere(t *testing.T) {
 	}
 	for _, h := range []*state.Home{laptop, alone} {
 		update(t, h, func(tx *state.Tx) error {
-			_, err := tx.CreateChat(state.Actor{}, state.NewChat{Title: "Deploy", Folder: "/src/app", WakeCmd: "wake-it", StopCmd: "stop-it"})
+			_, err := tx.Chats().Create(state.Actor{}, state.NewChat{Title: "Deploy", Folder: "/src/app", WakeCmd: "wake-it", StopCmd: "stop-it"})
 			return err
 		})
 	}
@@ -202,7 +202,7 @@ func TestCommandsKeptHere(t *testing.T) {
 	}
 	for h, want := range map[*state.Home]string{laptop: "wake-it", server: "", alone: "wake-it"} {
 		_ = h.View(func(v *state.View) error {
-			c, err := v.Chat("c_1")
+			c, err := v.Chats().Get("c_1")
 			if err != nil || c.WakeCmd != want {
 				t.Errorf("%s reads c_1's wake_cmd as %q (%v), want %q", h.Computer, c.WakeCmd, err, want)
 			}
@@ -210,7 +210,7 @@ func TestCommandsKeptHere(t *testing.T) {
 		})
 	}
 	// Deleting the chat lets go of them.
-	update(t, laptop, func(tx *state.Tx) error { _, err := tx.DeleteChat(state.Actor{}, "c_1"); return err })
+	update(t, laptop, func(tx *state.Tx) error { _, err := tx.Chats().Delete(state.Actor{}, "c_1"); return err })
 	if _, err := own.Get("commands/c_1.json"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("the deleted chat's commands stay: %v", err)
 	}

@@ -82,7 +82,8 @@ type Cursors struct {
 func cursorsRel(watcher string) string { return "watch/" + watcher + ".json" }
 
 // cursors reads a watcher's cursors (empty when it has none).
-func (tx *View) cursors(watcher string) (*Cursors, error) {
+func (l LogView) cursors(watcher string) (*Cursors, error) {
+	tx := l.v
 	cs, err := load[Cursors](tx, cursorsRel(watcher))
 	if err != nil {
 		return nil, err
@@ -107,7 +108,8 @@ func (tx *View) cursors(watcher string) (*Cursors, error) {
 }
 
 // saveCursors writes a watcher's cursors, or removes the file when none are left.
-func (tx *Tx) saveCursors(cs *Cursors) {
+func (l LogTx) saveCursors(cs *Cursors) {
+	tx := l.tx
 	if len(cs.Targets) == 0 {
 		tx.remove(cursorsRel(cs.Watcher))
 		return
@@ -144,12 +146,13 @@ func idLess(a, b string) bool {
 // event (or passes it, for the watcher that caused it); a notice that opens
 // wakes a main watcher that is idle and has a wake_cmd, at most once a
 // minute. Cursors found expired, or whose watcher is gone, are dropped.
-func (tx *Tx) notify(c *Chat, ev *Event) {
+func (l LogTx) notify(c *Chat, ev *Event) {
+	tx := l.tx
 	now := tx.Now()
-	expiry := tx.retentionNow() // expiring a watch is retention
+	expiry := tx.Log().retentionNow() // expiring a watch is retention
 	keep := c.Watchers[:0:0]
 	for _, w := range c.Watchers {
-		cs, err := tx.cursors(w)
+		cs, err := tx.Log().cursors(w)
 		if err != nil {
 			tx.warn("watcher %s of chat %s was not told of event %d: %v", w, c.ID, ev.Sequence, err)
 			keep = append(keep, w)
@@ -161,13 +164,13 @@ func (tx *Tx) notify(c *Chat, ev *Event) {
 		}
 		if cur.Expired(expiry) {
 			delete(cs.Targets, c.ID)
-			tx.saveCursors(cs)
+			tx.Log().saveCursors(cs)
 			continue
 		}
-		wc, err := tx.Chat(w)
+		wc, err := tx.Chats().Get(w)
 		if errors.Is(err, ErrNoChat) {
 			delete(cs.Targets, c.ID)
-			tx.saveCursors(cs)
+			tx.Log().saveCursors(cs)
 			continue
 		}
 		keep = append(keep, w)
@@ -178,7 +181,7 @@ func (tx *Tx) notify(c *Chat, ev *Event) {
 		if w == ev.ActorChat {
 			cur.Own(ev.Sequence)
 			cur.Touched = now
-			tx.saveCursors(cs)
+			tx.Log().saveCursors(cs)
 			continue
 		}
 		if !canSee(wc, c) {
@@ -188,28 +191,29 @@ func (tx *Tx) notify(c *Chat, ev *Event) {
 		cur.Touched = now
 		if opened && wc.Parent == "" && !wc.IsTask() && wc.WakeCmd != "" && !wc.waking() &&
 			(wc.State() == StatusIdle || wc.sessionEnded()) && now.Sub(cs.Woke) >= NoticeWakeEvery {
-			if tx.wake(wc, WakeNotice, "", wc.Chain) {
+			if tx.Wakes().wake(wc, WakeNotice, "", wc.Chain) {
 				cs.Woke = now
 			}
 		}
-		tx.saveCursors(cs)
+		tx.Log().saveCursors(cs)
 	}
 	if !slices.Equal(keep, c.Watchers) {
 		c.Watchers = keep
-		tx.saveChat(c, true)
+		tx.Chats().save(c, true)
 	}
 }
 
 // dropCursorsOf removes every cursor the watcher keeps, and the watcher from
 // each watched chat's reverse list. It returns the chats it watched.
-func (tx *Tx) dropCursorsOf(watcher string) ([]string, error) {
-	cs, err := tx.cursors(watcher)
+func (l LogTx) dropCursorsOf(watcher string) ([]string, error) {
+	tx := l.tx
+	cs, err := tx.Log().cursors(watcher)
 	if err != nil {
 		return nil, err
 	}
 	targets := cs.targets()
 	for _, t := range targets {
-		tc, err := tx.Chat(t)
+		tc, err := tx.Chats().Get(t)
 		if errors.Is(err, ErrNoChat) {
 			continue
 		}
@@ -218,7 +222,7 @@ func (tx *Tx) dropCursorsOf(watcher string) ([]string, error) {
 		}
 		if i := slices.Index(tc.Watchers, watcher); i >= 0 {
 			tc.Watchers = slices.Delete(tc.Watchers, i, i+1)
-			tx.saveChat(tc, true)
+			tx.Chats().save(tc, true)
 		}
 	}
 	if len(targets) > 0 {

@@ -44,6 +44,10 @@ func TestRulesMap(t *testing.T) {
 		for _, name := range strings.Split(m[4], ", ") {
 			q := regexp.QuoteMeta(name)
 			decl := regexp.MustCompile(`(?m)^((func (\([^)]*\) )?|type |const |var )` + q + `\b|\t` + q + `\s+(\S+\s+)?=)`)
+			if typ, method, ok := strings.Cut(name, "."); ok {
+				// A domain type's method: MessagesTx.Send.
+				decl = regexp.MustCompile(`(?m)^func \(\w+ \*?` + regexp.QuoteMeta(typ) + `\) ` + regexp.QuoteMeta(method) + `\b`)
+			}
 			if !decl.Match(data) {
 				t.Errorf("%s %s: %s declares no %s", m[1], m[2], m[3], name)
 			}

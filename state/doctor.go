@@ -334,7 +334,7 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 		return err
 	}
 	for _, hole := range holes {
-		head, err := tx.head(hole.chat)
+		head, err := tx.Log().head(hole.chat)
 		if err != nil {
 			return err
 		}
@@ -348,7 +348,7 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 			found = append(found, f)
 		}
 	}
-	n, err := tx.rebuildIndex()
+	n, err := tx.Chats().rebuildIndex()
 	if err != nil {
 		return err
 	}
@@ -473,7 +473,8 @@ func (h *Home) logHoles() ([]logHole, error) {
 
 // rebuildIndex writes the index anew from every chat and task record that
 // can be read. It returns how many it read.
-func (tx *Tx) rebuildIndex() (int, error) {
+func (cc ChatsTx) rebuildIndex() (int, error) {
+	tx := cc.tx
 	ix := &Index{Chats: map[string]*Summary{}}
 	var old *Index // the index as it was, read when needed
 	n := 0
@@ -486,7 +487,7 @@ func (tx *Tx) rebuildIndex() (int, error) {
 			if !strings.HasSuffix(name, ".json") {
 				continue
 			}
-			c, err := tx.Chat(strings.TrimSuffix(name, ".json"))
+			c, err := tx.Chats().Get(strings.TrimSuffix(name, ".json"))
 			var ce *CorruptError
 			if errors.As(err, &ce) || errors.Is(err, ErrNoChat) {
 				continue // doctor's to find: the index sums up what can be read
@@ -495,7 +496,7 @@ func (tx *Tx) rebuildIndex() (int, error) {
 				// and keeps the summary it had, if it had one.
 				id := strings.TrimSuffix(name, ".json")
 				if old == nil {
-					if old, _ = tx.readIndexFile(); old == nil {
+					if old, _ = tx.Chats().readIndexFile(); old == nil {
 						old = &Index{}
 					}
 				}

@@ -116,7 +116,8 @@ func isEventRel(rel string) bool {
 }
 
 // head reads a chat's log head (a zero head if it has no log yet).
-func (tx *View) head(id string) (*Head, error) {
+func (l LogView) head(id string) (*Head, error) {
+	tx := l.v
 	h, err := load[Head](tx, headRel(id))
 	if err != nil {
 		return nil, err
@@ -127,9 +128,10 @@ func (tx *View) head(id string) (*Head, error) {
 	return h, nil
 }
 
-// StateVersion is the largest sequence in the chat's log.
-func (tx *View) StateVersion(id string) (int64, error) {
-	h, err := tx.head(id)
+// Version is the largest sequence in the chat's log.
+func (l LogView) Version(id string) (int64, error) {
+	tx := l.v
+	h, err := tx.Log().head(id)
 	if err != nil {
 		return 0, err
 	}
@@ -144,10 +146,11 @@ func actorOf(a Actor) (kind, chat string) {
 	return ActorAgent, a.ID
 }
 
-// RecordEvent appends an event to c's log and tells its watchers. Other
+// Record appends an event to c's log and tells its watchers. Other
 // capabilities (adopted sessions, scans) call it. Recording is best-effort:
 // what goes wrong is a warning on the transaction, never a failure.
-func (tx *Tx) RecordEvent(c *Chat, kind, actorKind, actorChat, summary, outcome string) {
+func (l LogTx) Record(c *Chat, kind, actorKind, actorChat, summary, outcome string) {
+	tx := l.tx
 	if _, known := notifies[kind]; !known {
 		tx.warn("event kind %q is not one conch knows; not recorded", kind)
 		return
@@ -160,19 +163,20 @@ func (tx *Tx) RecordEvent(c *Chat, kind, actorKind, actorChat, summary, outcome 
 		tx.warn("event outcome %q is not cancelled, timeout or error; not recorded", outcome)
 		return
 	}
-	tx.record(c, kind, actorKind, actorChat, summary, outcome)
+	tx.Log().record(c, kind, actorKind, actorChat, summary, outcome)
 }
 
 // record appends an event to c's log, tells c's watchers when the kind
 // notifies, and starts the retention work when it is due. It returns the
 // event, or nil when it could not be recorded (said as a warning).
-func (tx *Tx) record(c *Chat, kind, actor, actorChat, summary, outcome string) *Event {
+func (l LogTx) record(c *Chat, kind, actor, actorChat, summary, outcome string) *Event {
+	tx := l.tx
 	if tx.logs.off != nil {
 		tx.warn("an event in the log of chat %s was not recorded: %v", c.ID, tx.logs.off)
 		return nil
 	}
 	tx.logs.recorded = true
-	h, err := tx.head(c.ID)
+	h, err := tx.Log().head(c.ID)
 	if err != nil {
 		tx.warn("an event in the log of chat %s was not recorded: %v", c.ID, err)
 		return nil
@@ -186,9 +190,9 @@ func (tx *Tx) record(c *Chat, kind, actor, actorChat, summary, outcome string) *
 	h.StateVersion, h.Touched = ev.Sequence, now
 	tx.put(headRel(c.ID), h, true)
 	if notifies[kind] {
-		tx.notify(c, ev)
+		tx.Log().notify(c, ev)
 	}
-	tx.gcIfDue()
+	tx.Log().gcIfDue()
 	return ev
 }
 
@@ -206,39 +210,43 @@ func cleanSummary(s string) string {
 // logSpawn: a chat was made with a parent, or a task started. The event
 // goes in the child's own log, and the parent's cursor on the child is
 // seeded at the child's spawn version.
-func (tx *Tx) logSpawn(a Actor, parent, child *Chat) {
+func (l LogTx) spawn(a Actor, parent, child *Chat) {
+	tx := l.tx
 	kind, chat := actorOf(a)
 	summary := "chat spawned by chat " + parent.ID
 	if child.IsTask() {
 		summary = "task started by chat " + parent.ID
 	}
-	tx.record(child, KindSpawned, kind, chat, summary, "")
-	tx.watch(parent, child)
+	tx.Log().record(child, KindSpawned, kind, chat, summary, "")
+	tx.Chats().watch(parent, child)
 }
 
 // logGoal: the goal was set, changed or removed. The goal's words stay out
 // of the log: a watcher reads them with chat show.
-func (tx *Tx) logGoal(a Actor, c *Chat) {
+func (l LogTx) goal(a Actor, c *Chat) {
+	tx := l.tx
 	kind, chat := actorOf(a)
 	summary := "goal set"
 	if c.Goal == "" {
 		summary = "goal removed"
 	}
-	tx.record(c, KindGoal, kind, chat, summary, "")
+	tx.Log().record(c, KindGoal, kind, chat, summary, "")
 }
 
 // logHuman: the person's own message started a reply of c.
-func (tx *Tx) logHuman(c *Chat) {
+func (l LogTx) human(c *Chat) {
+	tx := l.tx
 	summary := "the person wrote to it directly"
 	if isApp(c.Origin) {
 		summary += ", via " + strings.TrimPrefix(c.Origin, "app:")
 	}
-	tx.record(c, KindHuman, ActorHuman, "", summary, "")
+	tx.Log().record(c, KindHuman, ActorHuman, "", summary, "")
 }
 
 // logReplyEnd: a reply of c ended. Only a child's reply is a run worth
 // logging (a task's run is the task, logged when it ends).
-func (tx *Tx) logReplyEnd(a Actor, c *Chat, r *Reply) {
+func (l LogTx) replyEnd(a Actor, c *Chat, r *Reply) {
+	tx := l.tx
 	if c.IsTask() || c.Parent == "" {
 		return
 	}
@@ -255,11 +263,12 @@ func (tx *Tx) logReplyEnd(a Actor, c *Chat, r *Reply) {
 		ev, outcome, summary = KindFailed, RunError, "reply did not finish: its process is gone"
 		kind, chat = ActorSystem, ""
 	}
-	tx.record(c, ev, kind, chat, summary, outcome)
+	tx.Log().record(c, ev, kind, chat, summary, outcome)
 }
 
 // logTaskEnd: a task reached an ended state.
-func (tx *Tx) logTaskEnd(a Actor, t *Chat) {
+func (l LogTx) taskEnd(a Actor, t *Chat) {
+	tx := l.tx
 	kind, chat := actorOf(a)
 	ev, outcome := KindCompleted, ""
 	switch t.Task.State {
@@ -268,23 +277,24 @@ func (tx *Tx) logTaskEnd(a Actor, t *Chat) {
 	case TaskStopped:
 		ev, outcome = KindFailed, RunCancelled
 	}
-	tx.record(t, ev, kind, chat, "task "+t.Task.State, outcome)
+	tx.Log().record(t, ev, kind, chat, "task "+t.Task.State, outcome)
 }
 
 // logOnDelete: c is being deleted. Its cursors go both ways (the ones it
 // keeps on others, the ones others keep on it), and its log with it.
-func (tx *Tx) logOnDelete(c *Chat) error {
-	if _, err := tx.dropCursorsOf(c.ID); err != nil {
+func (l LogTx) onDelete(c *Chat) error {
+	tx := l.tx
+	if _, err := tx.Log().dropCursorsOf(c.ID); err != nil {
 		return err
 	}
 	for _, w := range c.Watchers {
-		cs, err := tx.cursors(w)
+		cs, err := tx.Log().cursors(w)
 		if err != nil {
 			return err
 		}
 		if _, there := cs.Targets[c.ID]; there {
 			delete(cs.Targets, c.ID)
-			tx.saveCursors(cs)
+			tx.Log().saveCursors(cs)
 		}
 	}
 	c.Watchers = nil
@@ -295,8 +305,9 @@ func (tx *Tx) logOnDelete(c *Chat) error {
 // Compacted records that a chat's history was compacted (conch chat
 // compacted): the chat itself, or the person (its harness), may say so. It
 // returns the event, or nil when it could not be recorded.
-func (tx *Tx) Compacted(a Actor, id string) (*Event, error) {
-	c, err := tx.Named(a, id)
+func (l LogTx) Compacted(a Actor, id string) (*Event, error) {
+	tx := l.tx
+	c, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
 	}
@@ -304,7 +315,7 @@ func (tx *Tx) Compacted(a Actor, id string) (*Event, error) {
 		return nil, refusedf("chat %s cannot say chat %s was compacted: only the chat itself, or its harness", a.ID, c.ID)
 	}
 	kind, chat := actorOf(a)
-	return tx.record(c, KindCompacted, kind, chat, "history compacted", ""), nil
+	return tx.Log().record(c, KindCompacted, kind, chat, "history compacted", ""), nil
 }
 
 // Notice is a pending notice that a watched chat changed.
@@ -315,9 +326,10 @@ type Notice struct {
 
 // pendingNotices are the watcher's pending notices, one per watched chat,
 // in the order of the chats' ids. It reads only the watcher's cursor file.
-func (tx *View) pendingNotices(me *Chat) ([]Notice, error) {
+func (l LogView) pendingNotices(me *Chat) ([]Notice, error) {
+	tx := l.v
 	ns := []Notice{}
-	cs, err := tx.cursors(me.ID)
+	cs, err := tx.Log().cursors(me.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -341,11 +353,12 @@ func (tx *View) pendingNotices(me *Chat) ([]Notice, error) {
 // last_seen moves to its notified mark, and where more came in since the
 // notice opened, exactly one fresh notice opens for the rest. A notice that
 // changed since it was read (another notes drained it) is left alone.
-func (tx *Tx) drainNotices(me *Chat, ns []Notice) error {
+func (l LogTx) drainNotices(me *Chat, ns []Notice) error {
+	tx := l.tx
 	if len(ns) == 0 {
 		return nil
 	}
-	cs, err := tx.cursors(me.ID)
+	cs, err := tx.Log().cursors(me.ID)
 	if err != nil {
 		return err
 	}
@@ -364,7 +377,7 @@ func (tx *Tx) drainNotices(me *Chat, ns []Notice) error {
 		changed = true
 	}
 	if changed {
-		tx.saveCursors(cs)
+		tx.Log().saveCursors(cs)
 	}
 	return nil
 }
@@ -405,17 +418,18 @@ const MaxStatusEvents = 200
 // Status is a chat's state version and, with since, the events after it,
 // ascending, at most MaxStatusEvents. It moves no cursor. history_gap comes
 // from the chat's pruned watermark, never from sequence arithmetic.
-func (tx *View) Status(a Actor, id string, since *int64) (*Status, error) {
+func (l LogView) Status(a Actor, id string, since *int64) (*Status, error) {
+	tx := l.v
 	if since != nil && *since < 0 {
 		return nil, usagef("--since %d: want 0 or more", *since)
 	}
-	c, err := tx.Named(a, id)
+	c, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
 	}
 	st := &Status{Chat: chatState(c), Since: since}
 	if !a.Person() && a.ID != c.ID {
-		me, err := tx.Chat(a.ID)
+		me, err := tx.Chats().Get(a.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -423,7 +437,7 @@ func (tx *View) Status(a Actor, id string, since *int64) (*Status, error) {
 			st.Chat.GoalWithheld, st.Chat.ResultWithheld = withhold(&st.Chat.Goal), withhold(&st.Chat.Result)
 		}
 	}
-	h, err := tx.head(c.ID)
+	h, err := tx.Log().head(c.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -444,7 +458,7 @@ func (tx *View) Status(a Actor, id string, since *int64) (*Status, error) {
 		st.Truncated = to < h.StateVersion
 		missing = 0
 		for seq := from; seq <= to; seq++ {
-			ev, err := tx.readEvent(c.ID, seq)
+			ev, err := tx.Log().readEvent(c.ID, seq)
 			if err != nil {
 				return nil, err
 			}
@@ -457,7 +471,7 @@ func (tx *View) Status(a Actor, id string, since *int64) (*Status, error) {
 		if missing == 0 {
 			return st, nil
 		}
-		fresh, err := tx.freshHead(c.ID)
+		fresh, err := tx.Log().freshHead(c.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -483,7 +497,8 @@ func chatState(c *Chat) ChatState {
 
 // readEvent reads one event straight from its file (nil when it is not
 // there), bypassing the transaction's cache so a retry sees the disk.
-func (tx *View) readEvent(id string, seq int64) (*Event, error) {
+func (l LogView) readEvent(id string, seq int64) (*Event, error) {
+	tx := l.v
 	p := tx.h.where(eventRel(id, seq))
 	data, err := tx.h.store.Get(eventRel(id, seq))
 	if errors.Is(err, store.ErrNotFound) {
@@ -503,7 +518,8 @@ func (tx *View) readEvent(id string, seq int64) (*Event, error) {
 }
 
 // freshHead reads a chat's head from the disk, not the transaction's cache.
-func (tx *View) freshHead(id string) (*Head, error) {
+func (l LogView) freshHead(id string) (*Head, error) {
+	tx := l.v
 	h, err := readRecord[Head](tx, headRel(id))
 	if h == nil && err == nil {
 		h = &Head{}

@@ -150,49 +150,49 @@ func faultBase(t testing.TB, dir string) {
 	work := filepath.Join(filepath.Dir(dir), "work")
 	err := h.Update(func(tx *Tx) error {
 		for _, title := range []string{"Release notes", "Fix the login"} {
-			if _, err := tx.CreateChat(person, NewChat{Title: title, Folder: work}); err != nil {
+			if _, err := tx.Chats().Create(person, NewChat{Title: title, Folder: work}); err != nil {
 				return err
 			}
 		}
 		goal := "ship 1.0"
-		if _, err := tx.SetChat(person, "c_1", ChatChange{Goal: &goal}); err != nil {
+		if _, err := tx.Chats().Set(person, "c_1", ChatChange{Goal: &goal}); err != nil {
 			return err
 		}
-		if _, err := tx.StartReply(c2, ReplyStart{Person: true, PID: os.Getpid()}); err != nil {
+		if _, err := tx.Replies().Start(c2, ReplyStart{Person: true, PID: os.Getpid()}); err != nil {
 			return err
 		}
-		if _, err := tx.Step(c2, StepIn{Family: "edit", Files: []string{filepath.Join(work, "auth.go")}}); err != nil {
+		if _, err := tx.Replies().Step(c2, StepIn{Family: "edit", Files: []string{filepath.Join(work, "auth.go")}}); err != nil {
 			return err
 		}
-		if _, err := tx.CreateTask(c2, NewTask{Title: "Run the tests"}); err != nil {
+		if _, err := tx.Tasks().Create(c2, NewTask{Title: "Run the tests"}); err != nil {
 			return err
 		}
-		if _, err := tx.CreateChat(c2, NewChat{Title: "A helper", Folder: work, Parent: "c_2"}); err != nil {
+		if _, err := tx.Chats().Create(c2, NewChat{Title: "A helper", Folder: work, Parent: "c_2"}); err != nil {
 			return err
 		}
 		// Messages, a watch, a request and a wait: c_1 (auto) has written to c_2
 		// (m_1, due at c_2's next step); c_2 to c_3, which holds it (m_2);
 		// c_2 watches c_1; c_3 asked the person to stop c_2 (r_1).
-		if _, err := tx.SetChat(person, "c_1", ChatChange{Mode: ptr(ModeAuto)}); err != nil {
+		if _, err := tx.Chats().Set(person, "c_1", ChatChange{Mode: ptr(ModeAuto)}); err != nil {
 			return err
 		}
-		if _, err := tx.SetChat(person, "c_3", ChatChange{Inbound: ptr(InboundHold)}); err != nil {
+		if _, err := tx.Chats().Set(person, "c_3", ChatChange{Inbound: ptr(InboundHold)}); err != nil {
 			return err
 		}
-		if _, err := tx.SendMessage(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "hello from one"}); err != nil {
+		if _, err := tx.Messages().Send(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "hello from one"}); err != nil {
 			return err
 		}
-		if _, err := tx.SendMessage(c2, SendIn{To: "c_3", Text: "hello, helper"}); err != nil {
+		if _, err := tx.Messages().Send(c2, SendIn{To: "c_3", Text: "hello, helper"}); err != nil {
 			return err
 		}
-		if _, err := tx.Watch(c2, "c_1"); err != nil {
+		if _, err := tx.Chats().Watch(c2, "c_1"); err != nil {
 			return err
 		}
-		if _, err := tx.StopChat(Actor{ID: "c_3"}, StopIn{Target: "c_2", Reason: "enough"}); err != nil {
+		if _, err := tx.Replies().Stop(Actor{ID: "c_3"}, StopIn{Target: "c_2", Reason: "enough"}); err != nil {
 			return err
 		}
 		// c_1 waits for c_2 to stop working.
-		_, err := tx.StartWait(Actor{ID: "c_1"}, WaitChat, "c_2", 0)
+		_, err := tx.Waits().Start(Actor{ID: "c_1"}, WaitChat, "c_2", 0)
 		return err
 	})
 	if err != nil {
@@ -212,148 +212,148 @@ func ptr[T any](v T) *T { return &v }
 
 var faultOps = []faultOp{
 	{name: "CreateChat in a new home", fresh: true, run: func(tx *Tx) error {
-		_, err := tx.CreateChat(Actor{}, NewChat{Title: "First", Folder: "/work", Key: "k1"})
+		_, err := tx.Chats().Create(Actor{}, NewChat{Title: "First", Folder: "/work", Key: "k1"})
 		return err
 	}},
 	{name: "CreateChat with a parent and a key", run: func(tx *Tx) error {
-		_, err := tx.CreateChat(Actor{ID: "c_2"}, NewChat{Title: "Second helper", Folder: "/work", Parent: "c_2", Key: "k2"})
+		_, err := tx.Chats().Create(Actor{ID: "c_2"}, NewChat{Title: "Second helper", Folder: "/work", Parent: "c_2", Key: "k2"})
 		return err
 	}},
 	{name: "SetChat title, goal and status", run: func(tx *Tx) error {
-		_, err := tx.SetChat(Actor{}, "c_2", ChatChange{Title: ptr("Fix the login, again"), Goal: ptr("green tests"), Status: ptr(StatusNeedsYou)})
+		_, err := tx.Chats().Set(Actor{}, "c_2", ChatChange{Title: ptr("Fix the login, again"), Goal: ptr("green tests"), Status: ptr(StatusNeedsYou)})
 		return err
 	}},
 	{name: "SetChat the goal of a spawned chat", run: func(tx *Tx) error {
-		_, err := tx.SetChat(Actor{ID: "c_2"}, "c_3", ChatChange{Goal: ptr("help")})
+		_, err := tx.Chats().Set(Actor{ID: "c_2"}, "c_3", ChatChange{Goal: ptr("help")})
 		return err
 	}},
 	{name: "StartReply as the person's", run: func(tx *Tx) error {
-		_, err := tx.StartReply(Actor{ID: "c_1"}, ReplyStart{Person: true, PID: os.Getpid()})
+		_, err := tx.Replies().Start(Actor{ID: "c_1"}, ReplyStart{Person: true, PID: os.Getpid()})
 		return err
 	}},
 	{name: "StartReply over a running one", run: func(tx *Tx) error {
-		_, err := tx.StartReply(Actor{ID: "c_2"}, ReplyStart{PID: os.Getpid()})
+		_, err := tx.Replies().Start(Actor{ID: "c_2"}, ReplyStart{PID: os.Getpid()})
 		return err
 	}},
 	{name: "Step in a running reply", run: func(tx *Tx) error {
-		_, err := tx.Step(Actor{ID: "c_2"}, StepIn{Family: "edit", Files: []string{"/work/login.go"}})
+		_, err := tx.Replies().Step(Actor{ID: "c_2"}, StepIn{Family: "edit", Files: []string{"/work/login.go"}})
 		return err
 	}},
 	{name: "Step that starts a reply", run: func(tx *Tx) error {
-		_, err := tx.Step(Actor{ID: "c_1"}, StepIn{Family: "run", PID: os.Getpid()})
+		_, err := tx.Replies().Step(Actor{ID: "c_1"}, StepIn{Family: "run", PID: os.Getpid()})
 		return err
 	}},
 	{name: "EndReply", run: func(tx *Tx) error {
-		_, err := tx.EndReply(Actor{ID: "c_2"}, ReplyEnd{Outcome: OutcomeFinished, Text: "done"})
+		_, err := tx.Replies().End(Actor{ID: "c_2"}, ReplyEnd{Outcome: OutcomeFinished, Text: "done"})
 		return err
 	}},
 	{name: "CreateTask with a key", run: func(tx *Tx) error {
-		_, err := tx.CreateTask(Actor{ID: "c_2"}, NewTask{Title: "Lint", Key: "lint"})
+		_, err := tx.Tasks().Create(Actor{ID: "c_2"}, NewTask{Title: "Lint", Key: "lint"})
 		return err
 	}},
 	{name: "SetTask to done", run: func(tx *Tx) error {
-		_, err := tx.SetTask(Actor{ID: "c_2"}, "t_1", TaskDone, ptr("all green"))
+		_, err := tx.Tasks().Set(Actor{ID: "c_2"}, "t_1", TaskDone, ptr("all green"))
 		return err
 	}},
 	{name: "AddTaint", run: func(tx *Tx) error {
-		_, err := tx.AddTaint(Actor{}, "c_2", "https://example.com", "")
+		_, err := tx.Chats().AddTaint(Actor{}, "c_2", "https://example.com", "")
 		return err
 	}},
 	{name: "DeleteChat", run: func(tx *Tx) error {
-		_, err := tx.DeleteChat(Actor{}, "c_3")
+		_, err := tx.Chats().Delete(Actor{}, "c_3")
 		return err
 	}},
 	{name: "DeleteChat that wrote and was written to", run: func(tx *Tx) error {
-		_, err := tx.DeleteChat(Actor{}, "c_1")
+		_, err := tx.Chats().Delete(Actor{}, "c_1")
 		return err
 	}},
 	{name: "SendMessage, keyed and watched", run: func(tx *Tx) error {
-		_, err := tx.SendMessage(Actor{ID: "c_2"}, SendIn{To: "c_1", Text: "and back", Watch: true, Key: "k"})
+		_, err := tx.Messages().Send(Actor{ID: "c_2"}, SendIn{To: "c_1", Text: "and back", Watch: true, Key: "k"})
 		return err
 	}},
 	{name: "SendMessage that starts a reply", run: func(tx *Tx) error {
-		_, err := tx.SendMessage(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "start now", StartReply: true})
+		_, err := tx.Messages().Send(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "start now", StartReply: true})
 		return err
 	}},
 	{name: "MarkNotes reads a message", run: func(tx *Tx) error {
-		n, err := tx.Notes(Actor{ID: "c_2"})
+		n, err := tx.Notes().For(Actor{ID: "c_2"})
 		if err != nil {
 			return err
 		}
 		if len(n.Messages) == 0 {
 			return errors.New("the base has no message due to c_2")
 		}
-		return tx.MarkNotes(Actor{ID: "c_2"}, n)
+		return tx.Notes().Mark(Actor{ID: "c_2"}, n)
 	}},
 	{name: "PassMessage", run: func(tx *Tx) error {
-		_, err := tx.PassMessage(Actor{Terminal: true}, "m_2")
+		_, err := tx.Messages().Pass(Actor{Terminal: true}, "m_2")
 		return err
 	}},
 	{name: "DismissMessage", run: func(tx *Tx) error {
-		_, err := tx.DismissMessage(Actor{Terminal: true}, "m_2")
+		_, err := tx.Messages().Dismiss(Actor{Terminal: true}, "m_2")
 		return err
 	}},
 	{name: "StopChat now", run: func(tx *Tx) error {
-		_, err := tx.StopChat(Actor{ID: "c_1"}, StopIn{Target: "c_2", Reason: "clash", Key: "s"})
+		_, err := tx.Replies().Stop(Actor{ID: "c_1"}, StopIn{Target: "c_2", Reason: "clash", Key: "s"})
 		return err
 	}},
 	{name: "ConfirmRequest", run: func(tx *Tx) error {
-		_, err := tx.ConfirmRequest(Actor{Terminal: true}, "r_1")
+		_, err := tx.Requests().Confirm(Actor{Terminal: true}, "r_1")
 		return err
 	}},
 	{name: "DenyRequest", run: func(tx *Tx) error {
-		_, err := tx.DenyRequest(Actor{Terminal: true}, "r_1")
+		_, err := tx.Requests().Deny(Actor{Terminal: true}, "r_1")
 		return err
 	}},
 	{name: "Watch", run: func(tx *Tx) error {
-		_, err := tx.Watch(Actor{ID: "c_1"}, "c_2")
+		_, err := tx.Chats().Watch(Actor{ID: "c_1"}, "c_2")
 		return err
 	}},
 	{name: "Unwatch", run: func(tx *Tx) error {
-		_, err := tx.Unwatch(Actor{ID: "c_2"}, "c_1")
+		_, err := tx.Chats().Unwatch(Actor{ID: "c_2"}, "c_1")
 		return err
 	}},
 	{name: "ResetChat", run: func(tx *Tx) error {
-		_, err := tx.ResetChat(Actor{}, "c_2")
+		_, err := tx.Chats().Reset(Actor{}, "c_2")
 		return err
 	}},
 	{name: "StartWait on a task", run: func(tx *Tx) error {
-		_, err := tx.StartWait(Actor{ID: "c_2"}, WaitTask, "t_1", 0)
+		_, err := tx.Waits().Start(Actor{ID: "c_2"}, WaitTask, "t_1", 0)
 		return err
 	}},
 	{name: "CancelWait", run: func(tx *Tx) error {
-		_, err := tx.CancelWait(Actor{ID: "c_1"}, "c_2")
+		_, err := tx.Waits().Cancel(Actor{ID: "c_1"}, "c_2")
 		return err
 	}},
 	{name: "EndReply ends a wait, and the waiter is told", run: func(tx *Tx) error {
-		if _, err := tx.EndReply(Actor{ID: "c_2"}, ReplyEnd{Text: "all done"}); err != nil {
+		if _, err := tx.Replies().End(Actor{ID: "c_2"}, ReplyEnd{Text: "all done"}); err != nil {
 			return err
 		}
-		n, err := tx.Notes(Actor{ID: "c_1"})
+		n, err := tx.Notes().For(Actor{ID: "c_1"})
 		if err != nil {
 			return err
 		}
-		return tx.MarkNotes(Actor{ID: "c_1"}, n)
+		return tx.Notes().Mark(Actor{ID: "c_1"}, n)
 	}},
 	{name: "a Stop hook going on with a --start-reply message, and its notes", run: func(tx *Tx) error {
-		if _, err := tx.SendMessage(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "go on with this", StartReply: true}); err != nil {
+		if _, err := tx.Messages().Send(Actor{ID: "c_1"}, SendIn{To: "c_2", Text: "go on with this", StartReply: true}); err != nil {
 			return err
 		}
-		going, err := tx.ContinueWithMessage(Actor{ID: "c_2"}, "first part done", os.Getpid())
+		going, err := tx.Sessions().ContinueWithMessage(Actor{ID: "c_2"}, "first part done", os.Getpid())
 		if err != nil {
 			return err
 		}
 		if !going {
 			return errors.New("did not go on")
 		}
-		n, err := tx.Notes(Actor{ID: "c_2"})
+		n, err := tx.Notes().For(Actor{ID: "c_2"})
 		if err != nil {
 			return err
 		}
-		return tx.MarkNotes(Actor{ID: "c_2"}, n)
+		return tx.Notes().Mark(Actor{ID: "c_2"}, n)
 	}},
 	{name: "Compacted", run: func(tx *Tx) error {
-		_, err := tx.Compacted(Actor{}, "c_1")
+		_, err := tx.Log().Compacted(Actor{}, "c_1")
 		return err
 	}},
 }
@@ -489,12 +489,12 @@ func checkCursors(t *testing.T, what, dir string) {
 	ids, _ := newView(h).recordIDs("watch", ValidID)
 	err := h.View(func(tx *View) error {
 		for _, w := range ids {
-			cs, err := tx.cursors(w)
+			cs, err := tx.Log().cursors(w)
 			if err != nil {
 				return err
 			}
 			for target, c := range cs.Targets {
-				hd, err := tx.head(target)
+				hd, err := tx.Log().head(target)
 				if err != nil {
 					return err
 				}
@@ -503,14 +503,14 @@ func checkCursors(t *testing.T, what, dir string) {
 				}
 			}
 		}
-		logs, _ := tx.logIDs()
+		logs, _ := tx.Log().logIDs()
 		for _, id := range logs {
-			hd, err := tx.head(id)
+			hd, err := tx.Log().head(id)
 			if err != nil {
 				return err
 			}
 			for seq := hd.Pruned + 1; seq <= hd.StateVersion; seq++ {
-				if ev, err := tx.readEvent(id, seq); err != nil || ev == nil {
+				if ev, err := tx.Log().readEvent(id, seq); err != nil || ev == nil {
 					t.Errorf("%s: the head of %s says %d, but event %d is not there (%v)", what, id, hd.StateVersion, seq, err)
 				}
 			}
@@ -558,7 +558,7 @@ func checkIndex(t *testing.T, what, dir string) {
 	}
 	h := openAt(t, dir, nil)
 	err := h.View(func(tx *View) error {
-		ix, err := tx.ReadIndex()
+		ix, err := tx.Chats().Index()
 		if err != nil {
 			return err
 		}
@@ -567,7 +567,7 @@ func checkIndex(t *testing.T, what, dir string) {
 			entries, _ := os.ReadDir(filepath.Join(dir, sub))
 			for _, e := range entries {
 				id := strings.TrimSuffix(e.Name(), ".json")
-				c, err := tx.Chat(id)
+				c, err := tx.Chats().Get(id)
 				if err != nil {
 					return err
 				}

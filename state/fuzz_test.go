@@ -86,33 +86,33 @@ func readers(t *testing.T, h *Home, path string) {
 	person := Actor{Terminal: true}
 	knownErr(t, "view", h.View(func(tx *View) error {
 		for _, id := range []string{"c_1", "c_2", "c_3", "t_1"} {
-			c, err := tx.Chat(id)
+			c, err := tx.Chats().Get(id)
 			knownErr(t, "chat "+id, err, path)
 			if err == nil {
 				_, _ = c.State(), c.Active()
 				_, _ = c.StopPending(), c.StopHeard()
-				_, err := tx.Show(Actor{ID: "c_1"}, c)
+				_, err := tx.Chats().Show(Actor{ID: "c_1"}, c)
 				knownErr(t, "show "+id, err, path)
 			}
-			_, err = tx.Notes(Actor{ID: id})
+			_, err = tx.Notes().For(Actor{ID: id})
 			knownErr(t, "notes "+id, err, path)
-			_, err = tx.Cards(Actor{ID: id}, id)
+			_, err = tx.Messages().Cards(Actor{ID: id}, id)
 			knownErr(t, "cards "+id, err, path)
 		}
 		for _, a := range []Actor{person, {ID: "c_1"}, {ID: "c_2"}} {
-			_, err := tx.ListChats(a, false)
+			_, err := tx.Chats().List(a, false)
 			knownErr(t, "list", err, path)
 			since := int64(0)
-			_, err = tx.Status(a, "c_1", &since)
+			_, err = tx.Log().Status(a, "c_1", &since)
 			knownErr(t, "status", err, path)
 		}
-		_, err := tx.Message(person, "m_1")
+		_, err := tx.Messages().Get(person, "m_1")
 		knownErr(t, "message", err, path)
-		_, err = tx.Requests(person)
+		_, err = tx.Requests().List(person)
 		knownErr(t, "requests", err, path)
-		_, err = tx.Tasks(Actor{ID: "c_2"})
+		_, err = tx.Tasks().Status(Actor{ID: "c_2"})
 		knownErr(t, "tasks", err, path)
-		_, err = tx.ListWaits(Actor{ID: "c_1"})
+		_, err = tx.Waits().List(Actor{ID: "c_1"})
 		knownErr(t, "waits", err, path)
 		return nil
 	}), path)
@@ -125,38 +125,38 @@ func writers(t *testing.T, h *Home, path string) {
 	c1, c2 := Actor{ID: "c_1"}, Actor{ID: "c_2"}
 	for _, op := range []func(tx *Tx) error{
 		func(tx *Tx) error {
-			_, err := tx.Step(c2, StepIn{Family: "edit", Files: []string{"/w/b.go"}})
+			_, err := tx.Replies().Step(c2, StepIn{Family: "edit", Files: []string{"/w/b.go"}})
 			return err
 		},
 		func(tx *Tx) error {
-			n, err := tx.Notes(c2)
+			n, err := tx.Notes().For(c2)
 			if err != nil {
 				return err
 			}
-			return tx.MarkNotes(c2, n)
+			return tx.Notes().Mark(c2, n)
 		},
 		func(tx *Tx) error {
-			_, err := tx.SendMessage(c1, SendIn{To: "c_2", Text: "once more", StartReply: true, Watch: true, Key: "k"})
+			_, err := tx.Messages().Send(c1, SendIn{To: "c_2", Text: "once more", StartReply: true, Watch: true, Key: "k"})
 			return err
 		},
-		func(tx *Tx) error { _, err := tx.PassMessage(person, "m_2"); return err },
-		func(tx *Tx) error { _, err := tx.ConfirmRequest(person, "r_1"); return err },
-		func(tx *Tx) error { _, err := tx.EndReply(c2, ReplyEnd{Text: "done"}); return err },
-		func(tx *Tx) error { _, err := tx.StartReply(c1, ReplyStart{Person: true}); return err },
-		func(tx *Tx) error { _, err := tx.SetChat(person, "c_1", ChatChange{Goal: ptr("g")}); return err },
-		func(tx *Tx) error { _, err := tx.SetTask(c2, "t_1", TaskDone, nil); return err },
-		func(tx *Tx) error { _, err := tx.Watch(c1, "c_2"); return err },
-		func(tx *Tx) error { _, err := tx.Unwatch(c2, "c_1"); return err },
-		func(tx *Tx) error { _, err := tx.StartWait(c2, WaitTask, "t_1", 0); return err },
-		func(tx *Tx) error { _, err := tx.SettleWaits(c1); return err },
-		func(tx *Tx) error { _, err := tx.CancelWait(c1, "c_2"); return err },
-		func(tx *Tx) error { _, err := tx.Compacted(person, "c_1"); return err },
-		func(tx *Tx) error { _, err := tx.ResetChat(person, "c_2"); return err },
+		func(tx *Tx) error { _, err := tx.Messages().Pass(person, "m_2"); return err },
+		func(tx *Tx) error { _, err := tx.Requests().Confirm(person, "r_1"); return err },
+		func(tx *Tx) error { _, err := tx.Replies().End(c2, ReplyEnd{Text: "done"}); return err },
+		func(tx *Tx) error { _, err := tx.Replies().Start(c1, ReplyStart{Person: true}); return err },
+		func(tx *Tx) error { _, err := tx.Chats().Set(person, "c_1", ChatChange{Goal: ptr("g")}); return err },
+		func(tx *Tx) error { _, err := tx.Tasks().Set(c2, "t_1", TaskDone, nil); return err },
+		func(tx *Tx) error { _, err := tx.Chats().Watch(c1, "c_2"); return err },
+		func(tx *Tx) error { _, err := tx.Chats().Unwatch(c2, "c_1"); return err },
+		func(tx *Tx) error { _, err := tx.Waits().Start(c2, WaitTask, "t_1", 0); return err },
+		func(tx *Tx) error { _, err := tx.Waits().Settle(c1); return err },
+		func(tx *Tx) error { _, err := tx.Waits().Cancel(c1, "c_2"); return err },
+		func(tx *Tx) error { _, err := tx.Log().Compacted(person, "c_1"); return err },
+		func(tx *Tx) error { _, err := tx.Chats().Reset(person, "c_2"); return err },
 		func(tx *Tx) error {
-			_, err := tx.CreateChat(c1, NewChat{Title: "x", Folder: "/w", Parent: "c_1", Key: "k"})
+			_, err := tx.Chats().Create(c1, NewChat{Title: "x", Folder: "/w", Parent: "c_1", Key: "k"})
 			return err
 		},
-		func(tx *Tx) error { _, err := tx.DeleteChat(person, "c_3"); return err },
+		func(tx *Tx) error { _, err := tx.Chats().Delete(person, "c_3"); return err },
 	} {
 		knownErr(t, "update", h.Update(op), path)
 	}
@@ -224,64 +224,64 @@ func fuzzRecordIn[T any](f *testing.F, rel string, read func(h *Home) error, see
 }
 
 func FuzzChatRecord(f *testing.F) {
-	fuzzRecord[Chat](f, "chats/c_1.json", func(tx *View) error { _, err := tx.Chat("c_1"); return err },
+	fuzzRecord[Chat](f, "chats/c_1.json", func(tx *View) error { _, err := tx.Chats().Get("c_1"); return err },
 		`{"id":"c_1","title":"x","reply":{"id":"c_1.1","files":["/a"]}}`)
 }
 
 func FuzzTaskRecord(f *testing.F) {
-	fuzzRecord[Chat](f, "tasks/t_1.json", func(tx *View) error { _, err := tx.Chat("t_1"); return err },
+	fuzzRecord[Chat](f, "tasks/t_1.json", func(tx *View) error { _, err := tx.Chats().Get("t_1"); return err },
 		`{"id":"t_1","parent":"c_2","task":{"state":"running"}}`)
 }
 
 func FuzzIndex(f *testing.F) {
-	fuzzRecord[Index](f, "index.json", func(tx *View) error { _, err := tx.ReadIndex(); return err },
+	fuzzRecord[Index](f, "index.json", func(tx *View) error { _, err := tx.Chats().Index(); return err },
 		`{"version":1,"chats":["c_1|x|||idle||/w|x|1795953600000000000|||||0|0"]}`)
 }
 
 func FuzzHead(f *testing.F) {
-	fuzzRecord[Head](f, headRel("c_1"), func(tx *View) error { _, err := tx.StateVersion("c_1"); return err },
+	fuzzRecord[Head](f, headRel("c_1"), func(tx *View) error { _, err := tx.Log().Version("c_1"); return err },
 		`{"state_version":3,"pruned":1,"touched":"2026-11-29T12:00:00Z"}`)
 }
 
 func FuzzEvent(f *testing.F) {
 	fuzzRecord[Event](f, "log/c_1/000000000001.json", func(tx *View) error {
 		since := int64(0)
-		_, err := tx.Status(Actor{}, "c_1", &since)
+		_, err := tx.Log().Status(Actor{}, "c_1", &since)
 		return err
 	}, `{"sequence":1,"kind":"goal_changed","actor":"human","at":"2026-11-29T12:00:00Z","summary":"goal set"}`)
 }
 
 func FuzzMessage(f *testing.F) {
-	fuzzRecord[Message](f, "messages/m_1.json", func(tx *View) error { _, err := tx.Message(Actor{}, "m_1"); return err },
+	fuzzRecord[Message](f, "messages/m_1.json", func(tx *View) error { _, err := tx.Messages().Get(Actor{}, "m_1"); return err },
 		`{"id":"m_1","from":"c_1","to":"c_2","text":"hello","chain":"ch_2","state":"waiting"}`)
 }
 
 func FuzzChain(f *testing.F) {
-	fuzzRecord[Chain](f, "chains/ch_1.json", func(tx *View) error { _, err := tx.chain("ch_1"); return err },
+	fuzzRecord[Chain](f, "chains/ch_1.json", func(tx *View) error { _, err := tx.Messages().chain("ch_1"); return err },
 		`{"id":"ch_1","messages":2,"started":0,"pairs":{"c_1>c_2":2}}`)
 }
 
 func FuzzRequest(f *testing.F) {
-	fuzzRecord[Request](f, "requests/r_1.json", func(tx *View) error { _, err := tx.Request(Actor{}, "r_1"); return err },
+	fuzzRecord[Request](f, "requests/r_1.json", func(tx *View) error { _, err := tx.Requests().Get(Actor{}, "r_1"); return err },
 		`{"id":"r_1","from":"c_3","target":"c_2","reason":"enough","state":"waiting"}`)
 }
 
 func FuzzCursors(f *testing.F) {
 	fuzzRecord[Cursors](f, "watch/c_2.json", func(tx *View) error {
-		_, err := tx.cursors("c_2")
+		_, err := tx.Log().cursors("c_2")
 		return err
 	}, `{"watcher":"c_2","targets":{"c_1":{"last_seen":1,"notified":2,"material":3}}}`)
 }
 
 func FuzzWaits(f *testing.F) {
-	fuzzRecord[Waits](f, "waits/c_1.json", func(tx *View) error { _, err := tx.ListWaits(Actor{ID: "c_1"}); return err },
+	fuzzRecord[Waits](f, "waits/c_1.json", func(tx *View) error { _, err := tx.Waits().List(Actor{ID: "c_1"}); return err },
 		`{"waiter":"c_1","waits":{"c_2":{"target":"c_2","kind":"chat","since":"2026-11-29T12:00:00Z"}}}`)
 }
 
 func FuzzCounters(f *testing.F) {
 	fuzzRecordIn[Counters](f, "counters.json", func(h *Home) error {
 		return h.Update(func(tx *Tx) error {
-			_, err := tx.CreateChat(Actor{}, NewChat{Title: "x", Folder: "/w"})
+			_, err := tx.Chats().Create(Actor{}, NewChat{Title: "x", Folder: "/w"})
 			return err
 		})
 	}, `{"c":3,"t":1}`)
@@ -290,7 +290,7 @@ func FuzzCounters(f *testing.F) {
 func FuzzKeys(f *testing.F) {
 	fuzzRecordIn[Keys](f, "keys.json", func(h *Home) error {
 		return h.Update(func(tx *Tx) error {
-			_, err := tx.CreateChat(Actor{}, NewChat{Title: "x", Folder: "/w", Key: "k"})
+			_, err := tx.Chats().Create(Actor{}, NewChat{Title: "x", Folder: "/w", Key: "k"})
 			return err
 		})
 	}, "{\"chat new\\u0000\\u0000k\":\"c_1\"}")

@@ -49,7 +49,8 @@ type GCResult struct {
 
 // gcIfDue starts a detached `conch gc` once the transaction is written, when
 // the last one is an hour old. A home's first event starts the clock.
-func (tx *Tx) gcIfDue() {
+func (l LogTx) gcIfDue() {
+	tx := l.tx
 	if tx.logs.gcChecked {
 		return
 	}
@@ -59,14 +60,14 @@ func (tx *Tx) gcIfDue() {
 		tx.warn("the retention clock cannot be read: %v", err)
 		return
 	}
-	now := tx.retentionNow()
+	now := tx.Log().retentionNow()
 	if clock != nil && now.Sub(clock.Last) < GCEvery {
 		return
 	}
 	start := clock != nil
 	tx.put(gcRel, &gcClock{Last: now}, true)
 	if start {
-		tx.After(func() { tx.startGC() })
+		tx.After(func() { tx.Log().startGC() })
 	}
 }
 
@@ -75,7 +76,8 @@ func (tx *Tx) gcIfDue() {
 // 16). CONCH_NOW may pin the clock for reading and for tests; a chat that
 // sets it a year ahead must not prune the history, or expire the watches,
 // of every other chat.
-func (tx *View) retentionNow() time.Time {
+func (l LogView) retentionNow() time.Time {
+	tx := l.v
 	now := tx.Now()
 	if wall := tx.h.Wall(); wall.Before(now) {
 		return wall
@@ -84,12 +86,13 @@ func (tx *View) retentionNow() time.Time {
 }
 
 // stampGC moves the retention clock to now; it never goes back.
-func (tx *Tx) stampGC() error {
+func (l LogTx) stampGC() error {
+	tx := l.tx
 	clock, err := load[gcClock](tx, gcRel)
 	if err != nil {
 		return err
 	}
-	if now := tx.retentionNow(); clock == nil || clock.Last.Before(now) {
+	if now := tx.Log().retentionNow(); clock == nil || clock.Last.Before(now) {
 		tx.put(gcRel, &gcClock{Last: now}, true)
 	}
 	return nil
@@ -97,7 +100,8 @@ func (tx *Tx) stampGC() error {
 
 // startGC runs `conch gc` detached, in its own session, with the home and
 // the clock this command had.
-func (tx *View) startGC() {
+func (l LogView) startGC() {
+	tx := l.v
 	exe := tx.h.exe()
 	if exe == "" {
 		return
@@ -135,13 +139,13 @@ func (h *Home) gc(l Limits) (*GCResult, error) {
 	err := update(func(tx *Tx) (err error) {
 		// The retention clock is no event: it is written with the rest,
 		// or the gc fails.
-		if err := tx.stampGC(); err != nil {
+		if err := tx.Log().stampGC(); err != nil {
 			return err
 		}
-		if orphans, err = tx.sweepLogs(); err != nil {
+		if orphans, err = tx.Log().sweep(); err != nil {
 			return err
 		}
-		expired, err = tx.expireCursors()
+		expired, err = tx.Log().expireCursors()
 		return err
 	})
 	if err != nil {
@@ -151,7 +155,7 @@ func (h *Home) gc(l Limits) (*GCResult, error) {
 	for {
 		n := 0
 		err := update(func(tx *Tx) (err error) {
-			n, err = tx.pruneBatch(l)
+			n, err = tx.Log().pruneBatch(l)
 			return err
 		})
 		if err != nil {
@@ -165,7 +169,8 @@ func (h *Home) gc(l Limits) (*GCResult, error) {
 }
 
 // logIDs are the chats that have a log folder.
-func (tx *View) logIDs() ([]string, error) {
+func (l LogView) logIDs() ([]string, error) {
+	tx := l.v
 	names, err := tx.h.store.List("log")
 	if err != nil {
 		return nil, err
@@ -179,25 +184,26 @@ func (tx *View) logIDs() ([]string, error) {
 	return ids, nil
 }
 
-// sweepLogs removes the logs of chats that are gone, and events a gc that
+// sweep removes the logs of chats that are gone, and events a gc that
 // stopped between stamping a watermark and removing left below it. Events
 // go in ascending order after their watermark is written, so what such a
 // gc left is a run ending at the watermark: it probes down from there, one
 // file per clean log.
-func (tx *Tx) sweepLogs() (orphans int, err error) {
-	ids, err := tx.logIDs()
+func (l LogTx) sweep() (orphans int, err error) {
+	tx := l.tx
+	ids, err := tx.Log().logIDs()
 	if err != nil {
 		return 0, err
 	}
 	for _, id := range ids {
-		if _, err := tx.Chat(id); errors.Is(err, ErrNoChat) {
+		if _, err := tx.Chats().Get(id); errors.Is(err, ErrNoChat) {
 			tx.remove(logDir(id))
 			orphans++
 			continue
 		} else if err != nil {
 			return orphans, err
 		}
-		h, err := tx.head(id)
+		h, err := tx.Log().head(id)
 		if err != nil {
 			return orphans, err
 		}
@@ -213,25 +219,26 @@ func (tx *Tx) sweepLogs() (orphans int, err error) {
 
 // expireCursors drops watches untouched for CursorTTL, and watches of or on
 // chats that are gone, with their places in the reverse lists.
-func (tx *Tx) expireCursors() (int, error) {
+func (l LogTx) expireCursors() (int, error) {
+	tx := l.tx
 	ids, err := tx.recordIDs("watch", ValidID)
 	if err != nil {
 		return 0, err
 	}
-	now, expired := tx.retentionNow(), 0
+	now, expired := tx.Log().retentionNow(), 0
 	for _, id := range ids {
-		cs, err := tx.cursors(id)
+		cs, err := tx.Log().cursors(id)
 		if err != nil {
 			return expired, err
 		}
-		_, err = tx.Chat(id)
+		_, err = tx.Chats().Get(id)
 		watcherGone := errors.Is(err, ErrNoChat)
 		if err != nil && !watcherGone {
 			return expired, err
 		}
 		changed := false
 		for _, t := range cs.targets() {
-			tc, err := tx.Chat(t)
+			tc, err := tx.Chats().Get(t)
 			targetGone := errors.Is(err, ErrNoChat)
 			if err != nil && !targetGone {
 				return expired, err
@@ -244,11 +251,11 @@ func (tx *Tx) expireCursors() (int, error) {
 			changed = true
 			if tc != nil {
 				tc.Watchers = without(tc.Watchers, id)
-				tx.saveChat(tc, true)
+				tx.Chats().save(tc, true)
 			}
 		}
 		if changed || watcherGone {
-			tx.saveCursors(cs)
+			tx.Log().saveCursors(cs)
 		}
 	}
 	return expired, nil
@@ -262,17 +269,18 @@ func without(list []string, s string) []string {
 // (a prefix of each log), then the oldest in all while more than l.Events
 // remain. Each chat's watermark is stamped (its head, written first at
 // commit) before its events are removed.
-func (tx *Tx) pruneBatch(l Limits) (int, error) {
-	ids, err := tx.logIDs()
+func (ll LogTx) pruneBatch(l Limits) (int, error) {
+	tx := ll.tx
+	ids, err := tx.Log().logIDs()
 	if err != nil {
 		return 0, err
 	}
-	cutoff := tx.retentionNow().Add(-l.Age)
+	cutoff := tx.Log().retentionNow().Add(-l.Age)
 	budget := l.Batch
 	logs := make([]*pruning, 0, len(ids))
 	total := 0
 	for _, id := range ids {
-		h, err := tx.head(id)
+		h, err := tx.Log().head(id)
 		if err != nil {
 			return 0, err
 		}
@@ -340,7 +348,7 @@ type pruning struct {
 
 func (p *pruning) next(tx *Tx) (*Event, error) {
 	if !p.read {
-		ev, err := tx.readEvent(p.id, p.to+1)
+		ev, err := tx.Log().readEvent(p.id, p.to+1)
 		if err != nil {
 			return nil, err
 		}

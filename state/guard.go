@@ -84,11 +84,12 @@ type Verdict struct {
 // that read something from outside is only ever a note. It reads nothing
 // more than claims.json for an edit in a home with no claims, and nothing
 // at all for a command that moves no checkout.
-func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
+func (c ClaimsView) Guard(a Actor, in GuardIn) (*Verdict, error) {
+	tx := c.v
 	if a.Person() || (len(in.Files) == 0 && in.Command == "") {
 		return nil, nil
 	}
-	me, err := tx.Chat(a.ID)
+	me, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +117,7 @@ func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
 		}
 		// Only a claim that covers one of the files costs a look at its
 		// claimant.
-		live, err := tx.liveClaimsOf(func(cl *Claim) bool {
+		live, err := tx.Claims().liveOf(func(cl *Claim) bool {
 			return cl.Computer == tx.h.Computer && slices.ContainsFunc(resolve(), cl.Covers)
 		})
 		if err != nil {
@@ -148,7 +149,7 @@ func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
 			}
 		}
 		if best == nil {
-			v, err := tx.guardWorktrees(me, in.Files)
+			v, err := tx.Claims().guardWorktrees(me, in.Files)
 			if err != nil {
 				return nil, err
 			}
@@ -158,7 +159,7 @@ func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
 		}
 	}
 	if in.Command != "" {
-		v, err := tx.guardCheckout(me, in)
+		v, err := tx.Claims().guardCheckout(me, in)
 		if err != nil {
 			return nil, err
 		}
@@ -173,7 +174,8 @@ func (tx *View) Guard(a Actor, in GuardIn) (*Verdict, error) {
 // the person's chats works in: the same work tree (place.Tree, worktrees
 // apart), or, out of git, the same place. The trees are looked up only
 // for a command that moves one.
-func (tx *View) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
+func (c ClaimsView) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
+	tx := c.v
 	computer, folder := me.Computer, me.Folder
 	if r := me.Reply; r != nil {
 		computer, folder = r.Computer, r.Folder
@@ -196,11 +198,11 @@ func (tx *View) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
 		where = placeOf(dir)
 		tree, _ = place.Tree(where)
 	}
-	ix, err := tx.ReadIndex()
+	ix, err := tx.Chats().Index()
 	if err != nil {
 		return nil, err
 	}
-	worktrees := sync.OnceValue(tx.Worktrees)
+	worktrees := sync.OnceValue(tx.Chats().Worktrees)
 	var others []*Summary
 	for _, s := range ix.Chats {
 		// A session and its subagents work as one: none moves the
@@ -270,12 +272,13 @@ type sibling struct {
 // repository me works in (none for a chat that is not the person's, or
 // out of git). It costs a look up the disk for each other chat working on
 // this computer, and nothing when there is none.
-func (tx *View) siblings(me *Chat) ([]sibling, error) {
+func (c ClaimsView) siblings(me *Chat) ([]sibling, error) {
+	tx := c.v
 	r := me.Reply
 	if r == nil || r.Repo == "" || !me.Trusted() {
 		return nil, nil
 	}
-	ix, err := tx.ReadIndex()
+	ix, err := tx.Chats().Index()
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +292,7 @@ func (tx *View) siblings(me *Chat) ([]sibling, error) {
 		if repo != r.Repo || tree == r.Tree {
 			continue
 		}
-		o, err := tx.Chat(s.ID)
+		o, err := tx.Chats().Get(s.ID)
 		if err != nil || o.Reply == nil {
 			continue
 		}
@@ -321,13 +324,14 @@ func worktreeNote(sib sibling, rel string, l *LiveClaim) *Verdict {
 // changes, or holds a claim on, in another worktree of the same
 // repository is a note, never a denial: their branches will meet at the
 // merge.
-func (tx *View) guardWorktrees(me *Chat, files []string) (*Verdict, error) {
-	sibs, err := tx.siblings(me)
+func (c ClaimsView) guardWorktrees(me *Chat, files []string) (*Verdict, error) {
+	tx := c.v
+	sibs, err := tx.Claims().siblings(me)
 	if err != nil || len(sibs) == 0 {
 		return nil, err
 	}
 	// The siblings' claims: they name paths in their own worktrees.
-	live, err := tx.liveClaimsOf(func(cl *Claim) bool {
+	live, err := tx.Claims().liveOf(func(cl *Claim) bool {
 		return cl.Computer == tx.h.Computer && slices.ContainsFunc(sibs, func(sib sibling) bool { return sib.chat.ID == cl.Chat })
 	})
 	if err != nil {
@@ -354,22 +358,23 @@ func (tx *View) guardWorktrees(me *Chat, files []string) (*Verdict, error) {
 	return nil, nil
 }
 
-// ClaimWorktrees are the notes on claims just made: a path another of the
+// Worktrees are the notes on claims just made: a path another of the
 // person's chats changes, or claims, in another worktree of the same
 // repository (a note: the claims stand).
-func (tx *View) ClaimWorktrees(a Actor, made []Claim) ([]Verdict, error) {
+func (c ClaimsView) Worktrees(a Actor, made []Claim) ([]Verdict, error) {
+	tx := c.v
 	if a.Person() || len(made) == 0 {
 		return nil, nil
 	}
-	me, err := tx.Chat(a.ID)
+	me, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return nil, err
 	}
-	sibs, err := tx.siblings(me)
+	sibs, err := tx.Claims().siblings(me)
 	if err != nil || len(sibs) == 0 {
 		return nil, err
 	}
-	live, err := tx.liveClaims()
+	live, err := tx.Claims().live()
 	if err != nil {
 		return nil, err
 	}

@@ -104,12 +104,13 @@ type Tombstone struct {
 // and, when c was made for it just now (fresh), an origin no more yours
 // and its parent. (A session that CONCH_CHAT names an existing chat for
 // brings that chat the deleted one's taint, and changes nothing else of it.)
-func (tx *Tx) remade(c *Chat, t *Tombstone, fresh bool) {
+func (s SessionsTx) remade(c *Chat, t *Tombstone, fresh bool) {
+	tx := s.tx
 	if t == nil {
 		return
 	}
 	origin := c.Origin
-	tx.inherit(c, &Chat{ID: c.ID, Origin: t.Origin, Taint: t.Taint})
+	tx.Chats().inherit(c, &Chat{ID: c.ID, Origin: t.Origin, Taint: t.Taint})
 	if !fresh {
 		c.Origin = origin
 	} else if c.Parent == "" {
@@ -118,12 +119,13 @@ func (tx *Tx) remade(c *Chat, t *Tombstone, fresh bool) {
 	if modeRank(c.Mode) > modeRank(t.Mode) {
 		c.Mode = t.Mode
 	}
-	tx.saveChat(c, true)
+	tx.Chats().save(c, true)
 }
 
 // entomb leaves a tombstone for c, being deleted, in every harness
 // session's link that names it. Not a hot path: a delete reads the links.
-func (tx *Tx) entomb(c *Chat) error {
+func (s SessionsTx) entomb(c *Chat) error {
+	tx := s.tx
 	for _, harness := range Harnesses {
 		dir := "sessions/" + harness
 		entries, err := tx.recordIDs(dir, func(string) bool { return true })
@@ -197,7 +199,7 @@ type SessionIn struct {
 	Make bool
 }
 
-// HarnessChat finds the chat linked to a harness session, or makes it (when
+// Chat finds the chat linked to a harness session, or makes it (when
 // in.Make). With in.Agent it is the subagent's child chat, made with the
 // session's chat as its parent. The mode the harness reports is the
 // chat's: the harness sets mode, never a chat (a child gets at most its
@@ -206,7 +208,8 @@ type SessionIn struct {
 // what it reports) may lower the mode, never raise it. A chat remade for
 // a session whose chat was deleted inherits that one's tombstone. It
 // returns nil, false, nil when there is no chat and none was to be made.
-func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
+func (s SessionsTx) Chat(in SessionIn) (c *Chat, made bool, err error) {
+	tx := s.tx
 	if err := in.valid(); err != nil {
 		return nil, false, err
 	}
@@ -217,7 +220,7 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 	}
 	var main *Chat
 	if link != nil {
-		if main, err = tx.Chat(link.Chat); err != nil && !errors.Is(err, ErrNoChat) {
+		if main, err = tx.Chats().Get(link.Chat); err != nil && !errors.Is(err, ErrNoChat) {
 			return nil, false, err
 		}
 	}
@@ -227,14 +230,14 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 			return nil, false, nil
 		}
 		fresh := false
-		if main, fresh, err = tx.sessionChat(in); err != nil {
+		if main, fresh, err = tx.Sessions().sessionChat(in); err != nil {
 			return nil, false, err
 		}
 		made = true
 		if link == nil {
 			link = &SessionLink{Harness: in.Harness, Session: in.Session, Created: tx.Now()}
 		} else if t := link.Deleted[link.Chat]; t != nil {
-			tx.remade(main, t, fresh)
+			tx.Sessions().remade(main, t, fresh)
 			if link.ModeCap == "" || modeRank(t.Mode) < modeRank(link.ModeCap) {
 				link.ModeCap = t.Mode
 			}
@@ -258,7 +261,7 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 		main.Title, changed = cutRunes(in.Title, MaxTitle), true
 	}
 	if changed {
-		tx.saveChat(main, true)
+		tx.Chats().save(main, true)
 	}
 	if in.Agent == "" {
 		return main, made, nil
@@ -266,11 +269,11 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 	gone := ""
 	if id := link.Agents[in.Agent]; id != "" {
 		gone = id
-		child, err := tx.Chat(id)
+		child, err := tx.Chats().Get(id)
 		if err == nil {
 			if modeRank(child.Mode) > modeRank(main.Mode) {
 				child.Mode = main.Mode
-				tx.saveChat(child, true)
+				tx.Chats().save(child, true)
 			}
 			return child, made, nil
 		}
@@ -282,14 +285,14 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 		return nil, false, nil
 	}
 	title := cutRunes(strings.TrimSpace(in.AgentType+" subagent"), MaxTitle)
-	child, err := tx.newChat(title, main.Folder, main.Mode, main)
+	child, err := tx.Chats().newChat(title, main.Folder, main.Mode, main)
 	if err != nil {
 		return nil, false, err
 	}
 	if gone != "" {
-		tx.remade(child, link.Deleted[gone], true)
+		tx.Sessions().remade(child, link.Deleted[gone], true)
 	}
-	tx.spawned(Actor{ID: main.ID}, main, child)
+	tx.ripple().spawned(Actor{ID: main.ID}, main, child)
 	if link.Agents == nil {
 		link.Agents = map[string]string{}
 	}
@@ -320,11 +323,12 @@ func (in SessionIn) valid() error {
 	return nil
 }
 
-// FindHarnessChat is the chat HarnessChat would answer for a session
+// Find is the chat HarnessChat would answer for a session
 // linked already, read without the lock and changing nothing (a mode or a
 // title the event brings is the locked path's to write); nil when the
 // session, or its subagent, has no chat yet.
-func (tx *View) FindHarnessChat(in SessionIn) (*Chat, error) {
+func (s SessionsView) Find(in SessionIn) (*Chat, error) {
+	tx := s.v
 	if err := in.valid(); err != nil {
 		return nil, err
 	}
@@ -338,7 +342,7 @@ func (tx *View) FindHarnessChat(in SessionIn) (*Chat, error) {
 			return nil, nil
 		}
 	}
-	c, err := tx.Chat(id)
+	c, err := tx.Chats().Get(id)
 	if errors.Is(err, ErrNoChat) {
 		return nil, nil
 	}
@@ -350,7 +354,8 @@ func (tx *View) FindHarnessChat(in SessionIn) (*Chat, error) {
 // started for it), its child when that one is working (a session started
 // from inside its reply) or is a task, else a new chat of the person's.
 // A child inherits its parent's taint and is never more yours than it.
-func (tx *Tx) sessionChat(in SessionIn) (c *Chat, fresh bool, err error) {
+func (s SessionsTx) sessionChat(in SessionIn) (c *Chat, fresh bool, err error) {
+	tx := s.tx
 	folder := in.Folder
 	if folder == "" {
 		return nil, false, usagef("the event names no folder")
@@ -361,35 +366,36 @@ func (tx *Tx) sessionChat(in SessionIn) (c *Chat, fresh bool, err error) {
 		mode = ModeAsk
 	}
 	if in.Inherit != "" {
-		if c, err := tx.Chat(in.Inherit); err == nil {
+		if c, err := tx.Chats().Get(in.Inherit); err == nil {
 			if !c.Working() && !c.IsTask() {
 				return c, false, nil
 			}
-			child, err := tx.newChat(cutRunes(in.Title, MaxTitle), folder, mode, c)
+			child, err := tx.Chats().newChat(cutRunes(in.Title, MaxTitle), folder, mode, c)
 			if err != nil {
 				return nil, false, err
 			}
-			tx.spawned(Actor{ID: c.ID}, c, child)
+			tx.ripple().spawned(Actor{ID: c.ID}, c, child)
 			return child, true, nil
 		} else if !errors.Is(err, ErrNoChat) {
 			return nil, false, err
 		}
 	}
-	c, err = tx.newChat(cutRunes(in.Title, MaxTitle), folder, mode, nil)
+	c, err = tx.Chats().newChat(cutRunes(in.Title, MaxTitle), folder, mode, nil)
 	return c, err == nil, err
 }
 
 // newChat makes a chat the way a harness does: it may have no title yet (it
 // takes one from the person's first prompt). A child of parent gets at most
 // its mode, its taint, and an origin no more yours.
-func (tx *Tx) newChat(title, folder, mode string, parent *Chat) (*Chat, error) {
+func (cc ChatsTx) newChat(title, folder, mode string, parent *Chat) (*Chat, error) {
+	tx := cc.tx
 	id, err := tx.nextID("c")
 	if err != nil {
 		return nil, err
 	}
 	now := tx.Now()
 	c := &Chat{
-		ID: id, Title: tx.scrubField(title), Folder: cutBytes(folder, MaxFolder), Computer: tx.h.Computer, Status: StatusIdle,
+		ID: id, Title: tx.Messages().scrubField(title), Folder: cutBytes(folder, MaxFolder), Computer: tx.h.Computer, Status: StatusIdle,
 		Mode: mode, Inbound: InboundAccept, Created: now, LastActive: now,
 	}
 	c.Reach = reachOf(c.Folder)
@@ -398,14 +404,15 @@ func (tx *Tx) newChat(title, folder, mode string, parent *Chat) (*Chat, error) {
 		if modeRank(c.Mode) > modeRank(parent.Mode) {
 			c.Mode = parent.Mode
 		}
-		tx.inherit(c, parent)
+		tx.Chats().inherit(c, parent)
 	}
-	tx.saveChat(c, true)
+	tx.Chats().save(c, true)
 	return c, nil
 }
 
-// SessionLinkOf is the link of a harness session, or nil.
-func (tx *View) SessionLinkOf(harness, session string) (*SessionLink, error) {
+// LinkOf is the link of a harness session, or nil.
+func (s SessionsView) LinkOf(harness, session string) (*SessionLink, error) {
+	tx := s.v
 	if !slices.Contains(Harnesses, harness) || session == "" {
 		return nil, nil
 	}
@@ -414,7 +421,8 @@ func (tx *View) SessionLinkOf(harness, session string) (*SessionLink, error) {
 
 // EndTurn records that the end of a session's turn was reported, and says
 // whether it had been already.
-func (tx *Tx) EndTurn(harness, session, turn string) (seen bool, err error) {
+func (s SessionsTx) EndTurn(harness, session, turn string) (seen bool, err error) {
+	tx := s.tx
 	if turn == "" {
 		return false, nil
 	}
@@ -435,13 +443,14 @@ func (tx *Tx) EndTurn(harness, session, turn string) (seen bool, err error) {
 // step would, without changing what the reply is doing now (the harness
 // reports them after the tool ran). With no reply running, it is an edit
 // step, which starts one.
-func (tx *Tx) ChangedFiles(a Actor, files []string, ppid int) (*Chat, error) {
-	c, err := tx.Chat(a.ID)
+func (s SessionsTx) ChangedFiles(a Actor, files []string, ppid int) (*Chat, error) {
+	tx := s.tx
+	c, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return nil, err
 	}
 	if c.Reply == nil || !c.Reply.Alive() {
-		return tx.Step(a, StepIn{Family: "edit", Files: files, PPID: ppid})
+		return tx.Replies().Step(a, StepIn{Family: "edit", Files: files, PPID: ppid})
 	}
 	for _, f := range files {
 		if err := boundedFile(f); err != nil {
@@ -451,7 +460,7 @@ func (tx *Tx) ChangedFiles(a Actor, files []string, ppid int) (*Chat, error) {
 		if !slices.Contains(c.Reply.Files, f) && len(c.Reply.Files) < MaxFiles {
 			c.Reply.Files = append(c.Reply.Files, f)
 			c.Reply.LastFile = f
-			tx.saveChat(c, false)
+			tx.Chats().save(c, false)
 		}
 	}
 	return c, nil
@@ -466,11 +475,12 @@ func cutRunes(s string, n int) string {
 }
 
 // TurnEnded says whether the end of a session's turn was reported already.
-func (tx *View) TurnEnded(harness, session, turn string) (bool, error) {
+func (s SessionsView) TurnEnded(harness, session, turn string) (bool, error) {
+	tx := s.v
 	if turn == "" {
 		return false, nil
 	}
-	link, err := tx.SessionLinkOf(harness, session)
+	link, err := tx.Sessions().LinkOf(harness, session)
 	if err != nil || link == nil {
 		return false, err
 	}
@@ -486,23 +496,24 @@ func (tx *View) TurnEnded(harness, session, turn string) (bool, error) {
 // by messages, and runs unwatched (StartReplyByMessage, ByHarness). It
 // says whether it did; a reply another chat stopped, or a message past its
 // chain's bound, goes on nowhere.
-func (tx *Tx) ContinueWithMessage(a Actor, text string, pid int) (bool, error) {
-	c, err := tx.Chat(a.ID)
+func (s SessionsTx) ContinueWithMessage(a Actor, text string, pid int) (bool, error) {
+	tx := s.tx
+	c, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return false, err
 	}
 	if c.Reply == nil || c.StopPending() != nil || c.waking() {
 		return false, nil
 	}
-	m, err := tx.StartReplyByMessage(c, nil, ByHarness)
+	m, err := tx.Messages().StartReply(c, nil, ByHarness)
 	if err != nil || m == nil {
 		return false, err
 	}
 	if err := validText("text", text); err != nil {
 		return false, err // nothing is written: the count and the wake go too
 	}
-	tx.endReply(a, c, OutcomeFinished, text)
-	if _, err := tx.StartReply(a, ReplyStart{PID: pid}); err != nil {
+	tx.Replies().end(a, c, OutcomeFinished, text)
+	if _, err := tx.Replies().Start(a, ReplyStart{PID: pid}); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -511,7 +522,8 @@ func (tx *Tx) ContinueWithMessage(a Actor, text string, pid int) (bool, error) {
 // ShellStarted records that a tool call of the session (of its subagent
 // agent, or "" for the session itself) runs a conch command in the
 // session's shell.
-func (tx *Tx) ShellStarted(harness, session, toolUse, agent string) error {
+func (s SessionsTx) ShellStarted(harness, session, toolUse, agent string) error {
+	tx := s.tx
 	if toolUse == "" || len(toolUse) > 256 {
 		return nil
 	}
@@ -532,7 +544,8 @@ func (tx *Tx) ShellStarted(harness, session, toolUse, agent string) error {
 // the tool call toolUse, or, with toolUse "", every one of agent (of the
 // session itself when agent is "": its turn ended, while its background
 // subagents may go on).
-func (tx *Tx) ShellsEnded(harness, session, toolUse, agent string) error {
+func (s SessionsTx) ShellsEnded(harness, session, toolUse, agent string) error {
+	tx := s.tx
 	rel := sessionRel(harness, session)
 	link, err := load[SessionLink](tx, rel)
 	if err != nil || link == nil || len(link.Shells) == 0 {

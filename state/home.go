@@ -605,7 +605,7 @@ func (h *Home) finishCutCommit() error {
 		return err
 	}
 	tx := newTx(h)
-	if _, err := tx.rebuildIndex(); err != nil {
+	if _, err := tx.Chats().rebuildIndex(); err != nil {
 		return err
 	}
 	if err := tx.commit(); err != nil {
@@ -618,10 +618,10 @@ func (h *Home) finishCutCommit() error {
 // nothing was written; whatever fails once the change is committed is a
 // warning (see the package comment).
 func (tx *Tx) commit() error {
-	if err := tx.endClaims(); err != nil {
+	if err := tx.Claims().end(); err != nil {
 		return err
 	}
-	if err := tx.updateIndex(); err != nil {
+	if err := tx.Chats().updateIndex(); err != nil {
 		return err
 	}
 	paths, gone := tx.recs.order()
@@ -647,14 +647,14 @@ func (tx *Tx) commit() error {
 	for _, rel := range gone {
 		ws = append(ws, store.Write{Key: rel, Delete: true})
 	}
-	if err := tx.writeLocalReceipt(); err != nil {
+	if err := tx.Notes().writeLocalReceipt(); err != nil {
 		return err
 	}
 	warnings, err := tx.h.store.Commit(ws)
 	tx.warnings = append(tx.warnings, warnings...)
 	if err == nil && tx.h.shared {
-		tx.keepCommands()
-		tx.dropUndoneLocal()
+		tx.Chats().keepCommands()
+		tx.Notes().dropUndoneLocal()
 	}
 	return err
 }

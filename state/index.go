@@ -103,12 +103,13 @@ func (s *Summary) stateWith(exists func(pid int) bool) string {
 	return s.Status
 }
 
-// ReadIndex is the index as it is now.
-func (tx *View) ReadIndex() (*Index, error) {
+// Index is the index as it is now.
+func (c ChatsView) Index() (*Index, error) {
+	tx := c.v
 	if tx.index != nil {
 		return tx.index, nil
 	}
-	ix, err := tx.readIndexFile()
+	ix, err := tx.Chats().readIndexFile()
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +129,8 @@ func (tx *View) ReadIndex() (*Index, error) {
 // updateIndex brings the index in line with the chats the transaction
 // changed; it is written only when a summary changed (so a step, which
 // changes only its reply's live state, leaves it alone).
-func (tx *Tx) updateIndex() error {
+func (cc ChatsTx) updateIndex() error {
+	tx := cc.tx
 	changed := false
 	var ix *Index
 	for rel := range tx.recs.dirty {
@@ -142,7 +144,7 @@ func (tx *Tx) updateIndex() error {
 		}
 		if ix == nil {
 			var err error
-			if ix, err = tx.ReadIndex(); err != nil {
+			if ix, err = tx.Chats().Index(); err != nil {
 				return err
 			}
 		}
@@ -155,7 +157,7 @@ func (tx *Tx) updateIndex() error {
 		if id, ok := chatIDOf(rel); ok {
 			if ix == nil {
 				var err error
-				if ix, err = tx.ReadIndex(); err != nil {
+				if ix, err = tx.Chats().Index(); err != nil {
 					return err
 				}
 			}
@@ -173,7 +175,8 @@ func (tx *Tx) updateIndex() error {
 
 // readIndexFile reads index.json straight into its fast form: through
 // load, encoding/json would first scan the whole file once more.
-func (tx *View) readIndexFile() (*Index, error) {
+func (c ChatsView) readIndexFile() (*Index, error) {
+	tx := c.v
 	p := tx.h.where("index.json")
 	data, err := tx.h.store.Get("index.json")
 	if errors.Is(err, store.ErrNotFound) {
@@ -193,7 +196,8 @@ func (tx *View) readIndexFile() (*Index, error) {
 // them, without keeping them: fn is handed one summary that the next call
 // overwrites, so it copies what it keeps. Listing a thousand chats reads
 // them this way, without a thousand summaries on the heap.
-func (tx *View) ScanIndex(fn func(s *Summary)) error {
+func (c ChatsView) ScanIndex(fn func(s *Summary)) error {
+	tx := c.v
 	if tx.index != nil {
 		for _, s := range tx.index.Chats {
 			fn(s)
@@ -236,11 +240,12 @@ func (tx *View) ScanIndex(fn func(s *Summary)) error {
 // the session that process serves, as a hook recorded it. A subagent's
 // chat, or a task, that runs in the same process is passed over; "" when
 // no chat, or more than one main chat, claims the process.
-func (tx *View) RunningIn(pid int, start uint64) (string, error) {
+func (c ChatsView) RunningIn(pid int, start uint64) (string, error) {
+	tx := c.v
 	if pid <= 0 {
 		return "", nil
 	}
-	ix, err := tx.ReadIndex()
+	ix, err := tx.Chats().Index()
 	if err != nil {
 		return "", err
 	}

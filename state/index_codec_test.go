@@ -100,7 +100,7 @@ func BenchmarkReadIndex1000(b *testing.B) {
 	h := &Home{Dir: dir, store: store.NewFiles(dir, nil, 0)}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := newView(h).ReadIndex(); err != nil {
+		if _, err := newView(h).Chats().Index(); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -26,13 +26,13 @@ func TestStepLeavesTheIndexAlone(t *testing.T) {
 	h := testHome(t)
 	me := Actor{ID: "c_1"}
 	if err := h.Update(func(tx *Tx) error {
-		_, err := tx.CreateChat(Actor{}, NewChat{Title: "One", Folder: "/src"})
+		_, err := tx.Chats().Create(Actor{}, NewChat{Title: "One", Folder: "/src"})
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.Update(func(tx *Tx) error {
-		_, err := tx.StartReply(me, ReplyStart{PID: os.Getpid()})
+		_, err := tx.Replies().Start(me, ReplyStart{PID: os.Getpid()})
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -41,7 +41,7 @@ func TestStepLeavesTheIndexAlone(t *testing.T) {
 	h.store = rec
 	for i := 0; i < 3; i++ {
 		if err := h.Update(func(tx *Tx) error {
-			_, err := tx.Step(me, StepIn{Family: "edit", Files: []string{"/src/a.go"}, PID: os.Getpid()})
+			_, err := tx.Replies().Step(me, StepIn{Family: "edit", Files: []string{"/src/a.go"}, PID: os.Getpid()})
 			if tx.index != nil {
 				t.Error("a step read the index")
 			}
@@ -54,7 +54,7 @@ func TestStepLeavesTheIndexAlone(t *testing.T) {
 		t.Error("a step rewrote index.json")
 	}
 	// A reply's end changes the summary: the index is rewritten.
-	if err := h.Update(func(tx *Tx) error { _, err := tx.EndReply(me, ReplyEnd{}); return err }); err != nil {
+	if err := h.Update(func(tx *Tx) error { _, err := tx.Replies().End(me, ReplyEnd{}); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Contains(rec.keys, "index.json") {

@@ -24,17 +24,17 @@ type crashFS struct{ faultFS }
 func TestJournalCrashPoints(t *testing.T) {
 	ops := map[string]func(tx *Tx) error{
 		"send": func(tx *Tx) error {
-			_, err := tx.SendMessage(Actor{ID: "c_2"}, SendIn{To: "c_1", Text: "and back", Watch: true})
+			_, err := tx.Messages().Send(Actor{ID: "c_2"}, SendIn{To: "c_1", Text: "and back", Watch: true})
 			return err
 		},
 		"notes": func(tx *Tx) error {
-			n, err := tx.Notes(Actor{ID: "c_2"})
+			n, err := tx.Notes().For(Actor{ID: "c_2"})
 			if err != nil {
 				return err
 			}
-			return tx.MarkNotes(Actor{ID: "c_2"}, n)
+			return tx.Notes().Mark(Actor{ID: "c_2"}, n)
 		},
-		"chat delete": func(tx *Tx) error { _, err := tx.DeleteChat(Actor{}, "c_1"); return err },
+		"chat delete": func(tx *Tx) error { _, err := tx.Chats().Delete(Actor{}, "c_1"); return err },
 	}
 	for name, op := range ops {
 		t.Run(name, func(t *testing.T) {

@@ -54,9 +54,10 @@ type ChatList struct {
 	Chats    []OtherChat `json:"chats"`
 }
 
-// ListChats lists the person's other chats, as the actor may see them.
-func (tx *View) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
-	me, err := tx.Acting(a)
+// List lists the person's other chats, as the actor may see them.
+func (cc ChatsView) List(a Actor, workingOnly bool) (*ChatList, error) {
+	tx := cc.v
+	me, err := tx.Chats().Acting(a)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +75,7 @@ func (tx *View) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 	going := map[string]int{}
 	// Chats run by one harness share its process: each pid is asked once.
 	var pids procMemo
-	err = tx.ScanIndex(func(s *Summary) {
+	err = tx.Chats().ScanIndex(func(s *Summary) {
 		if s.IsTask() && TaskGoingState(s.TaskState) {
 			going[s.Parent]++
 		}
@@ -116,7 +117,7 @@ func (tx *View) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 			myPlace, myComputer = me.Reply.Place, me.Reply.Computer
 		}
 	}
-	worktrees := sync.OnceValue(tx.Worktrees)
+	worktrees := sync.OnceValue(tx.Chats().Worktrees)
 	// Chats run by one harness share its process: look each up once.
 	type proc struct {
 		pid    int
@@ -146,7 +147,7 @@ func (tx *View) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 		place, computer := "", s.Computer
 		if r.state == StatusWorking && !s.ReplyStarted.IsZero() {
 			// Only a working chat's record is opened: for its step and files.
-			c, err := tx.Chat(s.ID)
+			c, err := tx.Chats().Get(s.ID)
 			if err != nil {
 				return nil, err
 			}
@@ -158,7 +159,7 @@ func (tx *View) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 				o.Doing, o.Files, o.LastFile = c.Reply.Family, c.Reply.Files, c.Reply.LastFile
 				if me != nil {
 					// Files cross to the chat asking: secrets out.
-					o.Files, o.LastFile = tx.scrubFields(o.Files), tx.scrubField(o.LastFile)
+					o.Files, o.LastFile = tx.Messages().scrubFields(o.Files), tx.Messages().scrubField(o.LastFile)
 				}
 				o.Folder, place, computer = c.Reply.Folder, c.Reply.Place, c.Reply.Computer
 				o.LastActive = c.Active()
@@ -178,7 +179,7 @@ func (tx *View) ListChats(a Actor, workingOnly bool) (*ChatList, error) {
 	if len(out.Chats) == 0 {
 		return out, nil
 	}
-	live, err := tx.liveClaims()
+	live, err := tx.Claims().live()
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +201,8 @@ func newer(a, b time.Time, ida, idb string) bool {
 }
 
 // Worktrees is conch's own folder of task worktrees, resolved.
-func (tx *View) Worktrees() string {
+func (c ChatsView) Worktrees() string {
+	tx := c.v
 	return placeOf(filepath.Join(tx.h.Dir, "worktrees"))
 }
 

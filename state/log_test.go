@@ -62,7 +62,7 @@ func newChats(t testing.TB, h *Home, n int) []string {
 	mustUpdate(t, h, func(tx *Tx) error {
 		ids = nil // fn runs twice in a home not made yet
 		for i := 0; i < n; i++ {
-			c, err := tx.CreateChat(Actor{}, NewChat{Title: fmt.Sprintf("Chat %d", i+1), Folder: "/tmp"})
+			c, err := tx.Chats().Create(Actor{}, NewChat{Title: fmt.Sprintf("Chat %d", i+1), Folder: "/tmp"})
 			if err != nil {
 				return err
 			}
@@ -77,12 +77,12 @@ func newChats(t testing.TB, h *Home, n int) []string {
 func recordN(t testing.TB, h *Home, id string, n int) {
 	t.Helper()
 	mustUpdate(t, h, func(tx *Tx) error {
-		c, err := tx.Chat(id)
+		c, err := tx.Chats().Get(id)
 		if err != nil {
 			return err
 		}
 		for i := 0; i < n; i++ {
-			tx.RecordEvent(c, KindCompacted, ActorSystem, "", "history compacted", "")
+			tx.Log().Record(c, KindCompacted, ActorSystem, "", "history compacted", "")
 		}
 		if w := tx.Warnings(); len(w) > 0 {
 			return fmt.Errorf("warnings: %v", w)
@@ -94,7 +94,7 @@ func recordN(t testing.TB, h *Home, id string, n int) {
 func headOf(t testing.TB, h *Home, id string) Head {
 	t.Helper()
 	var hd *Head
-	if err := h.View(func(tx *View) (err error) { hd, err = tx.head(id); return err }); err != nil {
+	if err := h.View(func(tx *View) (err error) { hd, err = tx.Log().head(id); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return *hd
@@ -149,13 +149,13 @@ func TestRecordingIsBestEffort(t *testing.T) {
 		return failing && strings.HasSuffix(name, store.JournalName)
 	}}, &now)
 	ids := newChats(t, h, 2)
-	mustUpdate(t, h, func(tx *Tx) error { _, err := tx.Watch(Actor{ID: ids[1]}, ids[0]); return err })
+	mustUpdate(t, h, func(tx *Tx) error { _, err := tx.Chats().Watch(Actor{ID: ids[1]}, ids[0]); return err })
 	failing = true
 	goal := "ship it"
 	var tx *Tx
 	err := h.Update(func(t *Tx) error {
 		tx = t
-		_, err := t.SetChat(Actor{}, ids[0], ChatChange{Goal: &goal})
+		_, err := t.Chats().Set(Actor{}, ids[0], ChatChange{Goal: &goal})
 		return err
 	})
 	if err != nil {
@@ -165,11 +165,11 @@ func TestRecordingIsBestEffort(t *testing.T) {
 		t.Fatalf("warnings %q, want one saying the event was not recorded, and why", w)
 	}
 	h.View(func(tx *View) error {
-		c, err := tx.Chat(ids[0])
+		c, err := tx.Chats().Get(ids[0])
 		if err != nil || c.Goal != goal {
 			t.Fatalf("the goal was not written: %v %v", c, err)
 		}
-		cs, err := tx.cursors(ids[1])
+		cs, err := tx.Log().cursors(ids[1])
 		if err != nil || cs.Targets[ids[0]].Notified != 0 || cs.Targets[ids[0]].Material != 0 {
 			t.Fatalf("the watcher's cursor moved past the log: %+v %v", cs.Targets[ids[0]], err)
 		}
@@ -205,7 +205,7 @@ func TestFailedHeadIsTakenBack(t *testing.T) {
 	goal := "ship it"
 	mustUpdate(t, h, func(tx *Tx) error {
 		last = tx
-		_, err := tx.SetChat(Actor{}, ids[0], ChatChange{Goal: &goal})
+		_, err := tx.Chats().Set(Actor{}, ids[0], ChatChange{Goal: &goal})
 		return err
 	})
 	if warns := last.Warnings(); len(warns) != 1 || !strings.Contains(warns[0], "not recorded") {
@@ -220,7 +220,7 @@ func TestFailedHeadIsTakenBack(t *testing.T) {
 		t.Fatalf("head %d, want 1 (the event was not recorded)", hd.StateVersion)
 	}
 	h.View(func(tx *View) error {
-		c, err := tx.Chat(ids[0])
+		c, err := tx.Chats().Get(ids[0])
 		if err != nil || c.Goal != goal {
 			t.Fatalf("the goal: %+v %v", c, err)
 		}
@@ -234,11 +234,11 @@ func TestRecordEventRefusesUnknownWords(t *testing.T) {
 	ids := newChats(t, h, 1)
 	var warns []string
 	mustUpdate(t, h, func(tx *Tx) error {
-		c, _ := tx.Chat(ids[0])
-		tx.RecordEvent(c, "exploded", ActorSystem, "", "x", "")
-		tx.RecordEvent(c, KindAdopted, "martian", "", "x", "")
-		tx.RecordEvent(c, KindFailed, ActorSystem, "", "x", "bored")
-		tx.RecordEvent(c, KindAdopted, ActorSystem, "", "adopted\nfrom   claude\x00", "")
+		c, _ := tx.Chats().Get(ids[0])
+		tx.Log().Record(c, "exploded", ActorSystem, "", "x", "")
+		tx.Log().Record(c, KindAdopted, "martian", "", "x", "")
+		tx.Log().Record(c, KindFailed, ActorSystem, "", "x", "bored")
+		tx.Log().Record(c, KindAdopted, ActorSystem, "", "adopted\nfrom   claude\x00", "")
 		warns = tx.Warnings()
 		return nil
 	})
@@ -247,7 +247,7 @@ func TestRecordEventRefusesUnknownWords(t *testing.T) {
 	}
 	var st *Status
 	since := int64(0)
-	h.View(func(tx *View) (err error) { st, err = tx.Status(Actor{}, ids[0], &since); return err })
+	h.View(func(tx *View) (err error) { st, err = tx.Log().Status(Actor{}, ids[0], &since); return err })
 	if len(st.Events) != 1 || st.Events[0].Summary != "adopted from claude" {
 		t.Fatalf("events %+v, want the one adopted event, its summary on one line", st.Events)
 	}
@@ -272,7 +272,7 @@ func TestStatusTruncatesAt200(t *testing.T) {
 	} {
 		var st *Status
 		since := tc.since
-		if err := h.View(func(tx *View) (err error) { st, err = tx.Status(Actor{}, ids[0], &since); return err }); err != nil {
+		if err := h.View(func(tx *View) (err error) { st, err = tx.Log().Status(Actor{}, ids[0], &since); return err }); err != nil {
 			t.Fatal(err)
 		}
 		if len(st.Events) != tc.n || st.Truncated != tc.truncated || st.StateVersion != 250 || st.HistoryGap {
@@ -294,7 +294,7 @@ func TestStatusRacingPrune(t *testing.T) {
 	ids := newChats(t, h, 1)
 	recordN(t, h, ids[0], 5)
 	err := h.View(func(tx *View) error {
-		if _, err := tx.head(ids[0]); err != nil { // the reader has the old head
+		if _, err := tx.Log().head(ids[0]); err != nil { // the reader has the old head
 			return err
 		}
 		later := now.Add(40 * 24 * time.Hour)
@@ -303,7 +303,7 @@ func TestStatusRacingPrune(t *testing.T) {
 			return err
 		}
 		since := int64(0)
-		st, err := tx.Status(Actor{}, ids[0], &since)
+		st, err := tx.Log().Status(Actor{}, ids[0], &since)
 		if err != nil {
 			return err
 		}
@@ -409,9 +409,9 @@ func TestGCWhenDue(t *testing.T) {
 	afters := func() int {
 		n := 0
 		mustUpdate(t, h, func(tx *Tx) error {
-			c, _ := tx.Chat(ids[0])
-			tx.RecordEvent(c, KindCompacted, ActorSystem, "", "x", "")
-			tx.RecordEvent(c, KindCompacted, ActorSystem, "", "x", "")
+			c, _ := tx.Chats().Get(ids[0])
+			tx.Log().Record(c, KindCompacted, ActorSystem, "", "x", "")
+			tx.Log().Record(c, KindCompacted, ActorSystem, "", "x", "")
 			n = len(tx.after)
 			return nil
 		})
@@ -442,14 +442,14 @@ func TestSweepBelowWatermark(t *testing.T) {
 	ids := newChats(t, h, 1)
 	recordN(t, h, ids[0], 4)
 	mustUpdate(t, h, func(tx *Tx) error {
-		hd, _ := tx.head(ids[0])
+		hd, _ := tx.Log().head(ids[0])
 		hd.Pruned = 2
 		tx.put(headRel(ids[0]), hd, true)
 		return nil
 	})
 	since := int64(0)
 	var st *Status
-	h.View(func(tx *View) (err error) { st, err = tx.Status(Actor{}, ids[0], &since); return err })
+	h.View(func(tx *View) (err error) { st, err = tx.Log().Status(Actor{}, ids[0], &since); return err })
 	if !st.HistoryGap || len(st.Events) != 2 || st.Events[0].Sequence != 3 {
 		t.Fatalf("status %+v, want a gap and events 3, 4", st)
 	}

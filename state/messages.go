@@ -107,7 +107,8 @@ func serial(id string) int {
 	return v
 }
 
-func (tx *View) message(id string) (*Message, error) {
+func (mm MessagesView) record(id string) (*Message, error) {
+	tx := mm.v
 	if !ValidMessageID(id) {
 		return nil, nil
 	}
@@ -118,10 +119,11 @@ func (tx *View) message(id string) (*Message, error) {
 	return m, err
 }
 
-// Message reads one message, as the actor may see it: the person sees
+// Get reads one message, as the actor may see it: the person sees
 // every message, a chat only its own (sent or received).
-func (tx *View) Message(a Actor, id string) (*Message, error) {
-	m, err := tx.message(id)
+func (mm MessagesView) Get(a Actor, id string) (*Message, error) {
+	tx := mm.v
+	m, err := tx.Messages().record(id)
 	if err != nil {
 		return nil, err
 	}
@@ -147,11 +149,12 @@ func receives(me, to *Chat) bool {
 
 // receiver is the chat id names, if me may message or stop it; anything
 // else is no chat at all.
-func (tx *View) receiver(a Actor, me *Chat, id string) (*Chat, error) {
+func (m MessagesView) receiver(a Actor, me *Chat, id string) (*Chat, error) {
+	tx := m.v
 	if id == me.ID {
 		return nil, refusedf("chat %s cannot message or stop itself", id)
 	}
-	to, err := tx.Named(a, id)
+	to, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
 	}
@@ -163,11 +166,12 @@ func (tx *View) receiver(a Actor, me *Chat, id string) (*Chat, error) {
 
 // together checks that the acting chat may message or stop others: a chat
 // that offers together (plan mode is checked after a key's replay).
-func (tx *View) together(a Actor, verb string) (*Chat, error) {
+func (m MessagesView) together(a Actor, verb string) (*Chat, error) {
+	tx := m.v
 	if a.Person() {
 		return nil, needsChat(verb)
 	}
-	me, err := tx.Chat(a.ID)
+	me, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -224,11 +228,12 @@ func ValidMessageText(text string) error {
 	return nil
 }
 
-// SendMessage sends a message from the acting chat (SPEC §5). A message
+// Send sends a message from the acting chat (SPEC §5). A message
 // the receiver turns away is recorded (state refused) and returned without
 // error: the caller answers exit 3 after the record is written. A message
 // past a bound is refused with the bound named, and writes nothing.
-func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
+func (mm MessagesTx) Send(a Actor, in SendIn) (*Message, error) {
+	tx := mm.tx
 	if err := ValidMessageText(in.Text); err != nil {
 		return nil, err
 	}
@@ -238,35 +243,35 @@ func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
 	if err := maxBytes("key", in.Key, MaxKey); err != nil {
 		return nil, err
 	}
-	me, err := tx.together(a, "chat message")
+	me, err := tx.Messages().together(a, "chat message")
 	if err != nil {
 		return nil, err
 	}
 	key := ""
 	if in.Key != "" {
 		key = "chat message\x00" + me.ID + "\x00" + in.Key
-		if m, err := tx.keyedMessage(me, key); err != nil || m != nil {
+		if m, err := tx.Messages().keyed(me, key); err != nil || m != nil {
 			return m, err
 		}
 	}
 	if me.Mode == ModePlan {
 		return nil, refusedf("chat %s is in plan mode: it cannot message other chats", me.ID)
 	}
-	to, err := tx.receiver(a, me, in.To)
+	to, err := tx.Messages().receiver(a, me, in.To)
 	if err != nil {
 		return nil, err
 	}
-	text := tx.scrubber().Scrub(in.Text)
+	text := tx.Messages().scrubber().Scrub(in.Text)
 	if in.Fits != nil {
 		if err := in.Fits(text); err != nil {
 			return nil, err
 		}
 	}
-	chainID, err := tx.currentChain(me)
+	chainID, err := tx.Messages().currentChain(me)
 	if err != nil {
 		return nil, err
 	}
-	ch, err := tx.chain(chainID)
+	ch, err := tx.Messages().chain(chainID)
 	if err != nil {
 		return nil, err
 	}
@@ -280,7 +285,7 @@ func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
 		state = MsgHeld
 	}
 	outside := len(me.Taint.Outside) > 0
-	willStart := in.StartReply && state == MsgWaiting && !to.Working() && !to.waking() && tx.canWake(to)
+	willStart := in.StartReply && state == MsgWaiting && !to.Working() && !to.waking() && tx.Wakes().canWake(to)
 	// The bounds in time run on the wall clock: a sender that sets
 	// CONCH_NOW ahead (or walks it through the past) must not age its own
 	// recent sends out of them (issue 12, rule 6a: nothing resets them).
@@ -314,28 +319,28 @@ func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
 	countRecent(me, to.ID, sum, wall, true)
 	switch state {
 	case MsgWaiting:
-		tx.deliver(to, m)
+		tx.Messages().deliver(to, m)
 		if in.StartReply {
-			if m.Answer.StartReply, err = tx.startReplyFor(to, m); err != nil {
+			if m.Answer.StartReply, err = tx.Messages().startReplyFor(to, m); err != nil {
 				return nil, err
 			}
 		}
 	case MsgHeld:
 		to.Held = append(to.Held, id)
-		tx.messageHeld(m)
+		tx.ripple().messageHeld(m)
 	default:
 		m.Done = now
 	}
 	if in.Watch && state != MsgRefused {
-		w := tx.watch(me, to)
+		w := tx.Chats().watch(me, to)
 		m.Watched = &w
 	} else if in.Watch {
 		w := false
 		m.Watched = &w
 	}
 	tx.put(messageRel(id), m, true)
-	tx.saveChat(me, true)
-	tx.saveChat(to, true)
+	tx.Chats().save(me, true)
+	tx.Chats().save(to, true)
 	if key != "" {
 		if err := tx.setKey(key, id); err != nil {
 			return nil, err
@@ -344,20 +349,21 @@ func (tx *Tx) SendMessage(a Actor, in SendIn) (*Message, error) {
 	return m, nil
 }
 
-// keyedMessage is the message an earlier send with the same key made, if
+// keyed is the message an earlier send with the same key made, if
 // that send finished (the receiver's record names it: it is written with
 // the inbox). A send killed half way is marked not delivered and what it
 // counted is taken back, and the retry sends anew.
-func (tx *Tx) keyedMessage(me *Chat, key string) (*Message, error) {
+func (mm MessagesTx) keyed(me *Chat, key string) (*Message, error) {
+	tx := mm.tx
 	id, err := tx.key(key)
 	if err != nil || id == "" {
 		return nil, err
 	}
-	m, err := tx.message(id)
+	m, err := tx.Messages().record(id)
 	if err != nil || m == nil {
 		return nil, err
 	}
-	to, err := tx.chatIfAny(m.To)
+	to, err := tx.Chats().ifAny(m.To)
 	if err != nil {
 		return nil, err
 	}
@@ -369,7 +375,7 @@ func (tx *Tx) keyedMessage(me *Chat, key string) (*Message, error) {
 		tx.put(messageRel(m.ID), m, true)
 		// The chain record is written before the message: the torn send
 		// counted there, and perhaps in the sender's recent words.
-		ch, err := tx.chain(m.Chain)
+		ch, err := tx.Messages().chain(m.Chain)
 		if err != nil {
 			return nil, err
 		}
@@ -379,16 +385,17 @@ func (tx *Tx) keyedMessage(me *Chat, key string) (*Message, error) {
 		}
 		tx.put(chainRel(ch.ID), ch, true)
 		countRecent(me, m.To, wordsSum(m.Text), time.Time{}, false) // the repeat bound keeps it one
-		tx.saveChat(me, true)
+		tx.Chats().save(me, true)
 	}
 	return nil, nil
 }
 
 // deliver puts a waiting message in its receiver's inbox, carrying the
 // sender's outside taint in the same write.
-func (tx *View) deliver(to *Chat, m *Message) {
+func (mm MessagesView) deliver(to *Chat, m *Message) {
+	tx := mm.v
 	if len(m.Taint) > 0 {
-		tx.carryTaint(&Chat{ID: m.From, Taint: Taint{Outside: m.Taint}}, to)
+		tx.Chats().carryTaint(&Chat{ID: m.From, Taint: Taint{Outside: m.Taint}}, to)
 	}
 	if m.AtStart {
 		to.InboxStart = append(to.InboxStart, m.ID)
@@ -400,8 +407,9 @@ func (tx *View) deliver(to *Chat, m *Message) {
 // startReplyFor starts the receiver's reply for a --start-reply message
 // that is now waiting for it, and says how (m.Answer.Via says through
 // what: the harness whose session conch resumes, else its wake_cmd).
-func (tx *Tx) startReplyFor(to *Chat, m *Message) (string, error) {
-	way, r := tx.wakeWay(to)
+func (mm MessagesTx) startReplyFor(to *Chat, m *Message) (string, error) {
+	tx := mm.tx
+	way, r := tx.Wakes().wakeWay(to)
 	if r != nil {
 		m.Answer.Via = r.Harness
 	}
@@ -414,13 +422,13 @@ func (tx *Tx) startReplyFor(to *Chat, m *Message) (string, error) {
 	case way == wayNone:
 		return StartNextReply, nil
 	case way == wayOpen:
-		tx.messageWaitsOpen(m)
+		tx.ripple().messageWaitsOpen(m)
 		return StartOpen, nil
 	case to.waking():
 		// Another wake is on its way: the reply it starts reads this too.
 		return StartWoke, nil
 	}
-	started, err := tx.StartReplyByMessage(to, m, ByWakeCmd)
+	started, err := tx.Messages().StartReply(to, m, ByWakeCmd)
 	if err != nil {
 		return "", err
 	}
@@ -447,7 +455,7 @@ const (
 	ByHarness
 )
 
-// StartReplyByMessage is the one path by which a message starts a reply of
+// StartReply is the one path by which a message starts a reply of
 // chat c (SPEC §5): for a --start-reply send (and a held one the person
 // passes on), for a reply that ended with one unread, and for a harness's
 // turn that ends with one waiting (Claude Code's Stop). It takes m, or,
@@ -464,15 +472,16 @@ const (
 // error returned, with the message found after it if any: the end of a
 // reply goes on without it, a harness's turn fails with it (and then
 // nothing is written).
-func (tx *Tx) StartReplyByMessage(c *Chat, m *Message, by StartBy) (*Message, error) {
-	if by == ByWakeCmd && !tx.canWake(c) {
+func (mm MessagesTx) StartReply(c *Chat, m *Message, by StartBy) (*Message, error) {
+	tx := mm.tx
+	if by == ByWakeCmd && !tx.Wakes().canWake(c) {
 		return nil, nil
 	}
 	var first error
 	var ch *Chain
 	if m != nil {
 		var err error
-		if ch, err = tx.chain(m.Chain); err != nil {
+		if ch, err = tx.Messages().chain(m.Chain); err != nil {
 			return nil, err
 		}
 		if ch.startsBound() != nil {
@@ -480,10 +489,10 @@ func (tx *Tx) StartReplyByMessage(c *Chat, m *Message, by StartBy) (*Message, er
 		}
 	} else {
 		for _, e := range slices.Concat(c.Inbox, c.InboxStart) {
-			x, err := tx.message(e) // nil for an entry that is not a message
+			x, err := tx.Messages().record(e) // nil for an entry that is not a message
 			if err == nil && x != nil && x.StartReply && x.State == MsgWaiting {
 				if s, _ := takes(c, x); s == "" {
-					ch, err = tx.chain(x.Chain)
+					ch, err = tx.Messages().chain(x.Chain)
 					if err == nil && ch.startsBound() == nil {
 						m = x
 						break
@@ -505,12 +514,12 @@ func (tx *Tx) StartReplyByMessage(c *Chat, m *Message, by StartBy) (*Message, er
 	m.Woke = true
 	tx.put(messageRel(m.ID), m, true)
 	if by == ByWakeCmd {
-		tx.wake(c, WakeMessage, m.ID, m.Chain)
+		tx.Wakes().wake(c, WakeMessage, m.ID, m.Chain)
 	} else {
 		// Recorded before the reply ends, so that its end does not wake
 		// the chat's wake_cmd for the same message: the harness is here.
 		c.Wake = &Wake{Reason: WakeMessage, Message: m.ID, Chain: m.Chain, At: now}
-		tx.saveChat(c, true)
+		tx.Chats().save(c, true)
 	}
 	return m, first
 }
@@ -518,7 +527,10 @@ func (tx *Tx) StartReplyByMessage(c *Chat, m *Message, by StartBy) (*Message, er
 // scrubber takes out the values of the variables [scrub] env names and
 // anything shaped like a key. Only this path (and a wait's reply) loads
 // the rules.
-func (tx *View) scrubber() *scrub.Scrubber { return scrub.New(tx.secretValues()) }
+func (m MessagesView) scrubber() *scrub.Scrubber {
+	tx := m.v
+	return scrub.New(tx.Waits().secretValues())
+}
 
 // DueMessage is something the messages capability says in notes: a
 // message due to be read now, with its frame's facts (Kind "message"), how
@@ -562,11 +574,12 @@ func inboxNow(c *Chat) []string {
 	return all
 }
 
-// dueMessages is what the messages capability says at this notes.
+// due is what the messages capability says at this notes.
 // recheck says that some message can no longer be delivered as it is (the
 // chat stopped taking messages, or it is gone): the notes must take the
 // lock so markMessages records that.
-func (tx *View) dueMessages(me *Chat) (due []DueMessage, recheck bool, err error) {
+func (mm MessagesView) due(me *Chat) (due []DueMessage, recheck bool, err error) {
+	tx := mm.v
 	due = []DueMessage{}
 	entries := inboxNow(me)
 	if len(entries) == 0 {
@@ -581,7 +594,7 @@ func (tx *View) dueMessages(me *Chat) (due []DueMessage, recheck bool, err error
 		}
 		switch kind {
 		case DueMessageKind:
-			m, err := tx.message(id)
+			m, err := tx.Messages().record(id)
 			if err != nil {
 				return nil, false, err
 			}
@@ -595,7 +608,7 @@ func (tx *View) dueMessages(me *Chat) (due []DueMessage, recheck bool, err error
 			}
 			due = append(due, DueMessage{ID: m.ID, Kind: kind, From: m.From, FromTitle: m.FromTitle, Text: m.Text, NoReply: me.IsTask()})
 		case DueGone:
-			m, err := tx.message(id)
+			m, err := tx.Messages().record(id)
 			if err != nil {
 				return nil, false, err
 			}
@@ -605,7 +618,7 @@ func (tx *View) dueMessages(me *Chat) (due []DueMessage, recheck bool, err error
 			}
 			due = append(due, DueMessage{ID: m.ID, Kind: kind, Chat: m.To, Title: m.ToTitle})
 		case DueRequest:
-			r, err := tx.request(id)
+			r, err := tx.Requests().record(id)
 			if err != nil {
 				return nil, false, err
 			}
@@ -619,11 +632,12 @@ func (tx *View) dueMessages(me *Chat) (due []DueMessage, recheck bool, err error
 	return due, recheck, nil
 }
 
-// markMessages records that ms were said: messages read (the reply joins
+// mark records that ms were said: messages read (the reply joins
 // their chain), the rest taken off the inbox. Under the lock it also
 // checks the chat again: if it no longer takes messages, what waits for it
 // is marked not delivered, with why (or held, if it now holds them).
-func (tx *Tx) markMessages(me *Chat, ms []DueMessage) error {
+func (mm MessagesTx) mark(me *Chat, ms []DueMessage) error {
+	tx := mm.tx
 	now := tx.Now()
 	changed := false
 	for _, d := range ms {
@@ -636,7 +650,7 @@ func (tx *Tx) markMessages(me *Chat, ms []DueMessage) error {
 			if !slices.Contains(me.Inbox, entry) && !slices.Contains(me.InboxStart, entry) {
 				continue // another notes read it first
 			}
-			m, err := tx.message(d.ID)
+			m, err := tx.Messages().record(d.ID)
 			if err != nil {
 				return err
 			}
@@ -658,7 +672,7 @@ func (tx *Tx) markMessages(me *Chat, ms []DueMessage) error {
 	for _, e := range slices.Concat(me.Inbox, me.InboxStart) {
 		isMsg := ValidMessageID(e)
 		if validSerial(e, "r_") {
-			r, err := tx.request(e)
+			r, err := tx.Requests().record(e)
 			if err != nil {
 				return err
 			}
@@ -667,7 +681,7 @@ func (tx *Tx) markMessages(me *Chat, ms []DueMessage) error {
 			}
 			continue
 		}
-		m, err := tx.message(strings.TrimPrefix(e, "gone "))
+		m, err := tx.Messages().record(strings.TrimPrefix(e, "gone "))
 		if err != nil {
 			return err
 		}
@@ -683,7 +697,7 @@ func (tx *Tx) markMessages(me *Chat, ms []DueMessage) error {
 		case state == MsgHeld:
 			m.State = MsgHeld
 			tx.put(messageRel(m.ID), m, true)
-			tx.messageHeld(m)
+			tx.ripple().messageHeld(m)
 		default:
 			m.State, m.Why, m.Done = MsgNotDelivered, why, now
 			tx.put(messageRel(m.ID), m, true)
@@ -695,7 +709,7 @@ func (tx *Tx) markMessages(me *Chat, ms []DueMessage) error {
 		changed = true
 	}
 	if changed {
-		tx.saveChat(me, true)
+		tx.Chats().save(me, true)
 	}
 	return nil
 }
@@ -714,7 +728,8 @@ func dropEntry(c *Chat, e string) bool {
 // finished or failed by itself. A reply stopped, waiting for the person,
 // or ended because another began (or its harness went) starts nothing:
 // someone meant it to stop, or the next reply is already there to read it.
-func (tx *Tx) messagesAfterReply(c *Chat) {
+func (m MessagesTx) afterReply(c *Chat) {
+	tx := m.tx
 	if c.LastReply == nil || c.waking() || c.WakeCmd == "" || (len(c.Inbox) == 0 && len(c.InboxStart) == 0) {
 		return
 	}
@@ -723,20 +738,21 @@ func (tx *Tx) messagesAfterReply(c *Chat) {
 	}
 	// A record that cannot be read is passed over here: the reply's end
 	// does not fail for it (the message waits for the next reply anyway).
-	_, _ = tx.StartReplyByMessage(c, nil, ByWakeCmd)
+	_, _ = tx.Messages().StartReply(c, nil, ByWakeCmd)
 }
 
 // messagesOnDelete: a chat is being deleted. What waits for it is not
 // delivered; each chat that wrote to it hears so at its next notes (a
 // "gone" entry naming the last message it sent there); stops it asked for
 // or that were asked of it, still waiting for the person, end.
-func (tx *Tx) messagesOnDelete(c *Chat) error {
+func (mm MessagesTx) onDelete(c *Chat) error {
+	tx := mm.tx
 	now := tx.Now()
 	for _, e := range slices.Concat(c.Inbox, c.InboxStart, c.Held) {
 		if !ValidMessageID(e) {
 			continue
 		}
-		m, err := tx.message(e)
+		m, err := tx.Messages().record(e)
 		if err != nil {
 			return err
 		}
@@ -746,7 +762,7 @@ func (tx *Tx) messagesOnDelete(c *Chat) error {
 		}
 	}
 	for _, w := range c.Wrote {
-		writer, err := tx.chatIfAny(w)
+		writer, err := tx.Chats().ifAny(w)
 		if err != nil {
 			return err
 		}
@@ -754,29 +770,30 @@ func (tx *Tx) messagesOnDelete(c *Chat) error {
 			continue
 		}
 		for i := len(c.Cards) - 1; i >= 0; i-- {
-			m, err := tx.message(c.Cards[i])
+			m, err := tx.Messages().record(c.Cards[i])
 			if err != nil {
 				return err
 			}
 			if m != nil && m.From == w && m.To == c.ID {
 				writer.Inbox = append(writer.Inbox, "gone "+m.ID)
-				tx.saveChat(writer, true)
+				tx.Chats().save(writer, true)
 				break
 			}
 		}
 	}
-	return tx.requestsOnDelete(c)
+	return tx.Requests().onDelete(c)
 }
 
-// MessageState is the state a card shows: the record's, except that a
+// State is the state a card shows: the record's, except that a
 // message whose send was cut short (its receiver's record never named it)
 // is not delivered.
-func (tx *View) MessageState(m *Message) (state, why string, err error) {
+func (mm MessagesView) State(m *Message) (state, why string, err error) {
+	tx := mm.v
 	state, why = m.State, m.Why
 	if state != MsgWaiting && state != MsgHeld {
 		return state, why, nil
 	}
-	to, err := tx.chatIfAny(m.To)
+	to, err := tx.Chats().ifAny(m.To)
 	if err != nil {
 		return "", "", err
 	}
@@ -786,17 +803,18 @@ func (tx *View) MessageState(m *Message) (state, why string, err error) {
 	return state, why, nil
 }
 
-// PassMessage passes a held message on to its receiver (the person's
+// Pass passes a held message on to its receiver (the person's
 // press): it waits for the receiver's next notes as if let in, and the
 // sender's taint goes with it. A receiver that is gone, or that someone
 // else's words came into, does not get it: not delivered.
-func (tx *Tx) PassMessage(a Actor, id string) (*Message, error) {
-	m, err := tx.heldMessage(a, id, "passing a held message on")
+func (mm MessagesTx) Pass(a Actor, id string) (*Message, error) {
+	tx := mm.tx
+	m, err := tx.Messages().held(a, id, "passing a held message on")
 	if err != nil {
 		return nil, err
 	}
 	now := tx.Now()
-	to, err := tx.chatIfAny(m.To)
+	to, err := tx.Chats().ifAny(m.To)
 	if err != nil {
 		return nil, err
 	}
@@ -806,48 +824,50 @@ func (tx *Tx) PassMessage(a Actor, id string) (*Message, error) {
 	case len(to.Taint.Person) > 0:
 		m.State, m.Why, m.Done = MsgNotDelivered, "someone else's words came into it", now
 		dropEntry(to, m.ID)
-		tx.saveChat(to, true)
+		tx.Chats().save(to, true)
 	default:
 		// The person passes it: their word outweighs the chat's inbound.
 		dropEntry(to, m.ID)
 		m.State, m.Passed = MsgWaiting, true
-		tx.deliver(to, m)
+		tx.Messages().deliver(to, m)
 		if m.StartReply {
-			if _, err := tx.startReplyFor(to, m); err != nil {
+			if _, err := tx.Messages().startReplyFor(to, m); err != nil {
 				return nil, err
 			}
 		}
-		tx.saveChat(to, true)
+		tx.Chats().save(to, true)
 	}
 	tx.put(messageRel(m.ID), m, true)
 	return m, nil
 }
 
-// DismissMessage dismisses a held message (the person's press).
-func (tx *Tx) DismissMessage(a Actor, id string) (*Message, error) {
-	m, err := tx.heldMessage(a, id, "dismissing a held message")
+// Dismiss dismisses a held message (the person's press).
+func (mm MessagesTx) Dismiss(a Actor, id string) (*Message, error) {
+	tx := mm.tx
+	m, err := tx.Messages().held(a, id, "dismissing a held message")
 	if err != nil {
 		return nil, err
 	}
 	m.State, m.Done = MsgDismissed, tx.Now()
-	if to, err := tx.chatIfAny(m.To); err != nil {
+	if to, err := tx.Chats().ifAny(m.To); err != nil {
 		return nil, err
 	} else if to != nil && dropEntry(to, m.ID) {
-		tx.saveChat(to, true)
+		tx.Chats().save(to, true)
 	}
 	tx.put(messageRel(m.ID), m, true)
 	return m, nil
 }
 
-func (tx *View) heldMessage(a Actor, id, what string) (*Message, error) {
+func (mm MessagesView) held(a Actor, id, what string) (*Message, error) {
+	tx := mm.v
 	if !a.Press() {
 		return nil, notPress(what)
 	}
-	m, err := tx.Message(a, id)
+	m, err := tx.Messages().Get(a, id)
 	if err != nil {
 		return nil, err
 	}
-	state, why, err := tx.MessageState(m)
+	state, why, err := tx.Messages().State(m)
 	if err != nil {
 		return nil, err
 	}
@@ -896,7 +916,8 @@ type Card struct {
 // Cards are the message and stop cards of chat id, as the actor may see
 // them (a chat: its own, or those of a chat it may read); with id "" and
 // no chat acting, every card in the home, each once.
-func (tx *View) Cards(a Actor, id string) ([]Card, error) {
+func (mm MessagesView) Cards(a Actor, id string) ([]Card, error) {
+	tx := mm.v
 	cards := []Card{}
 	var ids []string
 	if id == "" && a.Person() {
@@ -913,7 +934,7 @@ func (tx *View) Cards(a Actor, id string) ([]Card, error) {
 		if id == "" {
 			id = a.ID
 		}
-		c, err := tx.Named(a, id)
+		c, err := tx.Chats().Named(a, id)
 		if err != nil {
 			return nil, err
 		}
@@ -923,7 +944,7 @@ func (tx *View) Cards(a Actor, id string) ([]Card, error) {
 	// person's, since): not its title, not that it wrote.
 	hidden := func(string) bool { return false }
 	if !a.Person() {
-		me, err := tx.Chat(a.ID)
+		me, err := tx.Chats().Get(a.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -931,14 +952,14 @@ func (tx *View) Cards(a Actor, id string) ([]Card, error) {
 			if other == me.ID || other == id {
 				return false
 			}
-			o, err := tx.Chat(other)
+			o, err := tx.Chats().Get(other)
 			return err == nil && !canSee(me, o)
 		}
 	}
 	for _, cid := range ids {
 		side := ""
 		if ValidRequestID(cid) {
-			r, err := tx.request(cid)
+			r, err := tx.Requests().record(cid)
 			if err != nil {
 				return nil, err
 			}
@@ -957,14 +978,14 @@ func (tx *View) Cards(a Actor, id string) ([]Card, error) {
 			})
 			continue
 		}
-		m, err := tx.message(cid)
+		m, err := tx.Messages().record(cid)
 		if err != nil {
 			return nil, err
 		}
 		if m == nil || hidden(m.From) || hidden(m.To) {
 			continue
 		}
-		state, why, err := tx.MessageState(m)
+		state, why, err := tx.Messages().State(m)
 		if err != nil {
 			return nil, err
 		}

@@ -65,13 +65,13 @@ func openHome(t testing.TB, dir string, s store.Store) *state.Home {
 func twoChats(t testing.TB, h *state.Home, wakeCmd, stopCmd string) {
 	t.Helper()
 	err := h.Update(func(tx *state.Tx) error {
-		if _, err := tx.CreateChat(state.Actor{}, state.NewChat{Title: "Release notes", Folder: "/tmp", Mode: state.ModeAuto}); err != nil {
+		if _, err := tx.Chats().Create(state.Actor{}, state.NewChat{Title: "Release notes", Folder: "/tmp", Mode: state.ModeAuto}); err != nil {
 			return err
 		}
-		if _, err := tx.CreateChat(state.Actor{}, state.NewChat{Title: "Fix the login", Folder: "/tmp", WakeCmd: wakeCmd, StopCmd: stopCmd}); err != nil {
+		if _, err := tx.Chats().Create(state.Actor{}, state.NewChat{Title: "Fix the login", Folder: "/tmp", WakeCmd: wakeCmd, StopCmd: stopCmd}); err != nil {
 			return err
 		}
-		_, err := tx.StartReply(state.Actor{ID: "c_1"}, state.ReplyStart{Person: true, PID: os.Getpid()})
+		_, err := tx.Replies().Start(state.Actor{ID: "c_1"}, state.ReplyStart{Person: true, PID: os.Getpid()})
 		return err
 	})
 	if err != nil {
@@ -99,17 +99,17 @@ func FuzzMessagePath(f *testing.F) {
 		h := memHome(t)
 		twoChats(t, h, "", "")
 		if err := h.Update(func(tx *state.Tx) error {
-			_, err := tx.SendMessage(state.Actor{ID: "c_1"}, state.SendIn{To: "c_2", Text: text})
+			_, err := tx.Messages().Send(state.Actor{ID: "c_1"}, state.SendIn{To: "c_2", Text: text})
 			return err
 		}); err != nil {
 			t.Fatal(err)
 		}
 		var n *state.Notes
 		if err := h.Update(func(tx *state.Tx) (err error) {
-			if n, err = tx.Notes(state.Actor{ID: "c_2"}); err != nil {
+			if n, err = tx.Notes().For(state.Actor{ID: "c_2"}); err != nil {
 				return err
 			}
-			return tx.MarkNotes(state.Actor{ID: "c_2"}, n)
+			return tx.Notes().Mark(state.Actor{ID: "c_2"}, n)
 		}); err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func TestStartReplyRunsWakeCmd(t *testing.T) {
 	h := testHome(t, filepath.Join(dir, "home"))
 	twoChats(t, h, wake, "")
 	if err := h.Update(func(tx *state.Tx) error {
-		_, err := tx.SendMessage(state.Actor{ID: "c_1"}, state.SendIn{To: "c_2", Text: "wake up", StartReply: true})
+		_, err := tx.Messages().Send(state.Actor{ID: "c_1"}, state.SendIn{To: "c_2", Text: "wake up", StartReply: true})
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -205,10 +205,10 @@ func TestStopRunsStopCmd(t *testing.T) {
 	h := testHome(t, filepath.Join(dir, "home"))
 	twoChats(t, h, "", stop)
 	if err := h.Update(func(tx *state.Tx) error {
-		if _, err := tx.StartReply(state.Actor{ID: "c_2"}, state.ReplyStart{Person: true, PID: os.Getpid()}); err != nil {
+		if _, err := tx.Replies().Start(state.Actor{ID: "c_2"}, state.ReplyStart{Person: true, PID: os.Getpid()}); err != nil {
 			return err
 		}
-		r, err := tx.StopChat(state.Actor{ID: "c_1"}, state.StopIn{Target: "c_2", Reason: "enough " + plantedEnv})
+		r, err := tx.Replies().Stop(state.Actor{ID: "c_1"}, state.StopIn{Target: "c_2", Reason: "enough " + plantedEnv})
 		if err == nil && (r.Request == nil || r.Request.State != state.ReqStopped) {
 			t.Errorf("the stop did not go ahead: %+v", r)
 		}
@@ -227,16 +227,16 @@ func TestNotesReadsNoMessageWhenNothingIsDue(t *testing.T) {
 	h := testHome(t, filepath.Join(t.TempDir(), "home"))
 	twoChats(t, h, "", "")
 	err := h.Update(func(tx *state.Tx) error {
-		if _, err := tx.AddTaint(state.Actor{}, "c_1", "https://example.com", ""); err != nil {
+		if _, err := tx.Chats().AddTaint(state.Actor{}, "c_1", "https://example.com", ""); err != nil {
 			return err
 		}
-		if _, err := tx.StartReply(state.Actor{ID: "c_2"}, state.ReplyStart{Person: true, PID: os.Getpid()}); err != nil {
+		if _, err := tx.Replies().Start(state.Actor{ID: "c_2"}, state.ReplyStart{Person: true, PID: os.Getpid()}); err != nil {
 			return err
 		}
-		if _, err := tx.Step(state.Actor{ID: "c_2"}, state.StepIn{Family: "run", PID: os.Getpid()}); err != nil {
+		if _, err := tx.Replies().Step(state.Actor{ID: "c_2"}, state.StepIn{Family: "run", PID: os.Getpid()}); err != nil {
 			return err
 		}
-		_, err := tx.SendMessage(state.Actor{ID: "c_1"}, state.SendIn{To: "c_2", Text: "for your next reply"})
+		_, err := tx.Messages().Send(state.Actor{ID: "c_1"}, state.SendIn{To: "c_2", Text: "for your next reply"})
 		return err
 	})
 	if err != nil {
@@ -247,7 +247,7 @@ func TestNotesReadsNoMessageWhenNothingIsDue(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = h.View(func(tx *state.View) error {
-		n, err := tx.Notes(state.Actor{ID: "c_2"})
+		n, err := tx.Notes().For(state.Actor{ID: "c_2"})
 		if err == nil && !n.Empty() {
 			t.Errorf("notes mid-reply said something: %+v", n)
 		}
@@ -278,17 +278,17 @@ func TestBoundWindowsOnTheWall(t *testing.T) {
 	twoChats(t, h, "", "")
 	send := func(words string) error {
 		return h.Update(func(tx *state.Tx) error {
-			if _, err := tx.StartReply(state.Actor{ID: "c_1"}, state.ReplyStart{Person: true, PID: os.Getpid()}); err != nil {
+			if _, err := tx.Replies().Start(state.Actor{ID: "c_1"}, state.ReplyStart{Person: true, PID: os.Getpid()}); err != nil {
 				return err
 			}
-			if _, err := tx.SendMessage(state.Actor{ID: "c_1"}, state.SendIn{To: "c_2", Text: words}); err != nil {
+			if _, err := tx.Messages().Send(state.Actor{ID: "c_1"}, state.SendIn{To: "c_2", Text: words}); err != nil {
 				return err
 			}
-			n, err := tx.Notes(state.Actor{ID: "c_2"})
+			n, err := tx.Notes().For(state.Actor{ID: "c_2"})
 			if err != nil {
 				return err
 			}
-			return tx.MarkNotes(state.Actor{ID: "c_2"}, n)
+			return tx.Notes().Mark(state.Actor{ID: "c_2"}, n)
 		})
 	}
 	for i := range state.WindowPair {

@@ -44,13 +44,14 @@ type ReaderLine struct {
 	Until time.Time `json:"until,omitempty"`
 }
 
-// Notes gathers what the acting chat must hear now. It changes nothing:
+// For gathers what the acting chat must hear now. It changes nothing:
 // MarkNotes records what was said.
-func (tx *View) Notes(a Actor) (*Notes, error) {
+func (nn NotesView) For(a Actor) (*Notes, error) {
+	tx := nn.v
 	if a.Person() {
 		return nil, needsChat("notes")
 	}
-	me, err := tx.Chat(a.ID)
+	me, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -61,22 +62,22 @@ func (tx *View) Notes(a Actor) (*Notes, error) {
 		return n, nil
 	}
 	n.Stop = me.StopHeard()
-	if n.Reader, err = tx.readerLines(me); err != nil {
+	if n.Reader, err = tx.Notes().readerLines(me); err != nil {
 		return nil, err
 	}
-	if n.Messages, n.recheck, err = tx.dueMessages(me); err != nil {
+	if n.Messages, n.recheck, err = tx.Messages().due(me); err != nil {
 		return nil, err
 	}
-	if n.Waits, err = tx.endedWaits(me); err != nil {
+	if n.Waits, err = tx.Waits().ended(me); err != nil {
 		return nil, err
 	}
-	if n.Notices, err = tx.pendingNotices(me); err != nil {
+	if n.Notices, err = tx.Log().pendingNotices(me); err != nil {
 		return nil, err
 	}
 	if !tx.inTx() {
 		// A process died with marks it said: the lock undoes them
 		// (under it, NotesDue has).
-		if dead, err := tx.deadReceipts(me.ID); err != nil {
+		if dead, err := tx.Notes().deadReceipts(me.ID); err != nil {
 			return nil, err
 		} else if len(dead) > 0 {
 			n.recheck = true
@@ -112,7 +113,7 @@ type Teller struct {
 // was said, in the same transaction. A stop is said and marks nothing.
 func (h *Home) TellNotes(a Actor, t Teller) error {
 	var n *Notes
-	if err := h.View(func(tx *View) (err error) { n, err = tx.Notes(a); return err }); err != nil {
+	if err := h.View(func(tx *View) (err error) { n, err = tx.Notes().For(a); return err }); err != nil {
 		return err
 	}
 	if n.Empty() || n.StopNow || !t.Mark {
@@ -126,7 +127,7 @@ func (h *Home) TellNotes(a Actor, t Teller) error {
 	// Under the lock the notes are gathered again, and these are the ones
 	// said and marked; a stop that came in between is among them.
 	return update(func(tx *Tx) error {
-		n, err := tx.NotesDue(a)
+		n, err := tx.Notes().Due(a)
 		if err != nil {
 			return err
 		}
@@ -134,27 +135,29 @@ func (h *Home) TellNotes(a Actor, t Teller) error {
 		if err != nil || n.StopNow {
 			return err
 		}
-		return tx.MarkNotes(a, said)
+		return tx.Notes().Mark(a, said)
 	})
 }
 
-// NotesDue gathers the notes under the lock, once the marks of every
+// Due gathers the notes under the lock, once the marks of every
 // process that died before it got out with them are undone (receipts.go):
 // what such a process said is due again.
-func (tx *Tx) NotesDue(a Actor) (*Notes, error) {
-	if err := tx.undoDeadMarks(a); err != nil {
+func (n NotesTx) Due(a Actor) (*Notes, error) {
+	tx := n.tx
+	if err := tx.Notes().undoDeadMarks(a); err != nil {
 		return nil, err
 	}
-	return tx.Notes(a)
+	return tx.Notes().For(a)
 }
 
-// MarkNotes records that what n holds was said: reader lines once per
+// Mark records that what n holds was said: reader lines once per
 // reply, messages read, ended waits told, notices drained. It rechecks each
 // under the lock and marks only what is still due, and writes the receipt
 // of what it marked, which this process takes away once it is out
 // (receipts.go).
-func (tx *Tx) MarkNotes(a Actor, n *Notes) error {
-	me, err := tx.Chat(a.ID)
+func (nn NotesTx) Mark(a Actor, n *Notes) error {
+	tx := nn.tx
+	me, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return err
 	}
@@ -165,7 +168,7 @@ func (tx *Tx) MarkNotes(a Actor, n *Notes) error {
 	if n.Stop != nil && me.Stopped != nil {
 		tx.marks.Stop = me.Stopped
 		me.Stopped = nil
-		tx.saveChat(me, true)
+		tx.Chats().save(me, true)
 	}
 	if me.Reply != nil && len(n.Reader) > 0 {
 		for _, l := range n.Reader {
@@ -175,25 +178,26 @@ func (tx *Tx) MarkNotes(a Actor, n *Notes) error {
 				tx.marks.Said = append(tx.marks.Said, l.Key)
 			}
 		}
-		tx.saveChat(me, false)
+		tx.Chats().save(me, false)
 	}
-	if err := tx.markMessages(me, n.Messages); err != nil {
+	if err := tx.Messages().mark(me, n.Messages); err != nil {
 		return err
 	}
-	if err := tx.markWaits(me, n.Waits); err != nil {
+	if err := tx.Waits().mark(me, n.Waits); err != nil {
 		return err
 	}
-	if err := tx.drainNotices(me, n.Notices); err != nil {
+	if err := tx.Log().drainNotices(me, n.Notices); err != nil {
 		return err
 	}
-	tx.keepReceipt()
+	tx.Notes().keepReceipt()
 	return nil
 }
 
 // readerLines are the lines about the person's other chats working in the
 // same place as this chat's reply: each chat and each shared file once per
 // reply, four lines a reply at most.
-func (tx *View) readerLines(me *Chat) ([]ReaderLine, error) {
+func (n NotesView) readerLines(me *Chat) ([]ReaderLine, error) {
+	tx := n.v
 	lines := []ReaderLine{}
 	if !me.Trusted() {
 		// Someone else's words are in it, or it is an outside agent's or
@@ -212,11 +216,11 @@ func (tx *View) readerLines(me *Chat) ([]ReaderLine, error) {
 	if room <= 0 {
 		return lines, nil
 	}
-	ix, err := tx.ReadIndex()
+	ix, err := tx.Chats().Index()
 	if err != nil {
 		return nil, err
 	}
-	worktrees := sync.OnceValue(tx.Worktrees)
+	worktrees := sync.OnceValue(tx.Chats().Worktrees)
 	var others []*Summary
 	for _, s := range ix.Chats {
 		if s.ID == me.ID || !s.Trusted() {
@@ -240,7 +244,7 @@ func (tx *View) readerLines(me *Chat) ([]ReaderLine, error) {
 		}
 		lines = append(lines, l)
 	}
-	err = tx.eachLiveClaim(func(cl *Claim) bool {
+	err = tx.Claims().eachLive(func(cl *Claim) bool {
 		return cl.Computer == computer && claimNear(cl, folder, place, myFiles)
 	}, func(l LiveClaim) bool {
 		if !l.ownClaim(me) {
@@ -255,7 +259,7 @@ func (tx *View) readerLines(me *Chat) ([]ReaderLine, error) {
 		if len(lines) >= room {
 			break // nothing more is said this call: open no more records
 		}
-		o, err := tx.Chat(s.ID)
+		o, err := tx.Chats().Get(s.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -279,7 +283,7 @@ func (tx *View) readerLines(me *Chat) ([]ReaderLine, error) {
 	// A file name crosses to another chat: secrets out (a step's files are
 	// not scrubbed as they are recorded, which would cost every step).
 	for i := range lines {
-		lines[i].File = tx.scrubField(lines[i].File)
+		lines[i].File = tx.Messages().scrubField(lines[i].File)
 	}
 	return lines, nil
 }

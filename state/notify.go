@@ -61,7 +61,8 @@ type notifyLog struct {
 // tellPerson tells the person of n once the transaction is written, unless
 // no [notify] command is set or n's chat told them within the minute. It
 // never fails the command: a notify.json that cannot be read is a warning.
-func (tx *Tx) tellPerson(n PersonNotice) {
+func (r rippleTx) tellPerson(n PersonNotice) {
+	tx := r.tx
 	argv := tx.h.Config.Notify.Command
 	if len(argv) == 0 || argv[0] == "" {
 		return
@@ -171,22 +172,26 @@ func (h *Home) NotifyTest(ctx context.Context) ([]string, error) {
 }
 
 // nowNeedsYou: c has just come to need the person.
-func (tx *Tx) nowNeedsYou(c *Chat) {
-	tx.tellPerson(PersonNotice{Kind: NoticeNeedsYou, Chat: c.ID, Title: c.Title})
+func (r rippleTx) nowNeedsYou(c *Chat) {
+	tx := r.tx
+	tx.ripple().tellPerson(PersonNotice{Kind: NoticeNeedsYou, Chat: c.ID, Title: c.Title})
 }
 
 // requestWaits: a stop waits for the person's OK.
-func (tx *Tx) requestWaits(r *Request) {
-	tx.tellPerson(PersonNotice{Kind: NoticeRequest, Chat: r.By, Title: r.ByTitle, Other: r.Target, OtherTitle: r.TargetTitle, ID: r.ID})
+func (rr rippleTx) requestWaits(r *Request) {
+	tx := rr.tx
+	tx.ripple().tellPerson(PersonNotice{Kind: NoticeRequest, Chat: r.By, Title: r.ByTitle, Other: r.Target, OtherTitle: r.TargetTitle, ID: r.ID})
 }
 
 // messageWaitsOpen: a --start-reply message waits for the person to go
 // back to its receiver's session, open in its harness (Via).
-func (tx *Tx) messageWaitsOpen(m *Message) {
-	tx.tellPerson(PersonNotice{Kind: NoticeOpen, Chat: m.From, Title: m.FromTitle, Other: m.To, OtherTitle: m.ToTitle, ID: m.ID, Via: m.Answer.Via})
+func (r rippleTx) messageWaitsOpen(m *Message) {
+	tx := r.tx
+	tx.ripple().tellPerson(PersonNotice{Kind: NoticeOpen, Chat: m.From, Title: m.FromTitle, Other: m.To, OtherTitle: m.ToTitle, ID: m.ID, Via: m.Answer.Via})
 }
 
 // messageHeld: a message is held for the person.
-func (tx *Tx) messageHeld(m *Message) {
-	tx.tellPerson(PersonNotice{Kind: NoticeHeld, Chat: m.From, Title: m.FromTitle, Other: m.To, OtherTitle: m.ToTitle, ID: m.ID})
+func (r rippleTx) messageHeld(m *Message) {
+	tx := r.tx
+	tx.ripple().tellPerson(PersonNotice{Kind: NoticeHeld, Chat: m.From, Title: m.FromTitle, Other: m.To, OtherTitle: m.ToTitle, ID: m.ID})
 }

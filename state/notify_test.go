@@ -12,7 +12,7 @@ func TestNotifyReadsNothingUnset(t *testing.T) {
 	h := testHome(t)
 	setup := func(tx *Tx) error {
 		for _, title := range []string{"One", "Two"} {
-			if _, err := tx.CreateChat(Actor{}, NewChat{Title: title, Folder: "/src"}); err != nil {
+			if _, err := tx.Chats().Create(Actor{}, NewChat{Title: title, Folder: "/src"}); err != nil {
 				return err
 			}
 		}
@@ -36,18 +36,18 @@ func TestNotifyReadsNothingUnset(t *testing.T) {
 	needs := func(id string) func(tx *Tx) error {
 		return func(tx *Tx) error {
 			s := StatusNeedsYou
-			_, err := tx.SetChat(Actor{}, id, ChatChange{Status: &s})
+			_, err := tx.Chats().Set(Actor{}, id, ChatChange{Status: &s})
 			return err
 		}
 	}
 	hot := func(tx *Tx) error {
-		if _, err := tx.StartReply(Actor{ID: "c_2"}, ReplyStart{PID: 1}); err != nil {
+		if _, err := tx.Replies().Start(Actor{ID: "c_2"}, ReplyStart{PID: 1}); err != nil {
 			return err
 		}
-		if _, err := tx.Step(Actor{ID: "c_2"}, StepIn{Family: "edit", Files: []string{"/src/a.go"}, PID: 1}); err != nil {
+		if _, err := tx.Replies().Step(Actor{ID: "c_2"}, StepIn{Family: "edit", Files: []string{"/src/a.go"}, PID: 1}); err != nil {
 			return err
 		}
-		_, err := tx.Notes(Actor{ID: "c_2"})
+		_, err := tx.Notes().For(Actor{ID: "c_2"})
 		return err
 	}
 	if read, after := look("needs you, unset", needs("c_1")); read || after != 0 {

@@ -40,7 +40,8 @@ func narrowReach(c, from *Chat) {
 
 // moveReach is a reply the harness or the person started in folder: the
 // chat's reach is where it works now, no further than its parent's.
-func (tx *Tx) moveReach(c *Chat, folder string) {
+func (cc ChatsTx) moveReach(c *Chat, folder string) {
+	tx := cc.tx
 	if folder == "" {
 		folder = c.Folder
 	}
@@ -48,7 +49,7 @@ func (tx *Tx) moveReach(c *Chat, folder string) {
 	if c.Parent == "" {
 		return
 	}
-	if p, err := tx.Chat(c.Parent); err == nil {
+	if p, err := tx.Chats().Get(c.Parent); err == nil {
 		narrowReach(c, p) // a parent gone bounds nothing more than the folder does
 	}
 }

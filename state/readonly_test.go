@@ -25,7 +25,7 @@ func TestDoctorReadOnlyHomeOnce(t *testing.T) {
 	twoChats(t, h, "", "")
 	for i := range 3 {
 		if err := h.Update(func(tx *state.Tx) error {
-			_, err := tx.SendMessage(state.Actor{ID: "c_1"}, state.SendIn{To: "c_2", Text: fmt.Sprintf("the build is red (%d)", i)})
+			_, err := tx.Messages().Send(state.Actor{ID: "c_1"}, state.SendIn{To: "c_2", Text: fmt.Sprintf("the build is red (%d)", i)})
 			return err
 		}); err != nil {
 			t.Fatal(err)

@@ -112,7 +112,8 @@ func (h *Home) self() Proc {
 
 // deadReceipts are the receipts of chat's marks whose process is gone
 // (and that this transaction has not undone already), by key.
-func (tx *View) deadReceipts(chat string) (map[string]*Receipt, error) {
+func (n NotesView) deadReceipts(chat string) (map[string]*Receipt, error) {
+	tx := n.v
 	local := tx.h.local
 	names, err := local.List(receiptsDir)
 	if err != nil || len(names) == 0 {
@@ -149,15 +150,16 @@ func (tx *View) deadReceipts(chat string) (map[string]*Receipt, error) {
 // process died before it got out: what it said is due again. Each undo
 // goes only as far as the records still stand as the marks left them, so
 // undoing a commit that never happened changes nothing.
-func (tx *Tx) undoDeadMarks(a Actor) error {
+func (n NotesTx) undoDeadMarks(a Actor) error {
+	tx := n.tx
 	if a.Person() {
 		return nil
 	}
-	dead, err := tx.deadReceipts(a.ID)
+	dead, err := tx.Notes().deadReceipts(a.ID)
 	if err != nil || len(dead) == 0 {
 		return err
 	}
-	me, err := tx.Chat(a.ID)
+	me, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return err
 	}
@@ -167,7 +169,7 @@ func (tx *Tx) undoDeadMarks(a Actor) error {
 	}
 	slices.Sort(keys)
 	for _, rel := range keys {
-		if err := tx.undoReceipt(me, dead[rel]); err != nil {
+		if err := tx.Notes().undoReceipt(me, dead[rel]); err != nil {
 			return err
 		}
 		if tx.undone == nil {
@@ -181,7 +183,8 @@ func (tx *Tx) undoDeadMarks(a Actor) error {
 	return nil
 }
 
-func (tx *Tx) undoReceipt(me *Chat, r *Receipt) error {
+func (nn NotesTx) undoReceipt(me *Chat, r *Receipt) error {
+	tx := nn.tx
 	changed, durable := false, false
 	if r.Stop != nil && me.Stopped == nil {
 		me.Stopped = r.Stop
@@ -197,7 +200,7 @@ func (tx *Tx) undoReceipt(me *Chat, r *Receipt) error {
 			continue
 		}
 		if e.Read {
-			m, err := tx.message(e.Entry)
+			m, err := tx.Messages().record(e.Entry)
 			if err != nil {
 				return err
 			}
@@ -215,10 +218,10 @@ func (tx *Tx) undoReceipt(me *Chat, r *Receipt) error {
 		changed, durable = true, true
 	}
 	if changed {
-		tx.saveChat(me, durable)
+		tx.Chats().save(me, durable)
 	}
 	if len(r.Waits) > 0 {
-		ws, err := tx.waitsOf(me.ID)
+		ws, err := tx.Waits().of(me.ID)
 		if err != nil {
 			return err
 		}
@@ -230,11 +233,11 @@ func (tx *Tx) undoReceipt(me *Chat, r *Receipt) error {
 			}
 		}
 		if back {
-			tx.saveWaits(ws)
+			tx.Waits().save(ws)
 		}
 	}
 	if len(r.Notices) > 0 {
-		cs, err := tx.cursors(me.ID)
+		cs, err := tx.Log().cursors(me.ID)
 		if err != nil {
 			return err
 		}
@@ -248,7 +251,7 @@ func (tx *Tx) undoReceipt(me *Chat, r *Receipt) error {
 			}
 		}
 		if back {
-			tx.saveCursors(cs)
+			tx.Log().saveCursors(cs)
 		}
 	}
 	return nil
@@ -265,7 +268,8 @@ func insertBySerial(list []string, entry string) []string {
 // keepReceipt writes the receipt of the marks this transaction made, once
 // they are committed: on a local home in the same commit; on a shared one
 // in this computer's own files first (commit).
-func (tx *Tx) keepReceipt() {
+func (n NotesTx) keepReceipt() {
+	tx := n.tx
 	r := tx.marks
 	tx.marks = nil
 	if r == nil || r.empty() {
@@ -311,7 +315,8 @@ func (p *Receipt) merge(r *Receipt) *Receipt {
 // writeLocalReceipt writes a shared home's receipt in this computer's own
 // files, before the shared commit it stands for: killed between the two,
 // it undoes marks that were never made, which changes nothing.
-func (tx *Tx) writeLocalReceipt() error {
+func (n NotesTx) writeLocalReceipt() error {
+	tx := n.tx
 	if tx.receipt == nil {
 		return nil
 	}
@@ -334,7 +339,8 @@ func (tx *Tx) writeLocalReceipt() error {
 
 // dropUndoneLocal takes away, from this computer's own files, the
 // receipts a shared commit has just undone.
-func (tx *Tx) dropUndoneLocal() {
+func (n NotesTx) dropUndoneLocal() {
+	tx := n.tx
 	if !tx.h.shared || len(tx.undone) == 0 {
 		return
 	}

@@ -59,23 +59,23 @@ func TestReceiptUndoesADeadWritersMarks(t *testing.T) {
 	send := func(text string) {
 		t.Helper()
 		update(func(tx *state.Tx) error {
-			_, err := tx.SendMessage(c1, state.SendIn{To: "c_2", Text: text})
+			_, err := tx.Messages().Send(c1, state.SendIn{To: "c_2", Text: text})
 			return err
 		})
 	}
 	update(func(tx *state.Tx) error {
-		if _, err := tx.Watch(c2, "c_1"); err != nil {
+		if _, err := tx.Chats().Watch(c2, "c_1"); err != nil {
 			return err
 		}
-		_, err := tx.StartWait(c2, "chat", "c_1", 0)
+		_, err := tx.Waits().Start(c2, "chat", "c_1", 0)
 		return err
 	})
 	goal := "ship it"
 	update(func(tx *state.Tx) error {
-		_, err := tx.SetChat(state.Actor{}, "c_1", state.ChatChange{Goal: &goal})
+		_, err := tx.Chats().Set(state.Actor{}, "c_1", state.ChatChange{Goal: &goal})
 		return err
 	})
-	update(func(tx *state.Tx) error { _, err := tx.EndReply(c1, state.ReplyEnd{Text: "done"}); return err })
+	update(func(tx *state.Tx) error { _, err := tx.Replies().End(c1, state.ReplyEnd{Text: "done"}); return err })
 	send("the copy is ready")
 
 	// A writer killed after its commit: nothing confirms its receipt.

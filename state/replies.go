@@ -21,10 +21,11 @@ type ReplyStart struct {
 	Reach bool
 }
 
-// StartReply begins a reply of the acting chat. A reply that still runs is
+// Start begins a reply of the acting chat. A reply that still runs is
 // ended first, as not finished. A reply that conch's own wake started is the
 // wake's, whatever Person says: it joins the wake's chain and runs unwatched.
-func (tx *Tx) StartReply(a Actor, in ReplyStart) (*Chat, error) {
+func (rr RepliesTx) Start(a Actor, in ReplyStart) (*Chat, error) {
+	tx := rr.tx
 	if a.Person() {
 		return nil, needsChat("reply start")
 	}
@@ -34,7 +35,7 @@ func (tx *Tx) StartReply(a Actor, in ReplyStart) (*Chat, error) {
 			return nil, err
 		}
 	}
-	c, err := tx.Chat(a.ID)
+	c, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -46,15 +47,15 @@ func (tx *Tx) StartReply(a Actor, in ReplyStart) (*Chat, error) {
 		unwatched = c.Reply
 	}
 	if c.Reply != nil {
-		tx.endReply(a, c, OutcomeGone, "")
+		tx.Replies().end(a, c, OutcomeGone, "")
 	}
 	if c.Title == "" && in.Title != "" {
-		c.Title = tx.scrubField(in.Title)
+		c.Title = tx.Messages().scrubField(in.Title)
 	}
 	if in.Reach {
-		tx.moveReach(c, in.Folder)
+		tx.Chats().moveReach(c, in.Folder)
 	}
-	r := tx.newReply(c, in.Folder, in.PID)
+	r := tx.Replies().newReply(c, in.Folder, in.PID)
 	switch {
 	case c.Wake != nil:
 		// A reply conch woke (for a message, a wait that ended, a notice)
@@ -70,7 +71,7 @@ func (tx *Tx) StartReply(a Actor, in ReplyStart) (*Chat, error) {
 			return nil, err
 		}
 		r.Chain = chain
-		tx.humanMessage(c)
+		tx.ripple().humanMessage(c)
 	default:
 		r.Chain = c.Chain
 	}
@@ -79,11 +80,12 @@ func (tx *Tx) StartReply(a Actor, in ReplyStart) (*Chat, error) {
 	if c.Status == StatusNeedsYou || c.Status == StatusStopped {
 		c.Status = StatusIdle
 	}
-	tx.saveChat(c, true)
+	tx.Chats().save(c, true)
 	return c, nil
 }
 
-func (tx *View) newReply(c *Chat, folder string, pid int) *Reply {
+func (r RepliesView) newReply(c *Chat, folder string, pid int) *Reply {
+	tx := r.v
 	if folder == "" {
 		folder = c.Folder
 	}
@@ -122,7 +124,8 @@ func (in StepIn) harness() int {
 // Step records that a step of the family begins. A step with no reply
 // running starts one (not the person's). A chat whose reply another chat
 // stopped gets ErrStopped with the notice, until its next reply starts.
-func (tx *Tx) Step(a Actor, in StepIn) (*Chat, error) {
+func (rr RepliesTx) Step(a Actor, in StepIn) (*Chat, error) {
+	tx := rr.tx
 	if a.Person() {
 		return nil, needsChat("step")
 	}
@@ -135,7 +138,7 @@ func (tx *Tx) Step(a Actor, in StepIn) (*Chat, error) {
 		}
 	}
 	in.Tool = cutBytes(in.Tool, MaxTool)
-	c, err := tx.Chat(a.ID)
+	c, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -143,19 +146,19 @@ func (tx *Tx) Step(a Actor, in StepIn) (*Chat, error) {
 		return nil, &StoppedError{Notice: *n}
 	}
 	if c.Reply != nil && !c.Reply.Alive() {
-		tx.endReply(a, c, OutcomeGone, "")
+		tx.Replies().end(a, c, OutcomeGone, "")
 	}
 	if c.Reply == nil {
-		r := tx.newReply(c, "", in.harness())
+		r := tx.Replies().newReply(c, "", in.harness())
 		r.Chain = c.Chain
 		if c.Wake != nil {
 			r.Chain, r.Unwatched, c.Wake = c.Wake.Chain, true, nil
 			c.Chain = r.Chain
 		}
 		c.Reply = r
-		tx.saveChat(c, true)
+		tx.Chats().save(c, true)
 	} else {
-		tx.saveChat(c, false)
+		tx.Chats().save(c, false)
 	}
 	r := c.Reply
 	r.Family, r.Tool, r.StepSince = in.Family, in.Tool, tx.Now()
@@ -201,8 +204,9 @@ func (c *Chat) StopHeard() *StopNotice {
 // HeardStop records that the chat was told, where its harness shows it at
 // once (a hook's answer that ends the turn), that its reply was stopped:
 // its next reply's notes do not say it again.
-func (tx *Tx) HeardStop(a Actor) error {
-	c, err := tx.Chat(a.ID)
+func (r RepliesTx) HeardStop(a Actor) error {
+	tx := r.tx
+	c, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return err
 	}
@@ -210,7 +214,7 @@ func (tx *Tx) HeardStop(a Actor) error {
 		return nil
 	}
 	c.Stopped.Heard = true
-	tx.saveChat(c, true)
+	tx.Chats().save(c, true)
 	return nil
 }
 
@@ -220,9 +224,10 @@ type ReplyEnd struct {
 	Text    string
 }
 
-// EndReply ends the acting chat's reply; its finished text is kept for
+// End ends the acting chat's reply; its finished text is kept for
 // whoever waits on it.
-func (tx *Tx) EndReply(a Actor, in ReplyEnd) (*Chat, error) {
+func (r RepliesTx) End(a Actor, in ReplyEnd) (*Chat, error) {
+	tx := r.tx
 	if a.Person() {
 		return nil, needsChat("reply end")
 	}
@@ -236,7 +241,7 @@ func (tx *Tx) EndReply(a Actor, in ReplyEnd) (*Chat, error) {
 		return nil, err
 	}
 	in.Text = tailOf(in.Text, MaxReplyText)
-	c, err := tx.Chat(a.ID)
+	c, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -250,27 +255,28 @@ func (tx *Tx) EndReply(a Actor, in ReplyEnd) (*Chat, error) {
 		case in.Outcome == OutcomeNeedsYou && c.Status != StatusNeedsYou:
 			c.Status = StatusNeedsYou
 			c.LastActive = tx.Now()
-			tx.stoppedWorking(a, c)
-			tx.nowNeedsYou(c)
+			tx.ripple().stoppedWorking(a, c)
+			tx.ripple().nowNeedsYou(c)
 		default:
 			return c, nil
 		}
-		tx.saveChat(c, true)
+		tx.Chats().save(c, true)
 		return c, nil
 	}
-	tx.endReply(a, c, in.Outcome, in.Text)
-	tx.saveChat(c, true)
+	tx.Replies().end(a, c, in.Outcome, in.Text)
+	tx.Chats().save(c, true)
 	return c, nil
 }
 
-// FailEndedReply is a harness's late word that the reply its session's end
+// FailEnded is a harness's late word that the reply its session's end
 // already stopped had failed: Claude Code runs its StopFailure hook and its
 // SessionEnd hook without waiting for the first, so SessionEnd can take the
 // lock first. The last reply's outcome becomes failed, with the error as its
 // words; a reply another chat stopped, or one that ended otherwise, keeps
 // its outcome. Waits on it have ended already, with the stop.
-func (tx *Tx) FailEndedReply(a Actor, text string) error {
-	c, err := tx.Chat(a.ID)
+func (rr RepliesTx) FailEnded(a Actor, text string) error {
+	tx := rr.tx
+	c, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return err
 	}
@@ -282,16 +288,17 @@ func (tx *Tx) FailEndedReply(a Actor, text string) error {
 	if text != "" {
 		r.Text = tailOf(text, MaxReplyText)
 	}
-	tx.saveChat(c, true)
+	tx.Chats().save(c, true)
 	return nil
 }
 
-// ReplyWords keeps what the assistant said last in the running reply, for
+// Words keeps what the assistant said last in the running reply, for
 // a harness that says it before its turn ends and not at the end (Cursor's
 // afterAgentResponse): the turn's end takes them as the reply's last
 // words. With no reply running it does nothing.
-func (tx *Tx) ReplyWords(a Actor, text string) error {
-	c, err := tx.Chat(a.ID)
+func (r RepliesTx) Words(a Actor, text string) error {
+	tx := r.tx
+	c, err := tx.Chats().Get(a.ID)
 	if err != nil || c.Reply == nil {
 		return err
 	}
@@ -299,13 +306,14 @@ func (tx *Tx) ReplyWords(a Actor, text string) error {
 		return err
 	}
 	c.Reply.Text = tailOf(text, MaxReplyText)
-	tx.saveChat(c, false)
+	tx.Chats().save(c, false)
 	return nil
 }
 
-// endReply moves the running reply to LastReply, sets the status its
+// end moves the running reply to LastReply, sets the status its
 // outcome gives, and tells whoever waits on or watches the chat.
-func (tx *Tx) endReply(a Actor, c *Chat, outcome, text string) {
+func (rr RepliesTx) end(a Actor, c *Chat, outcome, text string) {
+	tx := rr.tx
 	r := c.Reply
 	now := tx.Now()
 	r.Ended, r.Outcome, r.Text = now, outcome, text
@@ -315,13 +323,13 @@ func (tx *Tx) endReply(a Actor, c *Chat, outcome, text string) {
 	switch outcome {
 	case OutcomeNeedsYou:
 		c.Status = StatusNeedsYou
-		tx.nowNeedsYou(c)
+		tx.ripple().nowNeedsYou(c)
 	case OutcomeStopped, OutcomeGone:
 		c.Status = StatusStopped
 	default:
 		c.Status = StatusIdle
 	}
-	tx.saveChat(c, true)
-	tx.replyEnded(a, c, r)
-	tx.stoppedWorking(a, c)
+	tx.Chats().save(c, true)
+	tx.ripple().replyEnded(a, c, r)
+	tx.ripple().stoppedWorking(a, c)
 }

@@ -50,7 +50,8 @@ func requestRel(id string) string { return "requests/" + id + ".json" }
 // ValidRequestID says whether id has the shape of a request id.
 func ValidRequestID(id string) bool { return validSerial(id, "r_") }
 
-func (tx *View) request(id string) (*Request, error) {
+func (rr RequestsView) record(id string) (*Request, error) {
+	tx := rr.v
 	if !ValidRequestID(id) {
 		return nil, nil
 	}
@@ -61,10 +62,11 @@ func (tx *View) request(id string) (*Request, error) {
 	return r, err
 }
 
-// Request reads one stop, as the actor may see it: the person every one,
+// Get reads one stop, as the actor may see it: the person every one,
 // a chat those it asked for or that were asked of it.
-func (tx *View) Request(a Actor, id string) (*Request, error) {
-	r, err := tx.request(id)
+func (rr RequestsView) Get(a Actor, id string) (*Request, error) {
+	tx := rr.v
+	r, err := tx.Requests().record(id)
 	if err != nil {
 		return nil, err
 	}
@@ -74,15 +76,16 @@ func (tx *View) Request(a Actor, id string) (*Request, error) {
 	return r, nil
 }
 
-// allRequests reads every stop record, oldest first.
-func (tx *View) allRequests() ([]*Request, error) {
+// all reads every stop record, oldest first.
+func (rr RequestsView) all() ([]*Request, error) {
+	tx := rr.v
 	ids, err := tx.recordIDs("requests", ValidRequestID)
 	if err != nil {
 		return nil, err
 	}
 	var rs []*Request
 	for _, id := range ids {
-		r, err := tx.request(id)
+		r, err := tx.Requests().record(id)
 		if err != nil {
 			return nil, err
 		}
@@ -94,12 +97,13 @@ func (tx *View) allRequests() ([]*Request, error) {
 	return rs, nil
 }
 
-// Requests are the stops that wait for the person (no chat acting), or
+// List are the stops that wait for the person (no chat acting), or
 // every stop the acting chat asked for.
-func (tx *View) Requests(a Actor) ([]*Request, error) {
+func (rr RequestsView) List(a Actor) ([]*Request, error) {
+	tx := rr.v
 	out := []*Request{}
 	if a.Person() {
-		rs, err := tx.allRequests()
+		rs, err := tx.Requests().all()
 		if err != nil {
 			return nil, err
 		}
@@ -110,12 +114,12 @@ func (tx *View) Requests(a Actor) ([]*Request, error) {
 		}
 		return out, nil
 	}
-	me, err := tx.Chat(a.ID)
+	me, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return nil, err
 	}
 	for _, id := range me.Cards {
-		r, err := tx.request(id)
+		r, err := tx.Requests().record(id)
 		if err != nil {
 			return nil, err
 		}
@@ -126,16 +130,17 @@ func (tx *View) Requests(a Actor) ([]*Request, error) {
 	return out, nil
 }
 
-// ConfirmRequest carries out a stop that waited for the person (their
+// Confirm carries out a stop that waited for the person (their
 // press). If the reply it would stop has ended since, nothing is stopped.
 // Either way the asking chat hears how its request ended.
-func (tx *Tx) ConfirmRequest(a Actor, id string) (*Request, error) {
-	r, err := tx.waitingRequest(a, id, "confirming a request")
+func (rr RequestsTx) Confirm(a Actor, id string) (*Request, error) {
+	tx := rr.tx
+	r, err := tx.Requests().waitingRequest(a, id, "confirming a request")
 	if err != nil {
 		return nil, err
 	}
 	now := tx.Now()
-	target, err := tx.chatIfAny(r.Target)
+	target, err := tx.Chats().ifAny(r.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -145,29 +150,31 @@ func (tx *Tx) ConfirmRequest(a Actor, id string) (*Request, error) {
 	case target.Reply == nil || target.Reply.ID != r.Reply || !target.Working():
 		r.State, r.Why = ReqEnded, "its reply had ended"
 	default:
-		tx.stopNow(a, r, target)
+		tx.Replies().stopNow(a, r, target)
 	}
 	r.Decided = now
 	tx.put(requestRel(r.ID), r, true)
-	return r, tx.tellAsker(r)
+	return r, tx.Requests().tellAsker(r)
 }
 
-// DenyRequest turns a waiting stop down (the person's press).
-func (tx *Tx) DenyRequest(a Actor, id string) (*Request, error) {
-	r, err := tx.waitingRequest(a, id, "denying a request")
+// Deny turns a waiting stop down (the person's press).
+func (rr RequestsTx) Deny(a Actor, id string) (*Request, error) {
+	tx := rr.tx
+	r, err := tx.Requests().waitingRequest(a, id, "denying a request")
 	if err != nil {
 		return nil, err
 	}
 	r.State, r.Decided = ReqDenied, tx.Now()
 	tx.put(requestRel(r.ID), r, true)
-	return r, tx.tellAsker(r)
+	return r, tx.Requests().tellAsker(r)
 }
 
-func (tx *View) waitingRequest(a Actor, id, what string) (*Request, error) {
+func (rr RequestsView) waitingRequest(a Actor, id, what string) (*Request, error) {
+	tx := rr.v
 	if !a.Press() {
 		return nil, notPress(what)
 	}
-	r, err := tx.Request(a, id)
+	r, err := tx.Requests().Get(a, id)
 	if err != nil {
 		return nil, err
 	}
@@ -192,14 +199,15 @@ func (e *NotWaitingError) Unwrap() error { return &Error{Kind: ErrRefused, Msg: 
 
 // tellAsker puts the request in the asking chat's inbox: its next notes
 // says how the request ended.
-func (tx *Tx) tellAsker(r *Request) error {
-	asker, err := tx.chatIfAny(r.By)
+func (rr RequestsTx) tellAsker(r *Request) error {
+	tx := rr.tx
+	asker, err := tx.Chats().ifAny(r.By)
 	if err != nil || asker == nil {
 		return err
 	}
 	if !slices.Contains(asker.Inbox, r.ID) {
 		asker.Inbox = append(asker.Inbox, r.ID)
-		tx.saveChat(asker, true)
+		tx.Chats().save(asker, true)
 	}
 	return nil
 }
@@ -207,8 +215,9 @@ func (tx *Tx) tellAsker(r *Request) error {
 // requestsOnDelete: a chat is being deleted. Stops that wait for the
 // person and that it asked for, or that were asked of it, end; a chat
 // whose request so ended hears it.
-func (tx *Tx) requestsOnDelete(c *Chat) error {
-	rs, err := tx.allRequests()
+func (rr RequestsTx) onDelete(c *Chat) error {
+	tx := rr.tx
+	rs, err := tx.Requests().all()
 	if err != nil {
 		return err
 	}
@@ -219,7 +228,7 @@ func (tx *Tx) requestsOnDelete(c *Chat) error {
 		r.State, r.Why, r.Decided = ReqEnded, "the chat was deleted", tx.Now()
 		tx.put(requestRel(r.ID), r, true)
 		if r.By != c.ID {
-			if err := tx.tellAsker(r); err != nil {
+			if err := tx.Requests().tellAsker(r); err != nil {
 				return err
 			}
 		}

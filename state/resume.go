@@ -94,8 +94,9 @@ func wakeRunCmd(exe string) string {
 // session's start: its wake_cmd becomes conch's own, unless the person (or
 // a harness) set one of theirs, which wins. cmdEnv is what the wake-run
 // itself runs with (CmdEnvOf the harness's environment).
-func (tx *Tx) KeepResume(id string, r Resume, cmdEnv []string) error {
-	c, err := tx.Chat(id)
+func (s SessionsTx) KeepResume(id string, r Resume, cmdEnv []string) error {
+	tx := s.tx
+	c, err := tx.Chats().Get(id)
 	if err != nil {
 		return err
 	}
@@ -105,7 +106,7 @@ func (tx *Tx) KeepResume(id string, r Resume, cmdEnv []string) error {
 	if len(r.How.Argv) == 0 || len(r.How.Argv) > 16 || len(r.Env) > 64 {
 		return nil
 	}
-	old, err := tx.resumeOf(id)
+	old, err := tx.Sessions().resumeOf(id)
 	if err != nil {
 		return err
 	}
@@ -115,15 +116,16 @@ func (tx *Tx) KeepResume(id string, r Resume, cmdEnv []string) error {
 	r.At = tx.Now()
 	if cmd := wakeRunCmd(tx.h.exe()); c.WakeCmd != cmd || !slices.Equal(c.CmdEnv, cmdEnv) {
 		c.WakeCmd, c.CmdEnv = cmd, cmdEnv
-		tx.commandsSet(c)
-		tx.saveChat(c, true)
+		tx.Chats().commandsSet(c)
+		tx.Chats().save(c, true)
 	}
-	tx.putResume(id, &r)
+	tx.Sessions().putResume(id, &r)
 	return nil
 }
 
 // resumeOf is chat id's resume record, or nil.
-func (tx *View) resumeOf(id string) (*Resume, error) {
+func (s SessionsView) resumeOf(id string) (*Resume, error) {
+	tx := s.v
 	if !ValidID(id) {
 		return nil, nil
 	}
@@ -183,7 +185,8 @@ func (r *Resume) valid() error {
 // putResume writes chat id's resume record: with the transaction on a
 // local home, else in this computer's own files once the shared commit is
 // done (never on a shared store: its secrets are this computer's).
-func (tx *Tx) putResume(id string, r *Resume) {
+func (s SessionsTx) putResume(id string, r *Resume) {
+	tx := s.tx
 	if !tx.h.shared {
 		tx.put(resumeRel(id), r, true)
 		return
@@ -204,8 +207,9 @@ func (tx *Tx) putResume(id string, r *Resume) {
 
 // dropResume removes chat id's resume record (a chat deleted): nothing of
 // its harness's variables stays behind.
-func (tx *Tx) dropResume(id string) {
-	if r, err := tx.resumeOf(id); err == nil && r == nil {
+func (s SessionsTx) dropResume(id string) {
+	tx := s.tx
+	if r, err := tx.Sessions().resumeOf(id); err == nil && r == nil {
 		return // none (one that cannot be read goes too)
 	}
 	if !tx.h.shared {
@@ -234,14 +238,15 @@ const (
 
 // wakeWay says how c can be woken now, and its resume record when conch's
 // own wake_cmd is its.
-func (tx *View) wakeWay(c *Chat) (string, *Resume) {
+func (w WakesView) wakeWay(c *Chat) (string, *Resume) {
+	tx := w.v
 	if c.WakeCmd == "" || elsewhere(c.Computer, tx.h.Computer) {
 		return wayNone, nil
 	}
 	if !OwnWake(c.WakeCmd) {
 		return wayCmd, nil
 	}
-	r, err := tx.resumeOf(c.ID)
+	r, err := tx.Sessions().resumeOf(c.ID)
 	if err != nil || r == nil {
 		return wayNone, nil
 	}
@@ -296,27 +301,28 @@ type WakeRun struct {
 	Channel, Session string
 }
 
-// ClaimWake is conch wake-run's start: the wake recorded for chat id is
+// Claim is conch wake-run's start: the wake recorded for chat id is
 // this run's (runner), and how to run the harness for it. nil: there is
 // no wake to run (a reply took it, or it is not conch's own).
-func (tx *Tx) ClaimWake(id string, runner Proc) (*WakeRun, error) {
-	c, err := tx.Chat(id)
+func (w WakesTx) Claim(id string, runner Proc) (*WakeRun, error) {
+	tx := w.tx
+	c, err := tx.Chats().Get(id)
 	if err != nil {
 		return nil, err
 	}
 	if c.Wake == nil || c.Working() || !OwnWake(c.WakeCmd) {
 		return nil, nil
 	}
-	r, err := tx.resumeOf(id)
+	r, err := tx.Sessions().resumeOf(id)
 	if err != nil || r == nil {
 		return nil, err
 	}
 	c.Wake.Runner, c.Wake.RunnerStart, c.Wake.dead = runner.PID, runner.Start, false
-	tx.saveChat(c, true)
-	way, _ := tx.wakeWay(c)
+	tx.Chats().save(c, true)
+	way, _ := tx.Wakes().wakeWay(c)
 	rr := *r
 	rr.Runner = &runner
-	tx.putResume(id, &rr)
+	tx.Sessions().putResume(id, &rr)
 	run := &WakeRun{Chat: id, Harness: r.Harness, Dir: c.Folder}
 	if way == wayChannel {
 		run.Channel, run.Session = r.Channel, r.Session
@@ -326,7 +332,7 @@ func (tx *Tx) ClaimWake(id string, runner Proc) (*WakeRun, error) {
 	}
 	mode := c.Mode
 	if c.Wake.Message != "" {
-		m, err := tx.message(c.Wake.Message)
+		m, err := tx.Messages().record(c.Wake.Message)
 		if err != nil {
 			return nil, err
 		}
@@ -347,24 +353,25 @@ func (tx *Tx) ClaimWake(id string, runner Proc) (*WakeRun, error) {
 	return run, nil
 }
 
-// WakeRunEnded is conch wake-run's end, once the harness it ran has
+// RunEnded is conch wake-run's end, once the harness it ran has
 // exited (code: how, for the log). It says whether to run the harness
 // again: a wake recorded while the run went, untaken. A wake the run
 // claimed that no reply took failed: the waits on the chat end saying so,
 // and a later message can wake it again.
-func (tx *Tx) WakeRunEnded(id string, runner Proc) (again bool, err error) {
-	c, err := tx.Chat(id)
+func (w WakesTx) RunEnded(id string, runner Proc) (again bool, err error) {
+	tx := w.tx
+	c, err := tx.Chats().Get(id)
 	if err != nil {
 		return false, err
 	}
-	r, err := tx.resumeOf(id)
+	r, err := tx.Sessions().resumeOf(id)
 	if err != nil {
 		return false, err
 	}
 	if r != nil && r.Runner != nil && r.Runner.PID == runner.PID {
 		rr := *r
 		rr.Runner = nil
-		tx.putResume(id, &rr)
+		tx.Sessions().putResume(id, &rr)
 	}
 	switch {
 	case c.Wake == nil || c.Working():
@@ -378,31 +385,32 @@ func (tx *Tx) WakeRunEnded(id string, runner Proc) (again bool, err error) {
 	// ended, and the next reply is still the wake's; a later wake takes
 	// its place.
 	c.Wake.Runner, c.Wake.RunnerStart, c.Wake.dead = wakeFailed, 0, true
-	tx.saveChat(c, true)
-	tx.record(c, KindFailed, ActorSystem, "", "a wake: its harness ended before a reply began", "error")
-	return false, tx.endWaits(Actor{ID: c.ID}, c)
+	tx.Chats().save(c, true)
+	tx.Log().record(c, KindFailed, ActorSystem, "", "a wake: its harness ended before a reply began", "error")
+	return false, tx.Waits().endWaits(Actor{ID: c.ID}, c)
 }
 
-// WakeSent is conch wake-run's word that the wake's prompt went into the
+// Sent is conch wake-run's word that the wake's prompt went into the
 // open session (Channel): the wake is no longer this run's, and the reply
 // it starts has WakeGrace from now to begin.
-func (tx *Tx) WakeSent(id string, runner Proc) error {
-	c, err := tx.Chat(id)
+func (w WakesTx) Sent(id string, runner Proc) error {
+	tx := w.tx
+	c, err := tx.Chats().Get(id)
 	if err != nil {
 		return err
 	}
-	r, err := tx.resumeOf(id)
+	r, err := tx.Sessions().resumeOf(id)
 	if err != nil {
 		return err
 	}
 	if r != nil && r.Runner != nil && r.Runner.PID == runner.PID {
 		rr := *r
 		rr.Runner = nil
-		tx.putResume(id, &rr)
+		tx.Sessions().putResume(id, &rr)
 	}
 	if c.Wake != nil && c.Wake.Runner == runner.PID {
 		c.Wake.Runner, c.Wake.RunnerStart, c.Wake.At = 0, 0, tx.Now()
-		tx.saveChat(c, true)
+		tx.Chats().save(c, true)
 	}
 	return nil
 }

@@ -6,55 +6,63 @@ package state
 // through one path.
 
 // spawned: a chat was made with a parent, or a task was started.
-func (tx *Tx) spawned(a Actor, parent, child *Chat) {
-	tx.logSpawn(a, parent, child)
+func (r rippleTx) spawned(a Actor, parent, child *Chat) {
+	tx := r.tx
+	tx.Log().spawn(a, parent, child)
 }
 
 // goalChanged: a chat's goal was set, changed or removed.
-func (tx *Tx) goalChanged(a Actor, c *Chat) {
-	tx.logGoal(a, c)
+func (r rippleTx) goalChanged(a Actor, c *Chat) {
+	tx := r.tx
+	tx.Log().goal(a, c)
 }
 
 // humanMessage: the person's own message started a reply.
-func (tx *Tx) humanMessage(c *Chat) {
-	tx.logHuman(c)
+func (r rippleTx) humanMessage(c *Chat) {
+	tx := r.tx
+	tx.Log().human(c)
 }
 
 // replyEnded: a chat's reply ended (r is now its LastReply).
-func (tx *Tx) replyEnded(a Actor, c *Chat, r *Reply) {
-	tx.logReplyEnd(a, c, r)
-	tx.messagesAfterReply(c)
-	tx.waitsAfterReply(c)
+func (rr rippleTx) replyEnded(a Actor, c *Chat, r *Reply) {
+	tx := rr.tx
+	tx.Log().replyEnd(a, c, r)
+	tx.Messages().afterReply(c)
+	tx.Waits().afterReply(c)
 }
 
 // taskEnded: a task reached an ended state.
-func (tx *Tx) taskEnded(a Actor, t *Chat) {
-	tx.logTaskEnd(a, t)
+func (r rippleTx) taskEnded(a Actor, t *Chat) {
+	tx := r.tx
+	tx.Log().taskEnd(a, t)
 }
 
 // stoppedWorking: a chat or task stopped working (its reply ended, it needs
 // you, it was stopped, a task ended): the waits on it end.
-func (tx *Tx) stoppedWorking(a Actor, c *Chat) {
-	tx.endWaitsOn(a, c)
+func (r rippleTx) stoppedWorking(a Actor, c *Chat) {
+	tx := r.tx
+	tx.Waits().endWaitsOn(a, c)
 }
 
 // mayStopWorking: something that keeps a chat counted as working changed
 // (its recovery, a status set by hand): if it no longer works, the waits on
 // it end.
-func (tx *Tx) mayStopWorking(a Actor, c *Chat) {
-	tx.endWaitsOn(a, c)
+func (r rippleTx) mayStopWorking(a Actor, c *Chat) {
+	tx := r.tx
+	tx.Waits().endWaitsOn(a, c)
 }
 
 // deleted: a chat is being deleted.
-func (tx *Tx) deleted(a Actor, c *Chat) error {
-	if err := tx.messagesOnDelete(c); err != nil {
+func (r rippleTx) deleted(a Actor, c *Chat) error {
+	tx := r.tx
+	if err := tx.Messages().onDelete(c); err != nil {
 		return err
 	}
-	if err := tx.waitsOnDelete(c); err != nil {
+	if err := tx.Waits().onDelete(c); err != nil {
 		return err
 	}
-	if err := tx.entomb(c); err != nil {
+	if err := tx.Sessions().entomb(c); err != nil {
 		return err
 	}
-	return tx.logOnDelete(c)
+	return tx.Log().onDelete(c)
 }

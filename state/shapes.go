@@ -51,7 +51,7 @@ func shapeOf(rel string) shape {
 		case ".":
 			return shape{kind: shapeFolder}
 		case "index.json":
-			return record("index", "", func(tx *View, _ string) error { _, err := tx.ReadIndex(); return err })
+			return record("index", "", func(tx *View, _ string) error { _, err := tx.Chats().Index(); return err })
 		case "counters.json":
 			return record("counters", "", func(tx *View, _ string) error { return readCounters(tx) })
 		case "keys.json":
@@ -74,21 +74,21 @@ func shapeOf(rel string) shape {
 		}
 		switch {
 		case dir == "chats" && validSerial(id, "c_"), dir == "tasks" && validSerial(id, "t_"):
-			return record("chat", id, func(tx *View, id string) error { _, err := tx.Chat(id); return err })
+			return record("chat", id, func(tx *View, id string) error { _, err := tx.Chats().Get(id); return err })
 		case dir == "messages" && ValidMessageID(id):
-			return record("message", id, func(tx *View, id string) error { _, err := tx.message(id); return err })
+			return record("message", id, func(tx *View, id string) error { _, err := tx.Messages().record(id); return err })
 		case dir == "requests" && validSerial(id, "r_"):
-			return record("request", id, func(tx *View, id string) error { _, err := tx.request(id); return err })
+			return record("request", id, func(tx *View, id string) error { _, err := tx.Requests().record(id); return err })
 		case dir == "chains" && validSerial(id, "ch_"):
-			return record("chain", id, func(tx *View, id string) error { _, err := tx.chain(id); return err })
+			return record("chain", id, func(tx *View, id string) error { _, err := tx.Messages().chain(id); return err })
 		case dir == "watch" && ValidID(id):
-			return record("watch", id, func(tx *View, id string) error { _, err := tx.cursors(id); return err })
+			return record("watch", id, func(tx *View, id string) error { _, err := tx.Log().cursors(id); return err })
 		case dir == "waits" && (ValidID(id) || id == PersonWaiter):
-			return record("waits", id, func(tx *View, id string) error { _, err := tx.waitsOf(id); return err })
+			return record("waits", id, func(tx *View, id string) error { _, err := tx.Waits().of(id); return err })
 		case dir == receiptsDir && validReceiptName(last):
 			return record("receipt", rel, readReceipt)
 		case dir == "resume" && ValidID(id):
-			return record("resume", id, func(tx *View, id string) error { _, err := tx.resumeOf(id); return err })
+			return record("resume", id, func(tx *View, id string) error { _, err := tx.Sessions().resumeOf(id); return err })
 		case dir == "adopted" && ValidID(id):
 			return record("adoption", id, readAdoption)
 		case rel == gcRel:
@@ -103,7 +103,7 @@ func shapeOf(rel string) shape {
 			if err != nil || seq < 1 {
 				break
 			}
-			return record("event", parts[1], func(tx *View, chat string) error { _, err := tx.readEvent(chat, seq); return err })
+			return record("event", parts[1], func(tx *View, chat string) error { _, err := tx.Log().readEvent(chat, seq); return err })
 		case parts[0] == "sessions" && plainKey(parts[1]) && isJSON:
 			return record("session link", rel, readSessionLink)
 		}

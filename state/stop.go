@@ -24,13 +24,14 @@ type StopResult struct {
 	Request    *Request `json:"request"`
 }
 
-// StopChat stops another chat's reply (SPEC §5), as a chat that offers
+// Stop stops another chat's reply (SPEC §5), as a chat that offers
 // together and is not in plan mode, for a receiver of its messages. It
 // asks the person first in Ask mode, or once the asking chat has read
 // from outside or runs unwatched; in Auto with nothing read it stops the
 // reply at once. A target that is not working has nothing to stop: nothing
 // is recorded, not even the key.
-func (tx *Tx) StopChat(a Actor, in StopIn) (*StopResult, error) {
+func (rr RepliesTx) Stop(a Actor, in StopIn) (*StopResult, error) {
+	tx := rr.tx
 	if err := validText("reason", in.Reason); err != nil {
 		return nil, err
 	}
@@ -46,21 +47,21 @@ func (tx *Tx) StopChat(a Actor, in StopIn) (*StopResult, error) {
 	if err := maxBytes("key", in.Key, MaxKey); err != nil {
 		return nil, err
 	}
-	me, err := tx.together(a, "chat stop")
+	me, err := tx.Messages().together(a, "chat stop")
 	if err != nil {
 		return nil, err
 	}
 	key := ""
 	if in.Key != "" {
 		key = "chat stop\x00" + me.ID + "\x00" + in.Key
-		if r, err := tx.keyedStop(key); err != nil || r != nil {
+		if r, err := tx.Replies().keyedStop(key); err != nil || r != nil {
 			return &StopResult{Target: in.Target, Request: r}, err
 		}
 	}
 	if me.Mode == ModePlan {
 		return nil, refusedf("chat %s is in plan mode: it cannot stop other chats", me.ID)
 	}
-	target, err := tx.receiver(a, me, in.Target)
+	target, err := tx.Messages().receiver(a, me, in.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func (tx *Tx) StopChat(a Actor, in StopIn) (*StopResult, error) {
 	if because != "" {
 		// Asked again for the same reply: the same request, not a second.
 		for _, id := range me.Cards {
-			r, err := tx.request(id)
+			r, err := tx.Requests().record(id)
 			if err != nil {
 				return nil, err
 			}
@@ -94,20 +95,20 @@ func (tx *Tx) StopChat(a Actor, in StopIn) (*StopResult, error) {
 	}
 	r := &Request{
 		ID: id, Kind: "stop", By: me.ID, ByTitle: me.Title, Target: target.ID, TargetTitle: target.Title,
-		Reply: target.Reply.ID, Reason: tx.scrubber().Scrub(in.Reason), Asked: tx.Now(),
+		Reply: target.Reply.ID, Reason: tx.Messages().scrubber().Scrub(in.Reason), Asked: tx.Now(),
 		AskedPerson: because != "", Because: because, State: ReqWaiting, Key: in.Key,
 	}
 	me.Cards = append(me.Cards, id)
 	target.Cards = append(target.Cards, id)
-	tx.saveChat(me, true)
+	tx.Chats().save(me, true)
 	if because == "" {
-		tx.stopNow(a, r, target)
+		tx.Replies().stopNow(a, r, target)
 		r.Decided = r.Asked
 	}
-	tx.saveChat(target, true)
+	tx.Chats().save(target, true)
 	tx.put(requestRel(id), r, true)
 	if r.State == ReqWaiting {
-		tx.requestWaits(r)
+		tx.ripple().requestWaits(r)
 	}
 	if key != "" {
 		if err := tx.setKey(key, id); err != nil {
@@ -120,16 +121,17 @@ func (tx *Tx) StopChat(a Actor, in StopIn) (*StopResult, error) {
 // keyedStop is the stop an earlier command with the same key made, if it
 // finished (the target's record names it, and it is written last). One
 // killed half way ends with nothing stopped, and the retry stops anew.
-func (tx *Tx) keyedStop(key string) (*Request, error) {
+func (rr RepliesTx) keyedStop(key string) (*Request, error) {
+	tx := rr.tx
 	id, err := tx.key(key)
 	if err != nil || id == "" {
 		return nil, err
 	}
-	r, err := tx.request(id)
+	r, err := tx.Requests().record(id)
 	if err != nil || r == nil {
 		return nil, err
 	}
-	target, err := tx.chatIfAny(r.Target)
+	target, err := tx.Chats().ifAny(r.Target)
 	if err != nil {
 		return nil, err
 	}
@@ -146,12 +148,13 @@ func (tx *Tx) keyedStop(key string) (*Request, error) {
 // stopNow stops the target's running reply: it ends as stopped, the
 // target's next step or notes exits 5 with the notice and its next reply
 // hears who stopped it and why, and its stop_cmd runs.
-func (tx *Tx) stopNow(a Actor, r *Request, target *Chat) {
+func (rr RepliesTx) stopNow(a Actor, r *Request, target *Chat) {
+	tx := rr.tx
 	target.Stopped = &StopNotice{By: r.By, ByTitle: r.ByTitle, Reason: r.Reason, At: tx.Now(), Reply: target.Reply.ID}
 	if !slices.Contains(target.Cards, r.ID) {
 		target.Cards = append(target.Cards, r.ID)
 	}
-	tx.endReply(a, target, OutcomeStopped, "")
-	tx.runStopCmd(target, r.By, r.Reason)
+	tx.Replies().end(a, target, OutcomeStopped, "")
+	tx.Wakes().runStopCmd(target, r.By, r.Reason)
 	r.State = ReqStopped
 }

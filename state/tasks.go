@@ -10,8 +10,9 @@ type NewTask struct {
 	Title, Folder, Key string
 }
 
-// CreateTask registers a task the acting chat started.
-func (tx *Tx) CreateTask(a Actor, in NewTask) (*Chat, error) {
+// Create registers a task the acting chat started.
+func (tt TasksTx) Create(a Actor, in NewTask) (*Chat, error) {
+	tx := tt.tx
 	if a.Person() {
 		return nil, needsChat("task new")
 	}
@@ -24,7 +25,7 @@ func (tx *Tx) CreateTask(a Actor, in NewTask) (*Chat, error) {
 	if err := maxBytes("key", in.Key, MaxKey); err != nil {
 		return nil, err
 	}
-	parent, err := tx.Chat(a.ID)
+	parent, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +41,7 @@ func (tx *Tx) CreateTask(a Actor, in NewTask) (*Chat, error) {
 		if id, err := tx.key(key); err != nil {
 			return nil, err
 		} else if id != "" {
-			if t, err := tx.Chat(id); err == nil {
+			if t, err := tx.Chats().Get(id); err == nil {
 				return t, nil
 			}
 		}
@@ -53,24 +54,25 @@ func (tx *Tx) CreateTask(a Actor, in NewTask) (*Chat, error) {
 	// A task is its parent's: yours only if the parent is (it takes the
 	// parent's origin), and what came into the parent is in it too.
 	t := &Chat{
-		ID: id, Title: tx.scrubField(in.Title), Origin: parent.Origin, Folder: folder, Reach: reachOf(folder), Computer: tx.h.Computer, Status: StatusIdle,
+		ID: id, Title: tx.Messages().scrubField(in.Title), Origin: parent.Origin, Folder: folder, Reach: reachOf(folder), Computer: tx.h.Computer, Status: StatusIdle,
 		Mode: parent.Mode, Inbound: InboundAccept, Parent: parent.ID, Created: now, LastActive: now,
 		Task: &TaskInfo{State: TaskRunning},
 	}
-	tx.inherit(t, parent)
-	tx.saveChat(t, true)
+	tx.Chats().inherit(t, parent)
+	tx.Chats().save(t, true)
 	if key != "" {
 		if err := tx.setKey(key, id); err != nil {
 			return nil, err
 		}
 	}
-	tx.spawned(a, parent, t)
+	tx.ripple().spawned(a, parent, t)
 	return t, nil
 }
 
-// SetTask sets a task's state and result: its parent chat, the task itself
+// Set sets a task's state and result: its parent chat, the task itself
 // or the person may.
-func (tx *Tx) SetTask(a Actor, id, state string, result *string) (*Chat, error) {
+func (tt TasksTx) Set(a Actor, id, state string, result *string) (*Chat, error) {
+	tx := tt.tx
 	if err := oneOf("state", state, append(slices.Clone(TaskGoing), TaskEnded...)); err != nil {
 		return nil, err
 	}
@@ -82,7 +84,7 @@ func (tx *Tx) SetTask(a Actor, id, state string, result *string) (*Chat, error) 
 			return nil, err
 		}
 	}
-	t, err := tx.Named(a, id)
+	t, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
 	}
@@ -95,15 +97,15 @@ func (tx *Tx) SetTask(a Actor, id, state string, result *string) (*Chat, error) 
 	was := t.Task.State
 	t.Task.State = state
 	if result != nil {
-		t.Task.Result = tx.scrubField(*result)
+		t.Task.Result = tx.Messages().scrubField(*result)
 	}
 	now := tx.Now()
 	t.LastActive = now
-	tx.saveChat(t, true)
+	tx.Chats().save(t, true)
 	if slices.Contains(TaskEnded, state) && !slices.Contains(TaskEnded, was) {
 		t.Task.Ended = now
-		tx.taskEnded(a, t)
-		tx.stoppedWorking(a, t)
+		tx.ripple().taskEnded(a, t)
+		tx.ripple().stoppedWorking(a, t)
 	}
 	return t, nil
 }
@@ -139,10 +141,11 @@ type TaskStatus struct {
 	Tasks    []TaskRow `json:"tasks"`
 }
 
-// Tasks reads the capacity from the index and the actor's tasks from their
+// Status reads the capacity from the index and the actor's tasks from their
 // records.
-func (tx *View) Tasks(a Actor) (*TaskStatus, error) {
-	me, err := tx.Acting(a)
+func (tt TasksView) Status(a Actor) (*TaskStatus, error) {
+	tx := tt.v
+	me, err := tx.Chats().Acting(a)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +153,7 @@ func (tx *View) Tasks(a Actor) (*TaskStatus, error) {
 	// else's words in it) learns nothing of the person's, not even how
 	// many tasks they run.
 	closed := me != nil && !me.Yours()
-	ix, err := tx.ReadIndex()
+	ix, err := tx.Chats().Index()
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +177,7 @@ func (tx *View) Tasks(a Actor) (*TaskStatus, error) {
 	}
 	slices.SortFunc(ids, func(x, y string) int { return serial(x) - serial(y) })
 	for _, id := range ids {
-		t, err := tx.Chat(id)
+		t, err := tx.Chats().Get(id)
 		if err != nil {
 			return nil, err
 		}

@@ -42,9 +42,10 @@ type HeldMessage struct {
 // decided), so that a view kept open reads each of them once.
 type Settled map[string]bool
 
-// PersonView looks at the home as the person. settled may be nil.
-func (tx *View) PersonView(settled Settled) (*PersonView, error) {
-	l, err := tx.ListChats(Actor{}, false)
+// Person looks at the home as the person. settled may be nil.
+func (t TopView) Person(settled Settled) (*PersonView, error) {
+	tx := t.v
+	l, err := tx.Chats().List(Actor{}, false)
 	if err != nil {
 		return nil, err
 	}
@@ -53,14 +54,14 @@ func (tx *View) PersonView(settled Settled) (*PersonView, error) {
 	for _, c := range l.Chats {
 		listed[c.ID] = true
 		// At most ListMax records: the view is the person's, not a step's.
-		if r, err := tx.Chat(c.ID); err == nil {
+		if r, err := tx.Chats().Get(c.ID); err == nil {
 			v.Inbound[c.ID] = r.Inbound
 		}
 	}
 	computers := map[string]string{}
 	several := false
 	first := ""
-	if err := tx.ScanIndex(func(s *Summary) {
+	if err := tx.Chats().ScanIndex(func(s *Summary) {
 		if !listed[s.ID] {
 			return
 		}
@@ -76,10 +77,10 @@ func (tx *View) PersonView(settled Settled) (*PersonView, error) {
 	if several {
 		v.Computers = computers
 	}
-	if v.Held, v.Open, err = tx.heldMessages(settled); err != nil {
+	if v.Held, v.Open, err = tx.Messages().heldMessages(settled); err != nil {
 		return nil, err
 	}
-	if v.Requests, err = tx.waitingRequests(settled); err != nil {
+	if v.Requests, err = tx.Requests().waitingRequests(settled); err != nil {
 		return nil, err
 	}
 	return v, nil
@@ -87,7 +88,8 @@ func (tx *View) PersonView(settled Settled) (*PersonView, error) {
 
 // waitingRequests are the stops that wait for the person's OK, oldest
 // first, as conch requests has them; a request decided is settled.
-func (tx *View) waitingRequests(settled Settled) ([]*Request, error) {
+func (rr RequestsView) waitingRequests(settled Settled) ([]*Request, error) {
+	tx := rr.v
 	ids, err := tx.recordIDs("requests", ValidRequestID)
 	if err != nil {
 		return nil, err
@@ -97,7 +99,7 @@ func (tx *View) waitingRequests(settled Settled) ([]*Request, error) {
 		if settled[id] {
 			continue
 		}
-		r, err := tx.request(id)
+		r, err := tx.Requests().record(id)
 		if err != nil {
 			return nil, err
 		}
@@ -115,7 +117,8 @@ func (tx *View) waitingRequests(settled Settled) ([]*Request, error) {
 
 // heldMessages are the messages held for the person, and those that wait
 // for the person to go back to an open session, oldest first.
-func (tx *View) heldMessages(settled Settled) (held, open []HeldMessage, err error) {
+func (mm MessagesView) heldMessages(settled Settled) (held, open []HeldMessage, err error) {
+	tx := mm.v
 	ids, err := tx.recordIDs("messages", ValidMessageID)
 	if err != nil {
 		return nil, nil, err
@@ -125,14 +128,14 @@ func (tx *View) heldMessages(settled Settled) (held, open []HeldMessage, err err
 		if settled[id] {
 			continue
 		}
-		m, err := tx.message(id)
+		m, err := tx.Messages().record(id)
 		if err != nil {
 			return nil, nil, err
 		}
 		if m == nil {
 			continue
 		}
-		state, _, err := tx.MessageState(m)
+		state, _, err := tx.Messages().State(m)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -176,30 +179,31 @@ type ChatDetail struct {
 // DetailEvents is how many of a chat's last events its detail shows.
 const DetailEvents = 8
 
-// ChatDetail reads chat id whole, as the person sees it.
-func (tx *View) ChatDetail(id string) (*ChatDetail, error) {
+// Detail reads chat id whole, as the person sees it.
+func (t TopView) Detail(id string) (*ChatDetail, error) {
+	tx := t.v
 	person := Actor{}
-	c, err := tx.Named(person, id)
+	c, err := tx.Chats().Named(person, id)
 	if err != nil {
 		return nil, err
 	}
-	shown, err := tx.Show(person, c)
+	shown, err := tx.Chats().Show(person, c)
 	if err != nil {
 		return nil, err
 	}
 	d := &ChatDetail{Shown: shown}
 	since := max(shown.StateVersion-DetailEvents, 0)
-	if st, err := tx.Status(person, id, &since); err == nil {
+	if st, err := tx.Log().Status(person, id, &since); err == nil {
 		d.Events = st.Events
 	}
-	if d.Cards, err = tx.Cards(person, id); err != nil {
+	if d.Cards, err = tx.Messages().Cards(person, id); err != nil {
 		return nil, err
 	}
 	if len(d.Cards) > DetailEvents {
 		d.Cards = d.Cards[len(d.Cards)-DetailEvents:]
 	}
 	// A chat's waits, as it sees them; one that may not wait has none.
-	if ws, err := tx.ListWaits(Actor{ID: id}); err == nil {
+	if ws, err := tx.Waits().List(Actor{ID: id}); err == nil {
 		d.Waits = ws
 	}
 	return d, nil

@@ -12,7 +12,7 @@ import (
 func personView(t *testing.T, h *state.Home, settled state.Settled) *state.PersonView {
 	t.Helper()
 	var v *state.PersonView
-	if err := h.View(func(tx *state.View) (err error) { v, err = tx.PersonView(settled); return err }); err != nil {
+	if err := h.View(func(tx *state.View) (err error) { v, err = tx.Top().Person(settled); return err }); err != nil {
 		t.Fatal(err)
 	}
 	return v
@@ -28,10 +28,10 @@ func TestPersonViewHeld(t *testing.T) {
 	twoChats(t, h, "", "")
 	err := h.Update(func(tx *state.Tx) error {
 		in := state.InboundHold
-		if _, err := tx.SetChat(state.Actor{}, "c_2", state.ChatChange{Inbound: &in}); err != nil {
+		if _, err := tx.Chats().Set(state.Actor{}, "c_2", state.ChatChange{Inbound: &in}); err != nil {
 			return err
 		}
-		_, err := tx.SendMessage(state.Actor{ID: "c_1"}, state.SendIn{To: "c_2", Text: "first line\nsecond"})
+		_, err := tx.Messages().Send(state.Actor{ID: "c_1"}, state.SendIn{To: "c_2", Text: "first line\nsecond"})
 		return err
 	})
 	if err != nil {
@@ -73,7 +73,7 @@ func TestPersonViewHeld(t *testing.T) {
 
 	// Dismissed, it is settled: read once, never again.
 	err = h.Update(func(tx *state.Tx) error {
-		_, err := tx.DismissMessage(state.Actor{Terminal: true}, "m_1")
+		_, err := tx.Messages().Dismiss(state.Actor{Terminal: true}, "m_1")
 		return err
 	})
 	if err != nil {
@@ -90,14 +90,14 @@ func TestPersonViewRequests(t *testing.T) {
 	h := testHome(t, filepath.Join(t.TempDir(), "home"))
 	twoChats(t, h, "", "")
 	err := h.Update(func(tx *state.Tx) error {
-		if _, err := tx.StartReply(state.Actor{ID: "c_2"}, state.ReplyStart{Person: true, PID: os.Getpid()}); err != nil {
+		if _, err := tx.Replies().Start(state.Actor{ID: "c_2"}, state.ReplyStart{Person: true, PID: os.Getpid()}); err != nil {
 			return err
 		}
 		mode := state.ModeAsk
-		if _, err := tx.SetChat(state.Actor{}, "c_1", state.ChatChange{Mode: &mode}); err != nil {
+		if _, err := tx.Chats().Set(state.Actor{}, "c_1", state.ChatChange{Mode: &mode}); err != nil {
 			return err
 		}
-		_, err := tx.StopChat(state.Actor{ID: "c_1"}, state.StopIn{Target: "c_2", Reason: "why"})
+		_, err := tx.Replies().Stop(state.Actor{ID: "c_1"}, state.StopIn{Target: "c_2", Reason: "why"})
 		return err
 	})
 	if err != nil {
@@ -108,7 +108,7 @@ func TestPersonViewRequests(t *testing.T) {
 		t.Fatalf("requests %+v, settled %v", v.Requests, settled)
 	}
 	if err := h.Update(func(tx *state.Tx) error {
-		_, err := tx.DenyRequest(state.Actor{Terminal: true}, "r_1")
+		_, err := tx.Requests().Deny(state.Actor{Terminal: true}, "r_1")
 		return err
 	}); err != nil {
 		t.Fatal(err)

@@ -47,7 +47,7 @@ func TestInheritNeverRaises(t *testing.T) {
 		for _, asked := range origins {
 			c := &Chat{ID: "c_2", Origin: asked}
 			f := &Chat{ID: "c_1", Origin: from, Taint: Taint{Outside: []string{"u"}, Person: []string{"bob"}}}
-			tx.inherit(c, f)
+			tx.Chats().inherit(c, f)
 			if originRank(c.Origin) > originRank(from) || originRank(c.Origin) > originRank(asked) {
 				t.Errorf("from %q asked %q: got %q", from, asked, c.Origin)
 			}

@@ -143,9 +143,10 @@ func WaiterOf(a Actor) string {
 	return a.ID
 }
 
-// waitsOf reads a waiter's record, or a new empty one (kept in the
+// of reads a waiter's record, or a new empty one (kept in the
 // transaction, so every reader in it shares one).
-func (tx *View) waitsOf(waiter string) (*Waits, error) {
+func (ww WaitsView) of(waiter string) (*Waits, error) {
+	tx := ww.v
 	rel := waitsRel(waiter)
 	ws, err := load[Waits](tx, rel)
 	if err != nil {
@@ -171,8 +172,9 @@ func (tx *View) waitsOf(waiter string) (*Waits, error) {
 	return ws, nil
 }
 
-// saveWaits writes a waiter's record, or removes it when it holds no wait.
-func (tx *Tx) saveWaits(ws *Waits) {
+// save writes a waiter's record, or removes it when it holds no wait.
+func (w WaitsTx) save(ws *Waits) {
+	tx := w.tx
 	rel := waitsRel(ws.Waiter)
 	if len(ws.Waits) == 0 {
 		tx.remove(rel)
@@ -224,7 +226,8 @@ func visibleTo(waiter string, c *Chat) bool {
 
 // secretValues are the values of the [scrub] env variables, as this
 // process sees them.
-func (tx *View) secretValues() []string {
+func (w WaitsView) secretValues() []string {
+	tx := w.v
 	var vals []string
 	for _, name := range tx.h.Config.Scrub.Env {
 		if v := tx.h.Getenv(name); v != "" {
@@ -260,7 +263,8 @@ func tail(s string, n int) string {
 // endingOf is how c ended, now that it has stopped working: the secret
 // values this process knows are taken out of its words before they are cut
 // (the rest when the wait is told: see takeOutValues).
-func (tx *View) endingOf(c *Chat) Ending {
+func (w WaitsView) endingOf(c *Chat) Ending {
+	tx := w.v
 	e := Ending{At: tx.Now()}
 	text := ""
 	switch {
@@ -289,7 +293,7 @@ func (tx *View) endingOf(c *Chat) Ending {
 		e.Reply, text = c.LastReply.ID, c.LastReply.Text
 	}
 	if text != "" {
-		e.Text = tail(takeOutValues(text, tx.secretValues()), keepTail)
+		e.Text = tail(takeOutValues(text, tx.Waits().secretValues()), keepTail)
 	}
 	return e
 }
@@ -297,7 +301,8 @@ func (tx *View) endingOf(c *Chat) Ending {
 // tell is an ended wait as the waiter hears it now: secrets taken out again
 // (as this process knows them) before the cut, and only how it ended when
 // someone else's words came into the waiter.
-func (tx *View) tell(waiter *Chat, w *Wait) *EndedWait {
+func (ww WaitsView) tell(waiter *Chat, w *Wait) *EndedWait {
+	tx := ww.v
 	e := w.Ended
 	ew := &EndedWait{Target: w.Target, Kind: w.Kind, Title: w.Title, How: e.How, Ended: e.At}
 	if e.unseen() {
@@ -310,29 +315,31 @@ func (tx *View) tell(waiter *Chat, w *Wait) *EndedWait {
 		return ew
 	}
 	if e.Text != "" {
-		ew.Text = tail(strings.TrimSpace(tx.scrubber().Scrub(e.Text)), ReplyTail)
+		ew.Text = tail(strings.TrimSpace(tx.Messages().scrubber().Scrub(e.Text)), ReplyTail)
 	}
 	return ew
 }
 
 // endWaitsOn ends the waits on c if it no longer works. A ripple point has
 // no error to return: a record that cannot be read fails the transaction.
-func (tx *Tx) endWaitsOn(a Actor, c *Chat) {
-	if err := tx.endWaits(a, c); err != nil {
+func (w WaitsTx) endWaitsOn(a Actor, c *Chat) {
+	tx := w.tx
+	if err := tx.Waits().endWaits(a, c); err != nil {
 		tx.fail(err)
 	}
 }
 
-func (tx *Tx) endWaits(a Actor, c *Chat) error {
+func (ww WaitsTx) endWaits(a Actor, c *Chat) error {
+	tx := ww.tx
 	if len(c.Waiters) == 0 || c.StillWorking() {
 		return nil
 	}
-	e := tx.endingOf(c)
+	e := tx.Waits().endingOf(c)
 	waiters := slices.Clone(c.Waiters)
 	c.Waiters = nil
-	tx.saveChat(c, true)
+	tx.Chats().save(c, true)
 	for _, w := range waiters {
-		if err := tx.endWait(a, w, c, e); err != nil {
+		if err := tx.Waits().endWait(a, w, c, e); err != nil {
 			return err
 		}
 	}
@@ -345,9 +352,10 @@ func (tx *Tx) endWaits(a Actor, c *Chat) error {
 // its reply runs (it hears at its next step). A waiter that waited for
 // nothing else and is not woken stops working itself, and the waits on it
 // end in turn.
-func (tx *Tx) endWait(a Actor, waiter string, target *Chat, e Ending) error {
+func (ww WaitsTx) endWait(a Actor, waiter string, target *Chat, e Ending) error {
+	tx := ww.tx
 	target.Waiters = without(target.Waiters, waiter)
-	ws, err := tx.waitsOf(waiter)
+	ws, err := tx.Waits().of(waiter)
 	if err != nil {
 		return err
 	}
@@ -364,13 +372,13 @@ func (tx *Tx) endWait(a Actor, waiter string, target *Chat, e Ending) error {
 	}
 	if waiter == PersonWaiter {
 		w.Ended = &e
-		tx.saveWaits(ws)
+		tx.Waits().save(ws)
 		return nil
 	}
-	me, err := tx.Chat(waiter)
+	me, err := tx.Chats().Get(waiter)
 	if errors.Is(err, ErrNoChat) {
 		delete(ws.Waits, target.ID)
-		tx.saveWaits(ws)
+		tx.Waits().save(ws)
 		return nil
 	}
 	if err != nil {
@@ -378,36 +386,38 @@ func (tx *Tx) endWait(a Actor, waiter string, target *Chat, e Ending) error {
 	}
 	me.Waiting = without(me.Waiting, target.ID)
 	if !e.unseen() {
-		tx.carryTaint(target, me)
+		tx.Chats().carryTaint(target, me)
 	}
 	if !w.blocked() && !me.Working() {
-		e.Woke = tx.wake(me, WakeWait, "", w.Chain)
+		e.Woke = tx.Wakes().wake(me, WakeWait, "", w.Chain)
 	}
 	w.Ended = &e
-	tx.saveWaits(ws)
-	tx.saveChat(me, true)
-	return tx.settle(a, me)
+	tx.Waits().save(ws)
+	tx.Chats().save(me, true)
+	return tx.Waits().settle(a, me)
 }
 
 // settle brings a chat's waiters up to date with it: a reply whose process
 // is gone is ended as not finished (which ends the waits on the chat if it
 // no longer works), else the waits on it end if it no longer works.
-func (tx *Tx) settle(a Actor, c *Chat) error {
+func (w WaitsTx) settle(a Actor, c *Chat) error {
+	tx := w.tx
 	if c.goneReply() {
-		tx.endReply(a, c, OutcomeGone, "")
+		tx.Replies().end(a, c, OutcomeGone, "")
 		return tx.failed
 	}
-	return tx.endWaits(a, c)
+	return tx.Waits().endWaits(a, c)
 }
 
 // waitsAfterReply: a chat's reply ended while a wait of its own had ended
 // and it had not yet heard (its reply ran, so it was not woken): it is woken
 // now, so the next reply starts with it.
-func (tx *Tx) waitsAfterReply(c *Chat) {
+func (ww WaitsTx) afterReply(c *Chat) {
+	tx := ww.tx
 	if c.WakeCmd == "" || c.waking() || c.IsTask() {
 		return
 	}
-	ws, err := tx.waitsOf(c.ID)
+	ws, err := tx.Waits().of(c.ID)
 	if err != nil {
 		tx.fail(err)
 		return
@@ -415,8 +425,8 @@ func (tx *Tx) waitsAfterReply(c *Chat) {
 	for _, id := range sortedTargets(ws) {
 		w := ws.Waits[id]
 		if w.Ended != nil && !w.Ended.Woke && !w.blocked() {
-			w.Ended.Woke = tx.wake(c, WakeWait, "", w.Chain)
-			tx.saveWaits(ws)
+			w.Ended.Woke = tx.Wakes().wake(c, WakeWait, "", w.Chain)
+			tx.Waits().save(ws)
 			return
 		}
 	}
@@ -435,16 +445,17 @@ func sortedTargets(ws *Waits) []string {
 
 // waitsOnDelete: a chat is being deleted. The waits on it end (it is gone),
 // and its own waits go with it.
-func (tx *Tx) waitsOnDelete(c *Chat) error {
+func (ww WaitsTx) onDelete(c *Chat) error {
+	tx := ww.tx
 	a := Actor{}
 	e := Ending{At: tx.Now(), How: EndedGone}
 	for _, w := range slices.Clone(c.Waiters) {
-		if err := tx.endWait(a, w, c, e); err != nil {
+		if err := tx.Waits().endWait(a, w, c, e); err != nil {
 			return err
 		}
 	}
 	c.Waiters = nil
-	ws, err := tx.waitsOf(c.ID)
+	ws, err := tx.Waits().of(c.ID)
 	if err != nil {
 		return err
 	}
@@ -452,7 +463,7 @@ func (tx *Tx) waitsOnDelete(c *Chat) error {
 		if ws.Waits[id].Ended != nil {
 			continue
 		}
-		t, err := tx.Chat(id)
+		t, err := tx.Chats().Get(id)
 		if errors.Is(err, ErrNoChat) {
 			continue
 		}
@@ -460,73 +471,74 @@ func (tx *Tx) waitsOnDelete(c *Chat) error {
 			return err
 		}
 		t.Waiters = without(t.Waiters, c.ID)
-		tx.saveChat(t, true)
+		tx.Chats().save(t, true)
 	}
 	ws.Waits = nil
-	tx.saveWaits(ws)
+	tx.Waits().save(ws)
 	c.Waiting = nil
 	return nil
 }
 
-// StartWait is `conch wait chat ID` and `conch wait task ID`: it registers
+// Start is `conch wait chat ID` and `conch wait task ID`: it registers
 // the actor's wait on the target, or finds the one registered (the same
 // target is the same wait), or, when the target has already stopped
 // working, answers how it ended at once. blocker is the process that will
 // block on the wait (0: none). An ended answer that came from a record is
 // marked told by WaitTold once it has been said.
-func (tx *Tx) StartWait(a Actor, kind, id string, blocker int) (*WaitView, error) {
+func (ww WaitsTx) Start(a Actor, kind, id string, blocker int) (*WaitView, error) {
+	tx := ww.tx
 	if err := waitKind(kind, id); err != nil {
 		return nil, err
 	}
-	me, err := tx.Acting(a)
+	me, err := tx.Chats().Acting(a)
 	if err != nil {
 		return nil, err
 	}
 	if me != nil && !me.OffersTogether() {
 		return nil, refusedf("wait is not offered to chat %s: only a chat the person is in, with nobody else's words in it, waits on others", me.ID)
 	}
-	t, err := tx.Named(a, id)
+	t, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
 	}
 	waiter := WaiterOf(a)
-	ws, err := tx.waitsOf(waiter)
+	ws, err := tx.Waits().of(waiter)
 	if err != nil {
 		return nil, err
 	}
 	if w := ws.Waits[id]; w != nil && w.Ended != nil {
-		return tx.view(me, waiter, w), nil
+		return tx.Waits().view(me, waiter, w), nil
 	}
 	if me != nil && me.ID == id {
 		return nil, loopf("chat %s cannot wait for itself: %s → %s", id, id, id)
 	}
 	// A reply whose process is gone did not finish: say so before asking
 	// whether the target works.
-	if err := tx.settle(a, t); err != nil {
+	if err := tx.Waits().settle(a, t); err != nil {
 		return nil, err
 	}
 	if w := ws.Waits[id]; w != nil {
 		if w.Ended == nil && blocker != 0 {
 			w.Blocker = procOf(blocker)
-			tx.saveWaits(ws)
+			tx.Waits().save(ws)
 		}
-		return tx.view(me, waiter, w), nil
+		return tx.Waits().view(me, waiter, w), nil
 	}
 	if !t.StillWorking() {
 		// Already not working: say how it ended, registering nothing.
-		e := tx.endingOf(t)
+		e := tx.Waits().endingOf(t)
 		if me != nil {
-			if tx.carryTaint(t, me) {
-				tx.saveChat(me, true)
+			if tx.Chats().carryTaint(t, me) {
+				tx.Chats().save(me, true)
 			}
 		}
 		w := &Wait{Target: id, Kind: kind, Title: t.Title, Since: tx.Now(), Ended: &e}
-		v := tx.view(me, waiter, w)
+		v := tx.Waits().view(me, waiter, w)
 		v.Recorded = false
 		return v, nil
 	}
 	if me != nil {
-		if loop, err := tx.waitLoop(me.ID, id); err != nil {
+		if loop, err := tx.Waits().waitLoop(me.ID, id); err != nil {
 			return nil, err
 		} else if loop != nil {
 			return nil, loopf("chat %s cannot wait for %s: the waits would go round in a loop, %s", me.ID, id, strings.Join(loop, " → "))
@@ -536,16 +548,16 @@ func (tx *Tx) StartWait(a Actor, kind, id string, blocker int) (*WaitView, error
 	if me != nil {
 		w.Chain = me.Chain
 		me.Waiting = append(me.Waiting, id)
-		tx.saveChat(me, true)
+		tx.Chats().save(me, true)
 	}
 	if blocker != 0 {
 		w.Blocker = procOf(blocker)
 	}
 	ws.Waits[id] = w
-	tx.saveWaits(ws)
+	tx.Waits().save(ws)
 	t.Waiters = append(t.Waiters, waiter)
-	tx.saveChat(t, true)
-	return tx.view(me, waiter, w), nil
+	tx.Chats().save(t, true)
+	return tx.Waits().view(me, waiter, w), nil
 }
 
 func waitKind(kind, id string) error {
@@ -571,7 +583,8 @@ func procOf(pid int) *Proc {
 
 // waitLoop is the chain of waits that a wait of from on to would close, as
 // ids from from back to from (c_1, c_2, c_3, c_1), or nil.
-func (tx *View) waitLoop(from, to string) ([]string, error) {
+func (w WaitsView) waitLoop(from, to string) ([]string, error) {
+	tx := w.v
 	seen := map[string]bool{}
 	var walk func(id string) ([]string, error)
 	walk = func(id string) ([]string, error) {
@@ -582,7 +595,7 @@ func (tx *View) waitLoop(from, to string) ([]string, error) {
 			return nil, nil
 		}
 		seen[id] = true
-		c, err := tx.Chat(id)
+		c, err := tx.Chats().Get(id)
 		if errors.Is(err, ErrNoChat) {
 			return nil, nil
 		}
@@ -608,44 +621,47 @@ func (tx *View) waitLoop(from, to string) ([]string, error) {
 }
 
 // view is a wait as the wait commands print it.
-func (tx *View) view(me *Chat, waiter string, w *Wait) *WaitView {
+func (ww WaitsView) view(me *Chat, waiter string, w *Wait) *WaitView {
+	tx := ww.v
 	v := &WaitView{
 		Waiter: waiter, Target: w.Target, Kind: w.Kind, Title: w.Title, State: WaitWaiting,
 		Since: w.Since, Chain: w.Chain, Blocking: w.blocked(),
 	}
 	if w.Ended != nil {
-		v.State, v.Ending, v.Recorded = WaitEnded, tx.tell(me, w), true
+		v.State, v.Ending, v.Recorded = WaitEnded, tx.Waits().tell(me, w), true
 		v.Title = v.Ending.Title
 	}
 	return v
 }
 
-// WaitTold marks an ended wait said (a blocking wait returned with it, or
+// Told marks an ended wait said (a blocking wait returned with it, or
 // a wait command found it ended): its record goes.
-func (tx *Tx) WaitTold(a Actor, target string, ended time.Time) error {
-	ws, err := tx.waitsOf(WaiterOf(a))
+func (ww WaitsTx) Told(a Actor, target string, ended time.Time) error {
+	tx := ww.tx
+	ws, err := tx.Waits().of(WaiterOf(a))
 	if err != nil {
 		return err
 	}
 	if w := ws.Waits[target]; w != nil && w.Ended != nil && w.Ended.At.Equal(ended) {
 		delete(ws.Waits, target)
-		tx.saveWaits(ws)
+		tx.Waits().save(ws)
 		if !a.Person() {
 			// Told by a command a chat runs: the chat's notes say it
 			// again if that command does not get out (receipts.go).
 			tx.marks = &Receipt{Chat: a.ID, Proc: tx.h.self(), Waits: []*Wait{w}}
-			tx.keepReceipt()
+			tx.Notes().keepReceipt()
 		}
 	}
 	return nil
 }
 
-// WaitOf is the actor's wait on target as it is now, or nil. A blocking
+// Of is the actor's wait on target as it is now, or nil. A blocking
 // wait that gives up at its timeout asks it: one that ended meanwhile is
 // said; else it stays registered, as if detached (its blocker gone, the
 // chat is woken when it ends).
-func (tx *View) WaitOf(a Actor, target string) (*WaitView, error) {
-	me, waiter, ws, err := tx.actorWaits(a)
+func (ww WaitsView) Of(a Actor, target string) (*WaitView, error) {
+	tx := ww.v
+	me, waiter, ws, err := tx.Waits().actorWaits(a)
 	if err != nil {
 		return nil, err
 	}
@@ -653,24 +669,26 @@ func (tx *View) WaitOf(a Actor, target string) (*WaitView, error) {
 	if w == nil {
 		return nil, nil
 	}
-	return tx.view(me, waiter, w), nil
+	return tx.Waits().view(me, waiter, w), nil
 }
 
 // actorWaits is the acting chat (nil for the person), its name as a
 // waiter, and its waits record.
-func (tx *View) actorWaits(a Actor) (me *Chat, waiter string, ws *Waits, err error) {
-	if me, err = tx.Acting(a); err != nil {
+func (w WaitsView) actorWaits(a Actor) (me *Chat, waiter string, ws *Waits, err error) {
+	tx := w.v
+	if me, err = tx.Chats().Acting(a); err != nil {
 		return nil, "", nil, err
 	}
 	waiter = WaiterOf(a)
-	ws, err = tx.waitsOf(waiter)
+	ws, err = tx.Waits().of(waiter)
 	return me, waiter, ws, err
 }
 
-// CancelWait is `conch wait cancel ID`: the actor's wait on the target goes,
+// Cancel is `conch wait cancel ID`: the actor's wait on the target goes,
 // registered or ended.
-func (tx *Tx) CancelWait(a Actor, target string) (*WaitView, error) {
-	me, waiter, ws, err := tx.actorWaits(a)
+func (ww WaitsTx) Cancel(a Actor, target string) (*WaitView, error) {
+	tx := ww.tx
+	me, waiter, ws, err := tx.Waits().actorWaits(a)
 	if err != nil {
 		return nil, err
 	}
@@ -678,51 +696,53 @@ func (tx *Tx) CancelWait(a Actor, target string) (*WaitView, error) {
 	if w == nil {
 		return nil, refusedf("no wait for %s", target)
 	}
-	v := tx.view(me, waiter, w)
+	v := tx.Waits().view(me, waiter, w)
 	v.State = WaitCancelled
 	delete(ws.Waits, target)
-	tx.saveWaits(ws)
+	tx.Waits().save(ws)
 	if w.Ended != nil {
 		return v, nil
 	}
-	if t, err := tx.Chat(target); err == nil {
+	if t, err := tx.Chats().Get(target); err == nil {
 		t.Waiters = without(t.Waiters, waiter)
-		tx.saveChat(t, true)
+		tx.Chats().save(t, true)
 	} else if !errors.Is(err, ErrNoChat) {
 		return nil, err
 	}
 	if me != nil {
 		me.Waiting = without(me.Waiting, target)
-		tx.saveChat(me, true)
+		tx.Chats().save(me, true)
 		// It waits for nothing more of its own: if that was all that kept it
 		// working, the waits on it end.
-		if err := tx.settle(a, me); err != nil {
+		if err := tx.Waits().settle(a, me); err != nil {
 			return nil, err
 		}
 	}
 	return v, nil
 }
 
-// ListWaits is `conch wait list`: the actor's waits, by target.
-func (tx *View) ListWaits(a Actor) ([]*WaitView, error) {
-	me, waiter, ws, err := tx.actorWaits(a)
+// List is `conch wait list`: the actor's waits, by target.
+func (w WaitsView) List(a Actor) ([]*WaitView, error) {
+	tx := w.v
+	me, waiter, ws, err := tx.Waits().actorWaits(a)
 	if err != nil {
 		return nil, err
 	}
 	out := []*WaitView{}
 	for _, id := range sortedTargets(ws) {
-		out = append(out, tx.view(me, waiter, ws.Waits[id]))
+		out = append(out, tx.Waits().view(me, waiter, ws.Waits[id]))
 	}
 	return out, nil
 }
 
-// SettleWaits brings the actor's registered waits up to date with their
+// Settle brings the actor's registered waits up to date with their
 // targets: a target that stopped working without a command saying so (its
 // reply's process gone, a wake that went away) ends them now. It says
 // whether it changed anything.
-func (tx *Tx) SettleWaits(a Actor) (bool, error) {
+func (w WaitsTx) Settle(a Actor) (bool, error) {
+	tx := w.tx
 	waiter := WaiterOf(a)
-	ws, err := tx.waitsOf(waiter)
+	ws, err := tx.Waits().of(waiter)
 	if err != nil {
 		return false, err
 	}
@@ -731,14 +751,14 @@ func (tx *Tx) SettleWaits(a Actor) (bool, error) {
 		if ws.Waits[id].Ended != nil {
 			continue
 		}
-		over, err := tx.targetOver(waiter, id)
+		over, err := tx.Waits().targetOver(waiter, id)
 		if err != nil {
 			return false, err
 		}
 		if !over {
 			continue
 		}
-		if err := tx.settleTarget(a, waiter, id); err != nil {
+		if err := tx.Waits().settleTarget(a, waiter, id); err != nil {
 			return false, err
 		}
 		changed = true
@@ -748,8 +768,9 @@ func (tx *Tx) SettleWaits(a Actor) (bool, error) {
 
 // targetOver says whether a registered wait's target has stopped working
 // (or gone) without the wait having been ended: a read, changing nothing.
-func (tx *View) targetOver(waiter, id string) (bool, error) {
-	t, err := tx.Chat(id)
+func (w WaitsView) targetOver(waiter, id string) (bool, error) {
+	tx := w.v
+	t, err := tx.Chats().Get(id)
 	if errors.Is(err, ErrNoChat) {
 		return true, nil
 	}
@@ -761,10 +782,11 @@ func (tx *View) targetOver(waiter, id string) (bool, error) {
 
 // settleTarget ends a registered wait whose target stopped working
 // unannounced, and any other waits on that target.
-func (tx *Tx) settleTarget(a Actor, waiter, id string) error {
-	t, err := tx.Chat(id)
+func (w WaitsTx) settleTarget(a Actor, waiter, id string) error {
+	tx := w.tx
+	t, err := tx.Chats().Get(id)
 	if errors.Is(err, ErrNoChat) {
-		return tx.endWait(a, waiter, &Chat{ID: id}, Ending{At: tx.Now(), How: EndedGone})
+		return tx.Waits().endWait(a, waiter, &Chat{ID: id}, Ending{At: tx.Now(), How: EndedGone})
 	}
 	if err != nil {
 		return err
@@ -772,22 +794,23 @@ func (tx *Tx) settleTarget(a Actor, waiter, id string) error {
 	if !visibleTo(waiter, t) {
 		// No longer one the waiter may see: this wait ends alone, saying
 		// nothing of it.
-		if err := tx.endWait(a, waiter, t, Ending{At: tx.Now(), How: EndedHidden}); err != nil {
+		if err := tx.Waits().endWait(a, waiter, t, Ending{At: tx.Now(), How: EndedHidden}); err != nil {
 			return err
 		}
-		tx.saveChat(t, true)
+		tx.Chats().save(t, true)
 		return nil
 	}
-	return tx.settle(a, t)
+	return tx.Waits().settle(a, t)
 }
 
-// endedWaits are the waits of me that ended and that it must hear now: not
+// ended are the waits of me that ended and that it must hear now: not
 // those a live process blocks on (it tells them), and, found as they are
 // read, registered ones whose target stopped working unannounced (ended
 // for real, with the taint carried, in the transaction that marks them
 // told).
-func (tx *View) endedWaits(me *Chat) ([]EndedWait, error) {
-	ws, err := tx.waitsOf(me.ID)
+func (ww WaitsView) ended(me *Chat) ([]EndedWait, error) {
+	tx := ww.v
+	ws, err := tx.Waits().of(me.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -798,20 +821,20 @@ func (tx *View) endedWaits(me *Chat) ([]EndedWait, error) {
 			continue
 		}
 		if w.Ended != nil {
-			out = append(out, *tx.tell(me, w))
+			out = append(out, *tx.Waits().tell(me, w))
 			continue
 		}
-		over, err := tx.targetOver(me.ID, id)
+		over, err := tx.Waits().targetOver(me.ID, id)
 		if err != nil {
 			return nil, err
 		}
 		if !over {
 			continue
 		}
-		if e := tx.endingNow(me.ID, id); e != nil {
+		if e := tx.Waits().endingNow(me.ID, id); e != nil {
 			cp := *w
 			cp.Ended = e
-			out = append(out, *tx.tell(me, &cp))
+			out = append(out, *tx.Waits().tell(me, &cp))
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Ended.Before(out[j].Ended) })
@@ -821,8 +844,9 @@ func (tx *View) endedWaits(me *Chat) ([]EndedWait, error) {
 // endingNow is how a target that stopped working unannounced would be said
 // to have ended (as settling it would write it), or nil if, once settled,
 // it still works (stopped, but set to carry on).
-func (tx *View) endingNow(waiter, id string) *Ending {
-	t, err := tx.Chat(id)
+func (w WaitsView) endingNow(waiter, id string) *Ending {
+	tx := w.v
+	t, err := tx.Chats().Get(id)
 	if err != nil {
 		return &Ending{At: tx.Now(), How: EndedGone}
 	}
@@ -838,19 +862,20 @@ func (tx *View) endingNow(waiter, id string) *Ending {
 	if cp.StillWorking() {
 		return nil
 	}
-	e := tx.endingOf(&cp)
+	e := tx.Waits().endingOf(&cp)
 	return &e
 }
 
-// markWaits records that the ended waits in ws were told: a registered one
+// mark records that the ended waits in ws were told: a registered one
 // found over as it was read is ended for real first (its taint carried),
 // and every told one leaves the record.
-func (tx *Tx) markWaits(me *Chat, told []EndedWait) error {
+func (ww WaitsTx) mark(me *Chat, told []EndedWait) error {
+	tx := ww.tx
 	if len(told) == 0 {
 		return nil
 	}
 	a := Actor{ID: me.ID}
-	ws, err := tx.waitsOf(me.ID)
+	ws, err := tx.Waits().of(me.ID)
 	if err != nil {
 		return err
 	}
@@ -860,7 +885,7 @@ func (tx *Tx) markWaits(me *Chat, told []EndedWait) error {
 			continue
 		}
 		if w.Ended == nil {
-			if err := tx.settleTarget(a, me.ID, t.Target); err != nil {
+			if err := tx.Waits().settleTarget(a, me.ID, t.Target); err != nil {
 				return err
 			}
 		}
@@ -871,15 +896,16 @@ func (tx *Tx) markWaits(me *Chat, told []EndedWait) error {
 			}
 		}
 	}
-	tx.saveWaits(ws)
+	tx.Waits().save(ws)
 	return nil
 }
 
-// WaitsOver says whether any registered wait of the actor has a target that
+// Over says whether any registered wait of the actor has a target that
 // stopped working unannounced (SettleWaits would change something): a read.
-func (tx *View) WaitsOver(a Actor) (bool, error) {
+func (w WaitsView) Over(a Actor) (bool, error) {
+	tx := w.v
 	waiter := WaiterOf(a)
-	ws, err := tx.waitsOf(waiter)
+	ws, err := tx.Waits().of(waiter)
 	if err != nil {
 		return false, err
 	}
@@ -887,7 +913,7 @@ func (tx *View) WaitsOver(a Actor) (bool, error) {
 		if ws.Waits[id].Ended != nil {
 			continue
 		}
-		if over, err := tx.targetOver(waiter, id); err != nil || over {
+		if over, err := tx.Waits().targetOver(waiter, id); err != nil || over {
 			return over, err
 		}
 	}

@@ -52,7 +52,7 @@ func (h *Home) Await(ctx context.Context, a Actor, target string, ready func()) 
 func (h *Home) awaitCheck(a Actor, target string) (*WaitView, error) {
 	look := func() (v *WaitView, over bool, err error) {
 		err = h.View(func(tx *View) error {
-			me, waiter, ws, err := tx.actorWaits(a)
+			me, waiter, ws, err := tx.Waits().actorWaits(a)
 			if err != nil {
 				return err
 			}
@@ -61,10 +61,10 @@ func (h *Home) awaitCheck(a Actor, target string) (*WaitView, error) {
 				return refusedf("the wait for %s was cancelled", target)
 			}
 			if w.Ended != nil {
-				v = tx.view(me, waiter, w)
+				v = tx.Waits().view(me, waiter, w)
 				return nil
 			}
-			over, err = tx.targetOver(waiter, target)
+			over, err = tx.Waits().targetOver(waiter, target)
 			return err
 		})
 		return v, over, err
@@ -74,7 +74,7 @@ func (h *Home) awaitCheck(a Actor, target string) (*WaitView, error) {
 		return v, err
 	}
 	if err := h.Update(func(tx *Tx) error {
-		_, err := tx.SettleWaits(a)
+		_, err := tx.Waits().Settle(a)
 		return err
 	}); err != nil {
 		return nil, err

@@ -73,22 +73,22 @@ func TestWaitOnChatWithMessageOnItsWay(t *testing.T) {
 	person := Actor{}
 	mustUpdate(t, h, func(tx *Tx) error {
 		for _, title := range []string{"Release notes", "Fix the login"} {
-			if _, err := tx.CreateChat(person, NewChat{Title: title, Folder: "/tmp"}); err != nil {
+			if _, err := tx.Chats().Create(person, NewChat{Title: title, Folder: "/tmp"}); err != nil {
 				return err
 			}
 		}
-		c2, err := tx.Chat("c_2")
+		c2, err := tx.Chats().Get("c_2")
 		if err != nil {
 			return err
 		}
 		c2.Wake = &Wake{Reason: WakeMessage, Message: "m_1", Chain: "ch_9", At: tx.Now()}
-		tx.saveChat(c2, true)
+		tx.Chats().save(c2, true)
 		return nil
 	})
 	c1 := Actor{ID: "c_1"}
 	var v *WaitView
 	mustUpdate(t, h, func(tx *Tx) (err error) {
-		v, err = tx.StartWait(c1, WaitChat, "c_2", 0)
+		v, err = tx.Waits().Start(c1, WaitChat, "c_2", 0)
 		return err
 	})
 	if v.State != WaitWaiting {
@@ -96,19 +96,19 @@ func TestWaitOnChatWithMessageOnItsWay(t *testing.T) {
 	}
 	c2 := Actor{ID: "c_2"}
 	mustUpdate(t, h, func(tx *Tx) error {
-		if _, err := tx.StartReply(c2, ReplyStart{PID: os.Getpid()}); err != nil {
+		if _, err := tx.Replies().Start(c2, ReplyStart{PID: os.Getpid()}); err != nil {
 			return err
 		}
-		_, err := tx.EndReply(c2, ReplyEnd{Text: "Read it, done."})
+		_, err := tx.Replies().End(c2, ReplyEnd{Text: "Read it, done."})
 		return err
 	})
 	var ended []EndedWait
 	if err := h.View(func(tx *View) error {
-		me, err := tx.Chat("c_1")
+		me, err := tx.Chats().Get("c_1")
 		if err != nil {
 			return err
 		}
-		ended, err = tx.endedWaits(me)
+		ended, err = tx.Waits().ended(me)
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -123,23 +123,23 @@ func TestWaitLoopOfFour(t *testing.T) {
 	h := testHome(t)
 	mustUpdate(t, h, func(tx *Tx) error {
 		for i := 1; i <= 4; i++ {
-			c, err := tx.CreateChat(Actor{}, NewChat{Title: "Chat", Folder: "/tmp"})
+			c, err := tx.Chats().Create(Actor{}, NewChat{Title: "Chat", Folder: "/tmp"})
 			if err != nil {
 				return err
 			}
-			if _, err := tx.StartReply(Actor{ID: c.ID}, ReplyStart{PID: os.Getpid()}); err != nil {
+			if _, err := tx.Replies().Start(Actor{ID: c.ID}, ReplyStart{PID: os.Getpid()}); err != nil {
 				return err
 			}
 		}
 		for _, w := range [][2]string{{"c_1", "c_2"}, {"c_2", "c_3"}, {"c_3", "c_4"}} {
-			if _, err := tx.StartWait(Actor{ID: w[0]}, WaitChat, w[1], 0); err != nil {
+			if _, err := tx.Waits().Start(Actor{ID: w[0]}, WaitChat, w[1], 0); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	err := h.Update(func(tx *Tx) error {
-		_, err := tx.StartWait(Actor{ID: "c_4"}, WaitChat, "c_1", 0)
+		_, err := tx.Waits().Start(Actor{ID: "c_4"}, WaitChat, "c_1", 0)
 		return err
 	})
 	if !errors.Is(err, ErrWaitLoop) || !errors.Is(err, ErrRefused) || !strings.HasSuffix(err.Error(), "c_4 → c_1 → c_2 → c_3 → c_4") {
@@ -153,19 +153,19 @@ func TestCorruptWaitsRecordFailsTheEnd(t *testing.T) {
 	h := testHome(t)
 	mustUpdate(t, h, func(tx *Tx) error {
 		for _, title := range []string{"One", "Two"} {
-			if _, err := tx.CreateChat(Actor{}, NewChat{Title: title, Folder: "/tmp"}); err != nil {
+			if _, err := tx.Chats().Create(Actor{}, NewChat{Title: title, Folder: "/tmp"}); err != nil {
 				return err
 			}
 		}
-		if _, err := tx.StartReply(Actor{ID: "c_2"}, ReplyStart{PID: os.Getpid()}); err != nil {
+		if _, err := tx.Replies().Start(Actor{ID: "c_2"}, ReplyStart{PID: os.Getpid()}); err != nil {
 			return err
 		}
-		_, err := tx.StartWait(Actor{ID: "c_1"}, WaitChat, "c_2", 0)
+		_, err := tx.Waits().Start(Actor{ID: "c_1"}, WaitChat, "c_2", 0)
 		return err
 	})
 	putRaw(t, h, waitsRel("c_1"), []byte("{torn"))
 	err := h.Update(func(tx *Tx) error {
-		_, err := tx.EndReply(Actor{ID: "c_2"}, ReplyEnd{Text: "done"})
+		_, err := tx.Replies().End(Actor{ID: "c_2"}, ReplyEnd{Text: "done"})
 		return err
 	})
 	var ce *CorruptError
@@ -173,7 +173,7 @@ func TestCorruptWaitsRecordFailsTheEnd(t *testing.T) {
 		t.Fatalf("ending a wait in a torn record: %v", err)
 	}
 	if err := h.View(func(tx *View) error {
-		c, err := tx.Chat("c_2")
+		c, err := tx.Chats().Get("c_2")
 		if err != nil {
 			return err
 		}
@@ -191,11 +191,11 @@ func twoChats(t *testing.T, h *Home, pid int) {
 	t.Helper()
 	mustUpdate(t, h, func(tx *Tx) error {
 		for _, title := range []string{"Release notes", "Fix the login"} {
-			if _, err := tx.CreateChat(Actor{}, NewChat{Title: title, Folder: "/tmp", WakeCmd: "true"}); err != nil {
+			if _, err := tx.Chats().Create(Actor{}, NewChat{Title: title, Folder: "/tmp", WakeCmd: "true"}); err != nil {
 				return err
 			}
 		}
-		_, err := tx.StartReply(Actor{ID: "c_2"}, ReplyStart{PID: pid})
+		_, err := tx.Replies().Start(Actor{ID: "c_2"}, ReplyStart{PID: pid})
 		return err
 	})
 }
@@ -205,7 +205,7 @@ func twoChats(t *testing.T, h *Home, pid int) {
 func await(t *testing.T, h *Home, a Actor, target string) (answer chan *WaitView, errs chan error) {
 	t.Helper()
 	mustUpdate(t, h, func(tx *Tx) error {
-		_, err := tx.StartWait(a, WaitChat, target, os.Getpid())
+		_, err := tx.Waits().Start(a, WaitChat, target, os.Getpid())
 		return err
 	})
 	ready := make(chan struct{})
@@ -231,7 +231,7 @@ func TestAwaitWokenByReplyEnd(t *testing.T) {
 	// The wait ends while its blocker lives (the blocker is this process,
 	// so it stays alive after Await returns): notes says nothing of it.
 	mustUpdate(t, h, func(tx *Tx) error {
-		_, err := tx.EndReply(Actor{ID: "c_2"}, ReplyEnd{Text: "Fixed."})
+		_, err := tx.Replies().End(Actor{ID: "c_2"}, ReplyEnd{Text: "Fixed."})
 		return err
 	})
 	v, err := <-answer, <-errs
@@ -239,14 +239,14 @@ func TestAwaitWokenByReplyEnd(t *testing.T) {
 		t.Fatalf("Await = %+v, %v", v, err)
 	}
 	if err := h.View(func(tx *View) error {
-		me, err := tx.Chat("c_1")
+		me, err := tx.Chats().Get("c_1")
 		if err != nil {
 			return err
 		}
 		if me.Wake != nil {
 			t.Errorf("a chat blocking on its wait was woken: %+v", me.Wake)
 		}
-		ended, err := tx.endedWaits(me)
+		ended, err := tx.Waits().ended(me)
 		if len(ended) != 0 {
 			t.Errorf("notes would tell a wait its blocker tells: %+v", ended)
 		}
@@ -273,7 +273,7 @@ func TestAwaitNoticesAGoneProcess(t *testing.T) {
 		t.Fatalf("Await = %+v, %v", v, err)
 	}
 	if err := h.View(func(tx *View) error {
-		c, err := tx.Chat("c_2")
+		c, err := tx.Chats().Get("c_2")
 		if err == nil && (c.Reply != nil || c.LastReply == nil || c.LastReply.Outcome != OutcomeGone) {
 			t.Errorf("the gone reply was not recorded: reply %+v, last %+v", c.Reply, c.LastReply)
 		}
@@ -290,7 +290,7 @@ func TestAwaitCancelled(t *testing.T) {
 	c1 := Actor{ID: "c_1"}
 	answer, errs := await(t, h, c1, "c_2")
 	mustUpdate(t, h, func(tx *Tx) error {
-		_, err := tx.CancelWait(c1, "c_2")
+		_, err := tx.Waits().Cancel(c1, "c_2")
 		return err
 	})
 	if v, err := <-answer, <-errs; v != nil || !errors.Is(err, ErrRefused) {

@@ -25,33 +25,36 @@ const (
 // only when its session is not open: while the person has it open, the
 // message waits for them. While a woken run of it goes, the wake is
 // recorded for that run to take when it ends (one woken run at a time).
-func (tx *Tx) wake(c *Chat, reason, message, chain string) bool {
-	way, _ := tx.wakeWay(c)
+func (w WakesTx) wake(c *Chat, reason, message, chain string) bool {
+	tx := w.tx
+	way, _ := tx.Wakes().wakeWay(c)
 	if way == wayNone || way == wayOpen {
 		return false
 	}
 	c.Wake = &Wake{Reason: reason, Message: message, Chain: chain, At: tx.Now()}
-	tx.saveChat(c, true)
+	tx.Chats().save(c, true)
 	if way != wayRunning {
-		tx.runCmd(c, c.WakeCmd, "CONCH_WAKE="+reason, "CONCH_MESSAGE="+message) // a resume, a channel's prompt, or the person's command
+		tx.Wakes().runCmd(c, c.WakeCmd, "CONCH_WAKE="+reason, "CONCH_MESSAGE="+message) // a resume, a channel's prompt, or the person's command
 	}
 	return true
 }
 
 // canWake says whether tx.wake would wake c now.
-func (tx *View) canWake(c *Chat) bool {
-	way, _ := tx.wakeWay(c)
+func (w WakesView) canWake(c *Chat) bool {
+	tx := w.v
+	way, _ := tx.Wakes().wakeWay(c)
 	return way != wayNone && way != wayOpen
 }
 
 // runStopCmd runs a chat's stop_cmd detached, once the change is written;
 // never for a chat on another computer (its hooks hear the stop at its
 // next tool call).
-func (tx *Tx) runStopCmd(c *Chat, by, reason string) {
+func (w WakesTx) runStopCmd(c *Chat, by, reason string) {
+	tx := w.tx
 	if c.StopCmd == "" || elsewhere(c.Computer, tx.h.Computer) {
 		return
 	}
-	tx.runCmd(c, c.StopCmd, "CONCH_STOPPED_BY="+by, "CONCH_STOP_REASON="+reason)
+	tx.Wakes().runCmd(c, c.StopCmd, "CONCH_STOPPED_BY="+by, "CONCH_STOP_REASON="+reason)
 }
 
 // CmdEnvNames are the variables of the harness's environment that conch
@@ -81,7 +84,8 @@ func CmdEnvOf(getenv func(string) string) []string {
 // its harness registered (else a minimal PATH), the home, and the CONCH_*
 // variables that say why; never the environment or the folder of the
 // command that caused it, which may be another chat's.
-func (tx *Tx) runCmd(c *Chat, command string, vars ...string) {
+func (w WakesTx) runCmd(c *Chat, command string, vars ...string) {
+	tx := w.tx
 	env := slices.Clone(c.CmdEnv)
 	if len(env) == 0 {
 		env = []string{minimalPath}

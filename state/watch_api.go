@@ -15,8 +15,9 @@ import (
 // clock is touched). It says false where the watcher may not watch the
 // target (read access, SPEC §1; a chat does not watch itself), and where
 // the watch could not be registered (said as a warning).
-func (tx *Tx) watch(watcher, target *Chat) bool {
-	cur, err := tx.register(watcher, target)
+func (c ChatsTx) watch(watcher, target *Chat) bool {
+	tx := c.tx
+	cur, err := tx.Chats().register(watcher, target)
 	if err != nil {
 		if !errors.Is(err, ErrRefused) && !errors.Is(err, ErrNoChat) {
 			tx.warn("chat %s could not watch chat %s: %v", watcher.ID, target.ID, err)
@@ -28,21 +29,22 @@ func (tx *Tx) watch(watcher, target *Chat) bool {
 
 // register is watch with its reasons: a refusal when the watcher may not
 // watch the target, an error when a record cannot be read.
-func (tx *Tx) register(watcher, target *Chat) (*Cursor, error) {
+func (c ChatsTx) register(watcher, target *Chat) (*Cursor, error) {
+	tx := c.tx
 	if watcher.ID == target.ID {
 		return nil, refusedf("a chat does not watch itself")
 	}
 	if !canSee(watcher, target) {
 		return nil, noChat(target.ID)
 	}
-	cs, err := tx.cursors(watcher.ID)
+	cs, err := tx.Log().cursors(watcher.ID)
 	if err != nil {
 		return nil, err
 	}
 	now := tx.Now()
 	cur := cs.Targets[target.ID]
-	if cur == nil || cur.Expired(tx.retentionNow()) {
-		v, err := tx.StateVersion(target.ID)
+	if cur == nil || cur.Expired(tx.Log().retentionNow()) {
+		v, err := tx.Log().Version(target.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -50,10 +52,10 @@ func (tx *Tx) register(watcher, target *Chat) (*Cursor, error) {
 		cs.Targets[target.ID] = cur
 	}
 	cur.Touched = now
-	tx.saveCursors(cs)
+	tx.Log().saveCursors(cs)
 	if !slices.Contains(target.Watchers, watcher.ID) {
 		target.Watchers = append(target.Watchers, watcher.ID)
-		tx.saveChat(target, true)
+		tx.Chats().save(target, true)
 	}
 	return cur, nil
 }
@@ -80,16 +82,17 @@ func watchOf(watcher, target string, cur *Cursor) *Watch {
 }
 
 // Watch makes the acting chat watch chat id (conch watch ID).
-func (tx *Tx) Watch(a Actor, id string) (*Watch, error) {
-	me, err := tx.watcher(a, "watch")
+func (c ChatsTx) Watch(a Actor, id string) (*Watch, error) {
+	tx := c.tx
+	me, err := tx.Chats().watcher(a, "watch")
 	if err != nil {
 		return nil, err
 	}
-	target, err := tx.Named(a, id)
+	target, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
 	}
-	cur, err := tx.register(me, target)
+	cur, err := tx.Chats().register(me, target)
 	if err != nil {
 		return nil, err
 	}
@@ -98,48 +101,51 @@ func (tx *Tx) Watch(a Actor, id string) (*Watch, error) {
 
 // Unwatch removes the acting chat's watch on chat id (conch unwatch ID). A
 // chat it does not watch is no error: Watching says whether it did.
-func (tx *Tx) Unwatch(a Actor, id string) (*Watch, error) {
-	me, err := tx.watcher(a, "unwatch")
+func (c ChatsTx) Unwatch(a Actor, id string) (*Watch, error) {
+	tx := c.tx
+	me, err := tx.Chats().watcher(a, "unwatch")
 	if err != nil {
 		return nil, err
 	}
-	target, err := tx.Named(a, id)
+	target, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
 	}
-	cs, err := tx.cursors(me.ID)
+	cs, err := tx.Log().cursors(me.ID)
 	if err != nil {
 		return nil, err
 	}
 	w := watchOf(me.ID, target.ID, cs.Targets[target.ID])
 	if w.Watching {
 		delete(cs.Targets, target.ID)
-		tx.saveCursors(cs)
+		tx.Log().saveCursors(cs)
 	}
 	if i := slices.Index(target.Watchers, me.ID); i >= 0 {
 		target.Watchers = slices.Delete(target.Watchers, i, i+1)
-		tx.saveChat(target, true)
+		tx.Chats().save(target, true)
 	}
 	return w, nil
 }
 
-func (tx *View) watcher(a Actor, verb string) (*Chat, error) {
+func (c ChatsView) watcher(a Actor, verb string) (*Chat, error) {
+	tx := c.v
 	if a.Person() {
 		return nil, needsChat(verb)
 	}
-	return tx.Chat(a.ID)
+	return tx.Chats().Get(a.ID)
 }
 
-// ResetChat is conch chat reset: the harness cleared the chat's history, so
+// Reset is conch chat reset: the harness cleared the chat's history, so
 // the watches it kept go (its log stays, and so do the watches on it). The
 // chat itself, or the person, may. It returns the chats it watched.
-func (tx *Tx) ResetChat(a Actor, id string) ([]string, error) {
-	c, err := tx.Named(a, id)
+func (cc ChatsTx) Reset(a Actor, id string) ([]string, error) {
+	tx := cc.tx
+	c, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
 	}
 	if !a.Person() && a.ID != c.ID {
 		return nil, refusedf("chat %s cannot reset chat %s: only the chat itself, or its harness", a.ID, c.ID)
 	}
-	return tx.dropCursorsOf(c.ID)
+	return tx.Log().dropCursorsOf(c.ID)
 }

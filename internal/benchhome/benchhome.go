@@ -75,33 +75,33 @@ func fill(dir string, chats, events int, ev everyday, out io.Writer) error {
 				if i%5 != 0 {
 					folder = filepath.Join(work, "repo"+strconv.Itoa(i%20))
 				}
-				c, err := tx.CreateChat(person, state.NewChat{Title: fmt.Sprintf("Chat number %d of the bench", i+1), Folder: folder})
+				c, err := tx.Chats().Create(person, state.NewChat{Title: fmt.Sprintf("Chat number %d of the bench", i+1), Folder: folder})
 				if err != nil {
 					return err
 				}
 				me := state.Actor{ID: c.ID}
 				switch {
 				case i%10 == 0:
-					if _, err := tx.StartReply(me, state.ReplyStart{Person: true, PID: 1}); err != nil {
+					if _, err := tx.Replies().Start(me, state.ReplyStart{Person: true, PID: 1}); err != nil {
 						return err
 					}
 					file := filepath.Join(folder, "src", "file"+strconv.Itoa(i)+".go")
-					if _, err := tx.Step(me, state.StepIn{Family: "edit", Files: []string{file}, PID: 1}); err != nil {
+					if _, err := tx.Replies().Step(me, state.StepIn{Family: "edit", Files: []string{file}, PID: 1}); err != nil {
 						return err
 					}
 				case i%10 == 1:
 					status := state.StatusNeedsYou
-					if _, err := tx.SetChat(person, c.ID, state.ChatChange{Status: &status}); err != nil {
+					if _, err := tx.Chats().Set(person, c.ID, state.ChatChange{Status: &status}); err != nil {
 						return err
 					}
 				case i%20 == 2:
 					yes := true
-					if _, err := tx.SetChat(person, c.ID, state.ChatChange{Archived: &yes}); err != nil {
+					if _, err := tx.Chats().Set(person, c.ID, state.ChatChange{Archived: &yes}); err != nil {
 						return err
 					}
 				}
 				if i%10 == 3 {
-					if _, err := tx.CreateTask(me, state.NewTask{Title: "A task of chat " + c.ID}); err != nil {
+					if _, err := tx.Tasks().Create(me, state.NewTask{Title: "A task of chat " + c.ID}); err != nil {
 						return err
 					}
 				}
@@ -139,7 +139,7 @@ func fill(dir string, chats, events int, ev everyday, out io.Writer) error {
 			err := h.Update(func(tx *state.Tx) error {
 				for k := done; k < min(done+batch, mine); k++ {
 					goal := fmt.Sprintf("goal %d of %s", k+1, id)
-					if _, err := tx.SetChat(person, id, state.ChatChange{Goal: &goal}); err != nil {
+					if _, err := tx.Chats().Set(person, id, state.ChatChange{Goal: &goal}); err != nil {
 						return err
 					}
 				}
@@ -180,7 +180,7 @@ func fill(dir string, chats, events int, ev everyday, out io.Writer) error {
 func chatIDs(h *state.Home) ([]string, error) {
 	var ids []string
 	err := h.View(func(tx *state.View) error {
-		ix, err := tx.ReadIndex()
+		ix, err := tx.Chats().Index()
 		for id := range ix.Chats {
 			ids = append(ids, id)
 		}
@@ -195,7 +195,7 @@ func countEvents(h *state.Home, ids []string) (int64, error) {
 	var total int64
 	err := h.View(func(tx *state.View) error {
 		for _, id := range ids {
-			v, err := tx.StateVersion(id)
+			v, err := tx.Log().Version(id)
 			if err != nil {
 				return err
 			}
@@ -219,16 +219,16 @@ func (ev everyday) fill(h *state.Home, folder string) error {
 	var peers []string
 	err := h.Update(func(tx *state.Tx) error {
 		for i := range ev.peers {
-			c, err := tx.CreateChat(person, state.NewChat{Title: fmt.Sprintf("Peer %d in the shared folder", i+1), Folder: folder})
+			c, err := tx.Chats().Create(person, state.NewChat{Title: fmt.Sprintf("Peer %d in the shared folder", i+1), Folder: folder})
 			if err != nil {
 				return err
 			}
 			me := state.Actor{ID: c.ID}
-			if _, err := tx.StartReply(me, state.ReplyStart{Person: true, PID: 1}); err != nil {
+			if _, err := tx.Replies().Start(me, state.ReplyStart{Person: true, PID: 1}); err != nil {
 				return err
 			}
 			file := filepath.Join(folder, "pkg"+strconv.Itoa(i), "peer.go")
-			if _, err := tx.Step(me, state.StepIn{Family: "edit", Files: []string{file}, PID: 1}); err != nil {
+			if _, err := tx.Replies().Step(me, state.StepIn{Family: "edit", Files: []string{file}, PID: 1}); err != nil {
 				return err
 			}
 			peers = append(peers, c.ID)
@@ -242,7 +242,7 @@ func (ev everyday) fill(h *state.Home, folder string) error {
 		for _, id := range peers[:min(5, len(peers))] {
 			for k := range ev.goals {
 				goal := fmt.Sprintf("step %d of the plan: make the tests in %s pass", k+1, id)
-				if _, err := tx.SetChat(person, id, state.ChatChange{Goal: &goal}); err != nil {
+				if _, err := tx.Chats().Set(person, id, state.ChatChange{Goal: &goal}); err != nil {
 					return err
 				}
 			}
@@ -250,14 +250,14 @@ func (ev everyday) fill(h *state.Home, folder string) error {
 		for i := range ev.claims {
 			id := peers[i%len(peers)]
 			file := filepath.Join(folder, "pkg"+strconv.Itoa(i%len(peers)), "claimed"+strconv.Itoa(i)+".go")
-			if _, err := tx.Claim(state.Actor{ID: id}, state.ClaimIn{Patterns: []string{file}, For: 2 * time.Hour, Reason: "mine for now"}); err != nil {
+			if _, err := tx.Claims().Take(state.Actor{ID: id}, state.ClaimIn{Patterns: []string{file}, For: 2 * time.Hour, Reason: "mine for now"}); err != nil {
 				return err
 			}
 		}
 		for i := range ev.messages {
 			from := state.Actor{ID: peers[i%len(peers)]}
 			text := fmt.Sprintf("I am changing pkg%d; message %d, please leave it to me", i%len(peers), i+1)
-			if _, err := tx.SendMessage(from, state.SendIn{To: "c_1", Text: text}); err != nil {
+			if _, err := tx.Messages().Send(from, state.SendIn{To: "c_1", Text: text}); err != nil {
 				return err
 			}
 		}

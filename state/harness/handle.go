@@ -161,7 +161,7 @@ func (r *run) toolStep() (family string, files []string) {
 
 // chat finds (or, with make, makes) the chat the event is about.
 func (r *run) chat(tx *state.Tx, make bool) (*state.Chat, bool, error) {
-	return tx.HarnessChat(r.sessionIn(make))
+	return tx.Sessions().Chat(r.sessionIn(make))
 }
 
 // context is an answer that adds text to the model's context (none when
@@ -179,14 +179,14 @@ func (r *run) sessionStart() error {
 	in := r.sessionIn(true)
 	in.Agent = "" // a session with --agent is still the main session
 	err := r.update(func(tx *state.Tx) (err error) {
-		c, _, err = tx.HarnessChat(in)
+		c, _, err = tx.Sessions().Chat(in)
 		if err != nil {
 			return err
 		}
 		if c.Status == state.StatusStopped && c.Reply == nil {
 			// The session is back (resumed, or cleared into this one).
 			s := state.StatusIdle
-			if _, err = tx.SetChat(state.Actor{ID: c.ID}, c.ID, state.ChatChange{Status: &s}); err != nil {
+			if _, err = tx.Chats().Set(state.Actor{ID: c.ID}, c.ID, state.ChatChange{Status: &s}); err != nil {
 				return err
 			}
 		}
@@ -213,7 +213,7 @@ func (r *run) userPrompt() error {
 	in := r.sessionIn(true)
 	in.Agent = ""
 	err := r.update(func(tx *state.Tx) (err error) {
-		if c, made, err = tx.HarnessChat(in); err != nil {
+		if c, made, err = tx.Sessions().Chat(in); err != nil {
 			return err
 		}
 		if rp := c.Reply; r.caps.PromptOnContinue && rp != nil && rp.Unwatched && rp.Steps == 0 && rp.Alive() {
@@ -225,11 +225,11 @@ func (r *run) userPrompt() error {
 		if !person && c.Reply != nil && c.Reply.Alive() {
 			// The harness goes on by itself (background work it was
 			// waiting for ended): the same reply, not a new one.
-			c, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: "other", PPID: r.env.PPID})
+			c, err = tx.Replies().Step(state.Actor{ID: c.ID}, state.StepIn{Family: "other", PPID: r.env.PPID})
 			if err != nil {
 				return err
 			}
-			return tx.HookedPrompt(c.ID, r.ev.Harness, prompt)
+			return tx.Sessions().HookedPrompt(c.ID, r.ev.Harness, prompt)
 		}
 		rs := state.ReplyStart{Person: person, PID: r.env.PID(), Reach: true}
 		if person {
@@ -242,10 +242,10 @@ func (r *run) userPrompt() error {
 			// relative to the chat's folder.
 			rs.Folder = f
 		}
-		if c, err = tx.StartReply(state.Actor{ID: c.ID}, rs); err != nil {
+		if c, err = tx.Replies().Start(state.Actor{ID: c.ID}, rs); err != nil {
 			return err
 		}
-		return tx.HookedPrompt(c.ID, r.ev.Harness, prompt)
+		return tx.Sessions().HookedPrompt(c.ID, r.ev.Harness, prompt)
 	})
 	if err != nil {
 		return err
@@ -296,13 +296,13 @@ func (r *run) preTool() error {
 		if v != nil && v.Decision != state.GuardNote {
 			stepFiles = nil // the edit may not happen: PostToolUse adds what did
 		}
-		if _, err = tx.Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: stepFiles, Tool: render.Clean(tool), PPID: r.env.PPID}); err != nil {
+		if _, err = tx.Replies().Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: stepFiles, Tool: render.Clean(tool), PPID: r.env.PPID}); err != nil {
 			return err
 		}
 		if conchShell(r.ev) {
 			// The command it runs acts as whoever runs it: the session,
 			// or its subagent (agent_id), which shares the session's shell.
-			return tx.ShellStarted(r.ev.Harness, r.ev.Session, r.ev.ToolUse, r.ev.Agent)
+			return tx.Sessions().ShellStarted(r.ev.Harness, r.ev.Session, r.ev.ToolUse, r.ev.Agent)
 		}
 		return nil
 	})
@@ -352,7 +352,7 @@ func (r *run) guard(tx *state.Tx, c *state.Chat, family string, files []string) 
 	if shellTool(r.ev.Tool) {
 		in.Command = r.ev.Input.Str("command")
 	}
-	return tx.Guard(state.Actor{ID: c.ID}, in)
+	return tx.Claims().Guard(state.Actor{ID: c.ID}, in)
 }
 
 // guardAnswer is the guard's verdict as an answer: a deny, with the reason
@@ -395,7 +395,7 @@ func (r *run) sayStop(c *state.Chat, ans Answer) error {
 	if c == nil || !r.stopHeard() {
 		return nil // the turn goes on past a denial: its next reply hears it
 	}
-	return r.update(func(tx *state.Tx) error { return tx.HeardStop(state.Actor{ID: c.ID}) })
+	return r.update(func(tx *state.Tx) error { return tx.Replies().HeardStop(state.Actor{ID: c.ID}) })
 }
 
 // stopHeard says whether a stop said at this event ends the turn where
@@ -425,7 +425,7 @@ func (r *run) postTool() error {
 	// PreToolUse): look first without the lock, as conch notes does.
 	var c *state.Chat
 	look := r.sessionIn(false)
-	if err := r.home.View(func(tx *state.View) (err error) { c, err = tx.FindHarnessChat(look); return err }); err != nil {
+	if err := r.home.View(func(tx *state.View) (err error) { c, err = tx.Sessions().Find(look); return err }); err != nil {
 		return err
 	}
 	shell := conchShell(r.ev)
@@ -443,21 +443,21 @@ func (r *run) postTool() error {
 			// a prompt that ended the last one as needs-you, or conch was
 			// set up mid-turn. The tool that ran was a step of a reply.
 			in := state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PPID: r.env.PPID}
-			if _, err := tx.Step(actor, in); err != nil {
+			if _, err := tx.Replies().Step(actor, in); err != nil {
 				return err
 			}
 		case family == "edit" && len(files) > 0:
-			if _, err := tx.ChangedFiles(actor, files, r.env.PPID); err != nil {
+			if _, err := tx.Sessions().ChangedFiles(actor, files, r.env.PPID); err != nil {
 				return err
 			}
 		}
 		if source != "" {
-			if _, err = tx.AddTaint(actor, c.ID, source, ""); err != nil {
+			if _, err = tx.Chats().AddTaint(actor, c.ID, source, ""); err != nil {
 				return err
 			}
 		}
 		if shell {
-			return tx.ShellsEnded(r.ev.Harness, r.ev.Session, r.ev.ToolUse, "")
+			return tx.Sessions().ShellsEnded(r.ev.Harness, r.ev.Session, r.ev.ToolUse, "")
 		}
 		return nil
 	})
@@ -481,7 +481,7 @@ func (r *run) toolResults() error {
 	}
 	look := r.sessionIn(false)
 	var c *state.Chat
-	if err := r.home.View(func(tx *state.View) (err error) { c, err = tx.FindHarnessChat(look); return err }); err != nil || c == nil {
+	if err := r.home.View(func(tx *state.View) (err error) { c, err = tx.Sessions().Find(look); return err }); err != nil || c == nil {
 		return err
 	}
 	if c.Reply == nil {
@@ -508,7 +508,7 @@ func (r *run) needsYou() error {
 			return err
 		}
 		s := state.StatusNeedsYou
-		_, err = tx.SetChat(state.Actor{ID: c.ID}, c.ID, state.ChatChange{Status: &s})
+		_, err = tx.Chats().Set(state.Actor{ID: c.ID}, c.ID, state.ChatChange{Status: &s})
 		return err
 	})
 }
@@ -517,11 +517,11 @@ func (r *run) needsYou() error {
 func (r *run) compacted() error {
 	in := r.sessionIn(false)
 	return r.update(func(tx *state.Tx) error {
-		c, _, err := tx.HarnessChat(in)
+		c, _, err := tx.Sessions().Chat(in)
 		if err != nil || c == nil {
 			return err // nothing, when the session has no chat
 		}
-		_, err = tx.Compacted(state.Actor{ID: c.ID}, c.ID)
+		_, err = tx.Log().Compacted(state.Actor{ID: c.ID}, c.ID)
 		return err
 	})
 }
@@ -549,7 +549,7 @@ func (r *run) stop() error {
 	}
 	turn, goOn := r.ev.Turn, r.caps.KeepGoing && in.Agent == "" && !r.ev.Continued
 	return r.update(func(tx *state.Tx) error {
-		c, _, err := tx.HarnessChat(in)
+		c, _, err := tx.Sessions().Chat(in)
 		if err != nil || c == nil {
 			return err
 		}
@@ -557,30 +557,30 @@ func (r *run) stop() error {
 			text = c.Reply.Text // the words a Words event kept
 		}
 		actor := state.Actor{ID: c.ID}
-		if err := tx.ShellsEnded(r.ev.Harness, in.Session, "", in.Agent); err != nil {
+		if err := tx.Sessions().ShellsEnded(r.ev.Harness, in.Session, "", in.Agent); err != nil {
 			return err
 		}
 		if in.Agent == "" {
-			if ended, err := tx.TurnEnded(r.ev.Harness, in.Session, turn); err != nil || ended {
+			if ended, err := tx.Sessions().TurnEnded(r.ev.Harness, in.Session, turn); err != nil || ended {
 				return err // the notify program ended this turn already
 			}
 		}
 		if goOn {
-			going, err := tx.ContinueWithMessage(actor, text, r.env.PID())
+			going, err := tx.Sessions().ContinueWithMessage(actor, text, r.env.PID())
 			if err != nil {
 				return err
 			}
 			if going {
-				n, err := tx.NotesDue(actor)
+				n, err := tx.Notes().Due(actor)
 				if err != nil {
 					return err
 				}
 				said := r.sayNotes(tx, n, func(notes string) Answer { return Answer{Continue: true, Prompt: notes} })
-				return tx.MarkNotes(actor, said)
+				return tx.Notes().Mark(actor, said)
 			}
 		}
 		if in.Agent == "" {
-			if _, err := tx.EndTurn(r.ev.Harness, in.Session, turn); err != nil {
+			if _, err := tx.Sessions().EndTurn(r.ev.Harness, in.Session, turn); err != nil {
 				return err
 			}
 			if c.StopPending() == nil && r.ev.Background {
@@ -588,7 +588,7 @@ func (r *run) stop() error {
 				// run in the background, the default now) goes on and will
 				// wake the session when it ends: the chat is not done. Its
 				// reply goes on, waiting, until a Stop with nothing left.
-				_, err := tx.Step(actor, state.StepIn{Family: "wait", Tool: "background work", PPID: r.env.PPID})
+				_, err := tx.Replies().Step(actor, state.StepIn{Family: "wait", Tool: "background work", PPID: r.env.PPID})
 				return err
 			}
 		}
@@ -596,18 +596,18 @@ func (r *run) stop() error {
 			// The turn went on with no reply running (the person answered
 			// a prompt that ended the last one): its last words still end
 			// a reply, for whoever waits on the chat.
-			if _, err := tx.StartReply(actor, state.ReplyStart{PID: r.env.PID(), Reach: true}); err != nil {
+			if _, err := tx.Replies().Start(actor, state.ReplyStart{PID: r.env.PID(), Reach: true}); err != nil {
 				return err
 			}
 		}
-		if _, err = tx.EndReply(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: text}); err != nil {
+		if _, err = tx.Replies().End(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: text}); err != nil {
 			return err
 		}
 		if in.Agent != "" && c.Parent != "" {
 			// A subagent's work is done: its chat leaves the person's list
 			// (its run is in its parent's log), as an archived chat.
 			archived := true
-			_, err = tx.SetChat(actor, c.ID, state.ChatChange{Archived: &archived})
+			_, err = tx.Chats().Set(actor, c.ID, state.ChatChange{Archived: &archived})
 		}
 		return err
 	})
@@ -621,20 +621,20 @@ func (r *run) stopFailure() error {
 	in := r.sessionIn(false)
 	in.Agent = ""
 	return r.update(func(tx *state.Tx) error {
-		c, _, err := tx.HarnessChat(in)
+		c, _, err := tx.Sessions().Chat(in)
 		if err != nil || c == nil {
 			return err
 		}
 		// A plugin's harness reports the turn's end after its failure
 		// too: that end finds the turn ended.
-		if _, err := tx.EndTurn(r.ev.Harness, in.Session, r.ev.Turn); err != nil {
+		if _, err := tx.Sessions().EndTurn(r.ev.Harness, in.Session, r.ev.Turn); err != nil {
 			return err
 		}
 		if c.Reply == nil {
 			// SessionEnd, run beside this hook, ended it first.
-			return tx.FailEndedReply(state.Actor{ID: c.ID}, text)
+			return tx.Replies().FailEnded(state.Actor{ID: c.ID}, text)
 		}
-		_, err = tx.EndReply(state.Actor{ID: c.ID}, state.ReplyEnd{Outcome: state.OutcomeFailed, Text: text})
+		_, err = tx.Replies().End(state.Actor{ID: c.ID}, state.ReplyEnd{Outcome: state.OutcomeFailed, Text: text})
 		return err
 	})
 }
@@ -646,11 +646,11 @@ func (r *run) subagentStart() error {
 		return fmt.Errorf("the event names no agent_id")
 	}
 	return r.update(func(tx *state.Tx) error {
-		c, _, err := tx.HarnessChat(in)
+		c, _, err := tx.Sessions().Chat(in)
 		if err != nil {
 			return err
 		}
-		_, err = tx.StartReply(state.Actor{ID: c.ID}, state.ReplyStart{PID: r.env.PID(), Reach: true})
+		_, err = tx.Replies().Start(state.Actor{ID: c.ID}, state.ReplyStart{PID: r.env.PID(), Reach: true})
 		return err
 	})
 }
@@ -661,25 +661,25 @@ func (r *run) sessionEnd() error {
 	in := r.sessionIn(false)
 	in.Agent = ""
 	return r.update(func(tx *state.Tx) error {
-		c, _, err := tx.HarnessChat(in)
+		c, _, err := tx.Sessions().Chat(in)
 		if err != nil || c == nil {
 			return err
 		}
 		stopped := state.StatusStopped
-		link, err := tx.SessionLinkOf(r.ev.Harness, in.Session)
+		link, err := tx.Sessions().LinkOf(r.ev.Harness, in.Session)
 		if err != nil {
 			return err
 		}
 		for _, id := range link.Agents {
-			child, err := tx.Chat(id)
+			child, err := tx.Chats().Get(id)
 			if err != nil || child.Reply == nil {
 				continue
 			}
-			if _, err := tx.SetChat(state.Actor{ID: id}, id, state.ChatChange{Status: &stopped}); err != nil {
+			if _, err := tx.Chats().Set(state.Actor{ID: id}, id, state.ChatChange{Status: &stopped}); err != nil {
 				return err
 			}
 		}
-		_, err = tx.SetChat(state.Actor{ID: c.ID}, c.ID, state.ChatChange{Status: &stopped})
+		_, err = tx.Chats().Set(state.Actor{ID: c.ID}, c.ID, state.ChatChange{Status: &stopped})
 		return err
 	})
 }
@@ -692,17 +692,17 @@ func (r *run) interrupt() error {
 	in := r.sessionIn(false)
 	in.Agent = ""
 	return r.update(func(tx *state.Tx) error {
-		c, _, err := tx.HarnessChat(in)
+		c, _, err := tx.Sessions().Chat(in)
 		if err != nil || c == nil {
 			return err
 		}
-		if seen, err := tx.EndTurn(r.ev.Harness, in.Session, r.ev.Turn); err != nil || seen {
+		if seen, err := tx.Sessions().EndTurn(r.ev.Harness, in.Session, r.ev.Turn); err != nil || seen {
 			return err
 		}
 		if c.Reply == nil {
 			return nil
 		}
-		_, err = tx.EndReply(state.Actor{ID: c.ID}, state.ReplyEnd{Outcome: state.OutcomeStopped})
+		_, err = tx.Replies().End(state.Actor{ID: c.ID}, state.ReplyEnd{Outcome: state.OutcomeStopped})
 		return err
 	})
 }
@@ -718,7 +718,7 @@ func (r *run) webSearches() error {
 	in := r.sessionIn(false)
 	in.Agent = ""
 	return r.update(func(tx *state.Tx) error {
-		c, _, err := tx.HarnessChat(in)
+		c, _, err := tx.Sessions().Chat(in)
 		if err != nil || c == nil {
 			return err
 		}
@@ -727,7 +727,7 @@ func (r *run) webSearches() error {
 			if q = render.Clean(q); q != "" {
 				source += ": " + q
 			}
-			if _, err := tx.AddTaint(state.Actor{ID: c.ID}, c.ID, source, ""); err != nil {
+			if _, err := tx.Chats().AddTaint(state.Actor{ID: c.ID}, c.ID, source, ""); err != nil {
 				return err
 			}
 		}
@@ -762,15 +762,15 @@ func (r *run) turnComplete() error {
 		var c *state.Chat
 		var err error
 		if thread == "" {
-			c, err = tx.Chat(r.env.Chat)
+			c, err = tx.Chats().Get(r.env.Chat)
 		} else {
-			if seen, err := tx.EndTurn(r.ev.Harness, thread, turn); err != nil || seen {
+			if seen, err := tx.Sessions().EndTurn(r.ev.Harness, thread, turn); err != nil || seen {
 				return err
 			}
-			c, _, err = tx.HarnessChat(in)
+			c, _, err = tx.Sessions().Chat(in)
 			if err == nil && turn != "" {
 				// A chat made just now has no link to remember the turn in yet.
-				_, err = tx.EndTurn(r.ev.Harness, thread, turn)
+				_, err = tx.Sessions().EndTurn(r.ev.Harness, thread, turn)
 			}
 		}
 		if err != nil {
@@ -781,11 +781,11 @@ func (r *run) turnComplete() error {
 			// Nothing reported the turn's start (the hooks are off): the
 			// turn is a reply of its own, the person's when they typed.
 			rs := state.ReplyStart{Person: len(r.ev.Inputs) > 0, Title: render.CutTitle(first, state.MaxTitle), PID: r.env.PID(), Reach: true}
-			if _, err := tx.StartReply(actor, rs); err != nil {
+			if _, err := tx.Replies().Start(actor, rs); err != nil {
 				return err
 			}
 		}
-		_, err = tx.EndReply(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: text})
+		_, err = tx.Replies().End(actor, state.ReplyEnd{Outcome: state.OutcomeFinished, Text: text})
 		return err
 	})
 }
@@ -794,7 +794,7 @@ func (r *run) turnComplete() error {
 // without the lock.
 func (r *run) linked(session string) bool {
 	var link *state.SessionLink
-	_ = r.home.View(func(v *state.View) (err error) { link, err = v.SessionLinkOf(r.ev.Harness, session); return err })
+	_ = r.home.View(func(v *state.View) (err error) { link, err = v.Sessions().LinkOf(r.ev.Harness, session); return err })
 	return link != nil && state.ValidID(link.Chat)
 }
 
@@ -807,7 +807,7 @@ func (r *run) permission() error {
 	look.Agent = "" // a subagent's permission is asked in its session
 	look.Mode, look.Transcript = "", ""
 	var c *state.Chat
-	if err := r.home.View(func(v *state.View) (err error) { c, err = v.FindHarnessChat(look); return err }); err != nil || c == nil {
+	if err := r.home.View(func(v *state.View) (err error) { c, err = v.Sessions().Find(look); return err }); err != nil || c == nil {
 		return err
 	}
 	n := c.StopPending()
@@ -815,7 +815,7 @@ func (r *run) permission() error {
 		return nil
 	}
 	r.say(Answer{Permission: Deny, PermissionReason: render.StopLine(*n), Stop: true, StopReason: render.StopWho(*n)})
-	return r.update(func(tx *state.Tx) error { return tx.HeardStop(state.Actor{ID: c.ID}) })
+	return r.update(func(tx *state.Tx) error { return tx.Replies().HeardStop(state.Actor{ID: c.ID}) })
 }
 
 // words: the assistant finished a message before its turn's end (Cursor's
@@ -829,11 +829,11 @@ func (r *run) words() error {
 	in := r.sessionIn(false)
 	in.Mode, in.Transcript = "", ""
 	return r.update(func(tx *state.Tx) error {
-		c, _, err := tx.HarnessChat(in)
+		c, _, err := tx.Sessions().Chat(in)
 		if err != nil || c == nil {
 			return err
 		}
-		return tx.ReplyWords(state.Actor{ID: c.ID}, text)
+		return tx.Replies().Words(state.Actor{ID: c.ID}, text)
 	})
 }
 

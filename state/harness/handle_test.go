@@ -69,7 +69,7 @@ func TestHandleShapesAnswers(t *testing.T) {
 			me.event(Event{Kind: PromptSubmit, Prompt: "Fix the parser"})
 			other.event(Event{Kind: SessionStart})
 			err := home.Update(func(tx *state.Tx) error {
-				_, err := tx.StopChat(state.Actor{ID: "c_2"}, state.StopIn{Target: "c_1", Reason: "the build is mine now"})
+				_, err := tx.Replies().Stop(state.Actor{ID: "c_2"}, state.StopIn{Target: "c_1", Reason: "the build is mine now"})
 				return err
 			})
 			if err != nil {
@@ -104,7 +104,7 @@ func TestHandleLessCapable(t *testing.T) {
 	send := func(text string, start bool) {
 		t.Helper()
 		err := home.Update(func(tx *state.Tx) error {
-			_, err := tx.SendMessage(state.Actor{ID: "c_2"}, state.SendIn{To: "c_1", Text: text, StartReply: start})
+			_, err := tx.Messages().Send(state.Actor{ID: "c_2"}, state.SendIn{To: "c_1", Text: text, StartReply: start})
 			return err
 		})
 		if err != nil {
@@ -124,7 +124,7 @@ func TestHandleLessCapable(t *testing.T) {
 	}
 	me.event(Event{Kind: PromptSubmit, Prompt: "one more"})
 	err := home.Update(func(tx *state.Tx) error {
-		_, err := tx.StopChat(state.Actor{ID: "c_2"}, state.StopIn{Target: "c_1", Reason: "the build is mine now"})
+		_, err := tx.Replies().Stop(state.Actor{ID: "c_2"}, state.StopIn{Target: "c_1", Reason: "the build is mine now"})
 		return err
 	})
 	if err != nil {

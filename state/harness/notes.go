@@ -33,7 +33,7 @@ func (r *run) withNotes(c *state.Chat, build func(notes string) Answer, stop fun
 				if !r.stopHeard() {
 					return n, nil
 				}
-				return n, tx.HeardStop(actor)
+				return n, tx.Replies().HeardStop(actor)
 			}
 			return r.sayNotes(tx, n, build), nil
 		},

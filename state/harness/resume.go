@@ -197,7 +197,7 @@ func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
 		Harness: r.ev.Harness, Session: r.ev.Session, How: how, Channel: state.LocalURL(r.ev.Channel),
 		Env: r.harnessEnv(rs, pid), Proc: state.Proc{PID: pid, Start: start},
 	}
-	return tx.KeepResume(c.ID, res, state.CmdEnvOf(r.env.Getenv))
+	return tx.Sessions().KeepResume(c.ID, res, state.CmdEnvOf(r.env.Getenv))
 }
 
 // harnessEnv are the harness's own variables, as this event's process

@@ -1,0 +1,3 @@
+module conchrewrite
+
+go 1.26.8
