@@ -9,8 +9,9 @@
 #   sh .rewrite/calls.sh ./cli      # one package
 set -e
 root=$(git rev-parse --show-toplevel)
-here=$(dirname "$0")
-(cd "$here" && go build -o /tmp/conch-rewrite .)
+src=$(cd "$(dirname "$0")" && pwd)
+[ -f "$src/main.go" ] || src=$src/domain-rewrite # the copy in /work/notes
+(cd "$src" && go build -o /tmp/conch-rewrite .)
 cd "$root"
-/tmp/conch-rewrite "$@"
+CONCH_REWRITE_TABLE=$src/table.txt /tmp/conch-rewrite "$@"
 gofmt -l . | grep -v '^\.rewrite/' || true

@@ -124,6 +124,9 @@ func run(patterns []string) error {
 }
 
 func tablePath() string {
+	if p := os.Getenv("CONCH_REWRITE_TABLE"); p != "" {
+		return p
+	}
 	if _, err := os.Stat(".rewrite/table.txt"); err == nil {
 		return ".rewrite/table.txt"
 	}
