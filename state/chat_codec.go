@@ -1,10 +1,6 @@
 package state
 
-import (
-	"slices"
-	"strconv"
-	"time"
-)
+import "github.com/conch-sh/conch/state/codec"
 
 // A chat's record is read by every hot command, a dozen of them by a chats
 // list. encoding/json spends more learning the record's types, once in each
@@ -35,355 +31,202 @@ func decodeFast(data []byte, v any) bool {
 func decodeChat(data []byte, c *Chat) bool {
 	// A copy: the strings of the record must not share bytes with a buffer
 	// another may reuse.
-	r := jsonReader{s: string(data)}
-	ok := r.object(func(key string) bool {
+	r := codec.NewReader(string(data))
+	ok := r.Object(func(key string) bool {
 		switch key {
 		case "id":
-			return r.str(&c.ID)
+			return r.Str(&c.ID)
 		case "title":
-			return r.str(&c.Title)
+			return r.Str(&c.Title)
 		case "origin":
-			return r.str(&c.Origin)
+			return r.Str(&c.Origin)
 		case "folder":
-			return r.str(&c.Folder)
+			return r.Str(&c.Folder)
 		case "reach":
-			return r.str(&c.Reach)
+			return r.Str(&c.Reach)
 		case "computer":
-			return r.str(&c.Computer)
+			return r.Str(&c.Computer)
 		case "status":
-			return r.str(&c.Status)
+			return r.Str(&c.Status)
 		case "mode":
-			return r.str(&c.Mode)
+			return r.Str(&c.Mode)
 		case "inbound":
-			return r.str(&c.Inbound)
+			return r.Str(&c.Inbound)
 		case "taint":
-			return r.taint(&c.Taint)
+			return readTaint(r, &c.Taint)
 		case "archived":
-			return r.boolean(&c.Archived)
+			return r.Bool(&c.Archived)
 		case "goal":
-			return r.str(&c.Goal)
+			return r.Str(&c.Goal)
 		case "parent":
-			return r.str(&c.Parent)
+			return r.Str(&c.Parent)
 		case "browser":
-			return r.boolean(&c.Browser)
+			return r.Bool(&c.Browser)
 		case "recovery":
-			return r.boolean(&c.Recovery)
+			return r.Bool(&c.Recovery)
 		case "mcp_only":
-			return r.boolean(&c.MCPOnly)
+			return r.Bool(&c.MCPOnly)
 		case "created":
-			return r.time(&c.Created)
+			return r.Time(&c.Created)
 		case "last_active":
-			return r.time(&c.LastActive)
+			return r.Time(&c.LastActive)
 		case "wake_cmd":
-			return r.str(&c.WakeCmd)
+			return r.Str(&c.WakeCmd)
 		case "stop_cmd":
-			return r.str(&c.StopCmd)
+			return r.Str(&c.StopCmd)
 		case "cmd_env":
-			return r.strs(&c.CmdEnv)
+			return r.Strs(&c.CmdEnv)
 		case "task":
-			return nullOr(&r, &c.Task, func(t *TaskInfo) bool {
-				return r.object(func(key string) bool {
+			return codec.NullOr(r, &c.Task, func(r *codec.Reader, t *TaskInfo) bool {
+				return r.Object(func(key string) bool {
 					switch key {
 					case "state":
-						return r.str(&t.State)
+						return r.Str(&t.State)
 					case "result":
-						return r.str(&t.Result)
+						return r.Str(&t.Result)
 					case "ended":
-						return r.time(&t.Ended)
+						return r.Time(&t.Ended)
 					}
 					return false
 				})
 			})
 		case "reply":
-			return nullOr(&r, &c.Reply, r.reply)
+			return codec.NullOr(r, &c.Reply, readReply)
 		case "last_reply":
-			return nullOr(&r, &c.LastReply, r.reply)
+			return codec.NullOr(r, &c.LastReply, readReply)
 		case "replies":
-			return r.int(&c.Replies)
+			return r.Int(&c.Replies)
 		case "chain":
-			return r.str(&c.Chain)
+			return r.Str(&c.Chain)
 		case "wake":
-			return nullOr(&r, &c.Wake, func(w *Wake) bool {
-				return r.object(func(key string) bool {
+			return codec.NullOr(r, &c.Wake, func(r *codec.Reader, w *Wake) bool {
+				return r.Object(func(key string) bool {
 					switch key {
 					case "reason":
-						return r.str(&w.Reason)
+						return r.Str(&w.Reason)
 					case "message":
-						return r.str(&w.Message)
+						return r.Str(&w.Message)
 					case "chain":
-						return r.str(&w.Chain)
+						return r.Str(&w.Chain)
 					case "at":
-						return r.time(&w.At)
+						return r.Time(&w.At)
 					case "runner":
-						return r.int(&w.Runner)
+						return r.Int(&w.Runner)
 					case "runner_start":
-						return r.uint64(&w.RunnerStart)
+						return r.Uint64(&w.RunnerStart)
 					}
 					return false
 				})
 			})
 		case "stopped":
-			return nullOr(&r, &c.Stopped, func(s *StopNotice) bool {
-				return r.object(func(key string) bool {
+			return codec.NullOr(r, &c.Stopped, func(r *codec.Reader, s *StopNotice) bool {
+				return r.Object(func(key string) bool {
 					switch key {
 					case "by":
-						return r.str(&s.By)
+						return r.Str(&s.By)
 					case "by_title":
-						return r.str(&s.ByTitle)
+						return r.Str(&s.ByTitle)
 					case "reason":
-						return r.str(&s.Reason)
+						return r.Str(&s.Reason)
 					case "at":
-						return r.time(&s.At)
+						return r.Time(&s.At)
 					case "reply":
-						return r.str(&s.Reply)
+						return r.Str(&s.Reply)
 					case "heard":
-						return r.boolean(&s.Heard)
+						return r.Bool(&s.Heard)
 					}
 					return false
 				})
 			})
 		case "inbox":
-			return r.strs(&c.Inbox)
+			return r.Strs(&c.Inbox)
 		case "inbox_start":
-			return r.strs(&c.InboxStart)
+			return r.Strs(&c.InboxStart)
 		case "held":
-			return r.strs(&c.Held)
+			return r.Strs(&c.Held)
 		case "cards":
-			return r.strs(&c.Cards)
+			return r.Strs(&c.Cards)
 		case "recent":
-			return r.recent(&c.Recent)
+			return readRecent(r, &c.Recent)
 		case "watchers":
-			return r.strs(&c.Watchers)
+			return r.Strs(&c.Watchers)
 		case "waiters":
-			return r.strs(&c.Waiters)
+			return r.Strs(&c.Waiters)
 		case "wrote":
-			return r.strs(&c.Wrote)
+			return r.Strs(&c.Wrote)
 		case "waiting":
-			return r.strs(&c.Waiting)
+			return r.Strs(&c.Waiting)
 		}
 		return false
 	})
-	r.space()
-	return ok && r.i == len(r.s)
+	return ok && r.Done()
 }
 
-func (r *jsonReader) reply(p *Reply) bool {
-	return r.object(func(key string) bool {
+func readReply(r *codec.Reader, p *Reply) bool {
+	return r.Object(func(key string) bool {
 		switch key {
 		case "id":
-			return r.str(&p.ID)
+			return r.Str(&p.ID)
 		case "started":
-			return r.time(&p.Started)
+			return r.Time(&p.Started)
 		case "person":
-			return r.boolean(&p.Person)
+			return r.Bool(&p.Person)
 		case "chain":
-			return r.str(&p.Chain)
+			return r.Str(&p.Chain)
 		case "unwatched":
-			return r.boolean(&p.Unwatched)
+			return r.Bool(&p.Unwatched)
 		case "folder":
-			return r.str(&p.Folder)
+			return r.Str(&p.Folder)
 		case "computer":
-			return r.str(&p.Computer)
+			return r.Str(&p.Computer)
 		case "place":
-			return r.str(&p.Place)
+			return r.Str(&p.Place)
 		case "tree":
-			return r.str(&p.Tree)
+			return r.Str(&p.Tree)
 		case "repo":
-			return r.str(&p.Repo)
+			return r.Str(&p.Repo)
 		case "family":
-			return r.str(&p.Family)
+			return r.Str(&p.Family)
 		case "tool":
-			return r.str(&p.Tool)
+			return r.Str(&p.Tool)
 		case "step_since":
-			return r.time(&p.StepSince)
+			return r.Time(&p.StepSince)
 		case "files":
-			return r.strs(&p.Files)
+			return r.Strs(&p.Files)
 		case "last_file":
-			return r.str(&p.LastFile)
+			return r.Str(&p.LastFile)
 		case "pid":
-			return r.int(&p.PID)
+			return r.Int(&p.PID)
 		case "pid_start":
-			return r.uint64(&p.PIDStart)
+			return r.Uint64(&p.PIDStart)
 		case "said":
-			return r.strs(&p.Said)
+			return r.Strs(&p.Said)
 		case "steps":
-			return r.int(&p.Steps)
+			return r.Int(&p.Steps)
 		case "ended":
-			return r.time(&p.Ended)
+			return r.Time(&p.Ended)
 		case "outcome":
-			return r.str(&p.Outcome)
+			return r.Str(&p.Outcome)
 		case "text":
-			return r.str(&p.Text)
+			return r.Str(&p.Text)
 		}
 		return false
 	})
 }
 
-// recent reads the chat's recent sends: null, or an array of objects.
-func (r *jsonReader) recent(p *[]RecentSend) bool {
-	return objects(r, p, func(s *RecentSend) bool {
-		return r.object(func(key string) bool {
+// readRecent reads the chat's recent sends: null, or an array of objects.
+func readRecent(r *codec.Reader, p *[]RecentSend) bool {
+	return codec.Objects(r, p, func(r *codec.Reader, s *RecentSend) bool {
+		return r.Object(func(key string) bool {
 			switch key {
 			case "to":
-				return r.str(&s.To)
+				return r.Str(&s.To)
 			case "sum":
-				return r.str(&s.Sum)
+				return r.Str(&s.Sum)
 			case "at":
-				return r.time(&s.At)
+				return r.Time(&s.At)
 			}
 			return false
 		})
 	})
-}
-
-// objects reads null (the slice is then nil) or an array, each element
-// read into a new T by read.
-func objects[T any](r *jsonReader, p *[]T, read func(*T) bool) bool {
-	if r.literal("null") {
-		*p = nil
-		return true
-	}
-	if !r.byte('[') {
-		return false
-	}
-	out := []T{}
-	for first := true; !r.byte(']'); first = false {
-		if !first && !r.byte(',') {
-			return false
-		}
-		var v T
-		if !read(&v) {
-			return false
-		}
-		out = append(out, v)
-	}
-	*p = out
-	return true
-}
-
-// nullOr reads null (the pointer is then nil) or an object, into a new T.
-func nullOr[T any](r *jsonReader, p **T, read func(*T) bool) bool {
-	if r.literal("null") {
-		*p = nil
-		return true
-	}
-	*p = new(T)
-	return read(*p)
-}
-
-// object reads an object, handing each key to field, which reads its value
-// (false: a key it does not know, or a value it could not read). A key said
-// twice is turned away: encoding/json would merge the two values.
-func (r *jsonReader) object(field func(key string) bool) bool {
-	if !r.byte('{') {
-		return false
-	}
-	if r.byte('}') {
-		return true
-	}
-	var keys [16]string // on the stack: a record's objects have fewer keys
-	seen := keys[:0]
-	for {
-		key, ok := r.string()
-		if !ok || !r.byte(':') {
-			return false
-		}
-		if slices.Contains(seen, key) {
-			return false
-		}
-		seen = append(seen, key)
-		if !field(key) {
-			return false
-		}
-		if r.byte('}') {
-			return true
-		}
-		if !r.byte(',') {
-			return false
-		}
-	}
-}
-
-func (r *jsonReader) str(p *string) bool {
-	s, ok := r.string()
-	*p = s
-	return ok
-}
-
-// strs reads null (nil) or an array of strings.
-func (r *jsonReader) strs(p *[]string) bool {
-	if r.literal("null") {
-		*p = nil
-		return true
-	}
-	s, ok := r.strings()
-	*p = s
-	return ok
-}
-
-func (r *jsonReader) boolean(p *bool) bool {
-	switch {
-	case r.literal("true"):
-		*p = true
-	case r.literal("false"):
-		*p = false
-	default:
-		return false
-	}
-	return true
-}
-
-// time reads a time as encoding/json has time.Time read itself: from the
-// quoted string, quotes and all.
-func (r *jsonReader) time(p *time.Time) bool {
-	r.space()
-	start := r.i
-	if _, ok := r.string(); !ok {
-		return false
-	}
-	return p.UnmarshalJSON([]byte(r.s[start:r.i])) == nil
-}
-
-// whole reads a whole number as JSON writes one: an optional minus, then 0
-// or digits not starting with 0, then a delimiter. Fractions and exponents
-// are left to encoding/json.
-func (r *jsonReader) whole() (string, bool) {
-	r.space()
-	start, i := r.i, r.i
-	if i < len(r.s) && r.s[i] == '-' {
-		i++
-	}
-	digits := i
-	for i < len(r.s) && r.s[i] >= '0' && r.s[i] <= '9' {
-		i++
-	}
-	n := r.s[start:i]
-	switch {
-	case i == digits, r.s[digits] == '0' && i > digits+1:
-		return "", false
-	case i < len(r.s) && r.s[i] != ',' && r.s[i] != '}' && r.s[i] != ']' && r.s[i] != ' ' && r.s[i] != '\n' && r.s[i] != '\t' && r.s[i] != '\r':
-		return "", false
-	}
-	r.i = i
-	return n, true
-}
-
-func (r *jsonReader) int(p *int) bool {
-	n, ok := r.whole()
-	if !ok {
-		return false
-	}
-	v, err := strconv.Atoi(n)
-	*p = v
-	return err == nil
-}
-
-func (r *jsonReader) uint64(p *uint64) bool {
-	n, ok := r.whole()
-	if !ok || n[0] == '-' {
-		return false
-	}
-	v, err := strconv.ParseUint(n, 10, 64)
-	*p = v
-	return err == nil
 }

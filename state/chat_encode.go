@@ -3,11 +3,8 @@ package state
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
-	"strconv"
-	"time"
-	"unicode/utf8"
 
+	"github.com/conch-sh/conch/state/codec"
 	"github.com/conch-sh/conch/state/store"
 )
 
@@ -35,259 +32,129 @@ func marshalRecord(v any) ([]byte, error) {
 }
 
 func encodeChat(c *Chat) ([]byte, error) {
-	w := jsonWriter{b: make([]byte, 0, 1024)}
-	w.open('{')
-	w.str("id", c.ID)
-	w.str("title", c.Title)
-	w.str("origin", c.Origin)
-	w.str("folder", c.Folder)
-	w.strOmit("reach", c.Reach)
-	w.str("computer", c.Computer)
-	w.str("status", c.Status)
-	w.str("mode", c.Mode)
-	w.str("inbound", c.Inbound)
-	w.key("taint")
-	w.open('{')
-	w.strsOmit("outside", c.Taint.Outside)
-	w.strsOmit("person", c.Taint.Person)
-	w.close('}')
-	w.boolean("archived", c.Archived)
-	w.str("goal", c.Goal)
-	w.str("parent", c.Parent)
-	w.boolean("browser", c.Browser)
-	w.boolean("recovery", c.Recovery)
+	w := codec.NewWriter(1024)
+	w.Open('{')
+	w.Str("id", c.ID)
+	w.Str("title", c.Title)
+	w.Str("origin", c.Origin)
+	w.Str("folder", c.Folder)
+	w.StrOmit("reach", c.Reach)
+	w.Str("computer", c.Computer)
+	w.Str("status", c.Status)
+	w.Str("mode", c.Mode)
+	w.Str("inbound", c.Inbound)
+	w.Key("taint")
+	w.Open('{')
+	w.StrsOmit("outside", c.Taint.Outside)
+	w.StrsOmit("person", c.Taint.Person)
+	w.Close('}')
+	w.Bool("archived", c.Archived)
+	w.Str("goal", c.Goal)
+	w.Str("parent", c.Parent)
+	w.Bool("browser", c.Browser)
+	w.Bool("recovery", c.Recovery)
 	if c.MCPOnly {
-		w.boolean("mcp_only", true)
+		w.Bool("mcp_only", true)
 	}
-	w.time("created", c.Created)
-	w.time("last_active", c.LastActive)
-	w.strOmit("wake_cmd", c.WakeCmd)
-	w.strOmit("stop_cmd", c.StopCmd)
-	w.strsOmit("cmd_env", c.CmdEnv)
+	w.Time("created", c.Created)
+	w.Time("last_active", c.LastActive)
+	w.StrOmit("wake_cmd", c.WakeCmd)
+	w.StrOmit("stop_cmd", c.StopCmd)
+	w.StrsOmit("cmd_env", c.CmdEnv)
 	if t := c.Task; t != nil {
-		w.key("task")
-		w.open('{')
-		w.str("state", t.State)
-		w.str("result", t.Result)
-		w.time("ended", t.Ended)
-		w.close('}')
+		w.Key("task")
+		w.Open('{')
+		w.Str("state", t.State)
+		w.Str("result", t.Result)
+		w.Time("ended", t.Ended)
+		w.Close('}')
 	}
-	w.reply("reply", c.Reply)
-	w.reply("last_reply", c.LastReply)
-	w.int("replies", c.Replies)
-	w.strOmit("chain", c.Chain)
+	writeReply(&w, "reply", c.Reply)
+	writeReply(&w, "last_reply", c.LastReply)
+	w.Int("replies", c.Replies)
+	w.StrOmit("chain", c.Chain)
 	if k := c.Wake; k != nil {
-		w.key("wake")
-		w.open('{')
-		w.str("reason", k.Reason)
-		w.strOmit("message", k.Message)
-		w.strOmit("chain", k.Chain)
-		w.time("at", k.At)
+		w.Key("wake")
+		w.Open('{')
+		w.Str("reason", k.Reason)
+		w.StrOmit("message", k.Message)
+		w.StrOmit("chain", k.Chain)
+		w.Time("at", k.At)
 		if k.Runner != 0 {
-			w.int("runner", k.Runner)
+			w.Int("runner", k.Runner)
 		}
 		if k.RunnerStart != 0 {
-			w.key("runner_start")
-			w.b = strconv.AppendUint(w.b, k.RunnerStart, 10)
+			w.Uint("runner_start", k.RunnerStart)
 		}
-		w.close('}')
+		w.Close('}')
 	}
 	if s := c.Stopped; s != nil {
-		w.key("stopped")
-		w.open('{')
-		w.str("by", s.By)
-		w.str("by_title", s.ByTitle)
-		w.str("reason", s.Reason)
-		w.time("at", s.At)
-		w.str("reply", s.Reply)
-		w.boolean("heard", s.Heard)
-		w.close('}')
+		w.Key("stopped")
+		w.Open('{')
+		w.Str("by", s.By)
+		w.Str("by_title", s.ByTitle)
+		w.Str("reason", s.Reason)
+		w.Time("at", s.At)
+		w.Str("reply", s.Reply)
+		w.Bool("heard", s.Heard)
+		w.Close('}')
 	}
-	w.strsOmit("inbox", c.Inbox)
-	w.strsOmit("inbox_start", c.InboxStart)
-	w.strsOmit("held", c.Held)
-	w.strsOmit("cards", c.Cards)
+	w.StrsOmit("inbox", c.Inbox)
+	w.StrsOmit("inbox_start", c.InboxStart)
+	w.StrsOmit("held", c.Held)
+	w.StrsOmit("cards", c.Cards)
 	if len(c.Recent) > 0 {
-		w.key("recent")
-		w.open('[')
+		w.Key("recent")
+		w.Open('[')
 		for _, s := range c.Recent {
-			w.member()
-			w.open('{')
-			w.str("to", s.To)
-			w.str("sum", s.Sum)
-			w.time("at", s.At)
-			w.close('}')
+			w.Member()
+			w.Open('{')
+			w.Str("to", s.To)
+			w.Str("sum", s.Sum)
+			w.Time("at", s.At)
+			w.Close('}')
 		}
-		w.close(']')
+		w.Close(']')
 	}
-	w.strsOmit("watchers", c.Watchers)
-	w.strsOmit("waiters", c.Waiters)
-	w.strsOmit("wrote", c.Wrote)
-	w.strsOmit("waiting", c.Waiting)
-	w.close('}')
-	return w.b, w.err
+	w.StrsOmit("watchers", c.Watchers)
+	w.StrsOmit("waiters", c.Waiters)
+	w.StrsOmit("wrote", c.Wrote)
+	w.StrsOmit("waiting", c.Waiting)
+	w.Close('}')
+	return w.Bytes()
 }
 
-func (w *jsonWriter) reply(key string, r *Reply) {
-	w.key(key)
+// writeReply writes a reply, or null.
+func writeReply(w *codec.Writer, key string, r *Reply) {
+	w.Key(key)
 	if r == nil {
-		w.b = append(w.b, "null"...)
+		w.Null()
 		return
 	}
-	w.open('{')
-	w.str("id", r.ID)
-	w.time("started", r.Started)
-	w.boolean("person", r.Person)
-	w.str("chain", r.Chain)
-	w.boolean("unwatched", r.Unwatched)
-	w.str("folder", r.Folder)
-	w.str("computer", r.Computer)
-	w.str("place", r.Place)
-	w.strOmit("tree", r.Tree)
-	w.strOmit("repo", r.Repo)
-	w.str("family", r.Family)
-	w.strOmit("tool", r.Tool)
-	w.time("step_since", r.StepSince)
-	w.strs("files", r.Files)
-	w.strOmit("last_file", r.LastFile)
-	w.int("pid", r.PID)
+	w.Open('{')
+	w.Str("id", r.ID)
+	w.Time("started", r.Started)
+	w.Bool("person", r.Person)
+	w.Str("chain", r.Chain)
+	w.Bool("unwatched", r.Unwatched)
+	w.Str("folder", r.Folder)
+	w.Str("computer", r.Computer)
+	w.Str("place", r.Place)
+	w.StrOmit("tree", r.Tree)
+	w.StrOmit("repo", r.Repo)
+	w.Str("family", r.Family)
+	w.StrOmit("tool", r.Tool)
+	w.Time("step_since", r.StepSince)
+	w.Strs("files", r.Files)
+	w.StrOmit("last_file", r.LastFile)
+	w.Int("pid", r.PID)
 	if r.PIDStart != 0 {
-		w.key("pid_start")
-		w.b = strconv.AppendUint(w.b, r.PIDStart, 10)
+		w.Uint("pid_start", r.PIDStart)
 	}
-	w.strsOmit("said", r.Said)
-	w.int("steps", r.Steps)
-	w.time("ended", r.Ended) // omitempty never leaves out a struct
-	w.strOmit("outcome", r.Outcome)
-	w.strOmit("text", r.Text)
-	w.close('}')
-}
-
-// jsonWriter writes JSON indented as json.MarshalIndent(v, "", " ") does.
-type jsonWriter struct {
-	b     []byte
-	count []int // members written so far, per object or array open
-	err   error
-}
-
-func (w *jsonWriter) open(c byte) {
-	w.b = append(w.b, c)
-	w.count = append(w.count, 0)
-}
-
-func (w *jsonWriter) close(c byte) {
-	n := w.count[len(w.count)-1]
-	w.count = w.count[:len(w.count)-1]
-	if n > 0 {
-		w.newline()
-	}
-	w.b = append(w.b, c)
-}
-
-func (w *jsonWriter) newline() {
-	w.b = append(w.b, '\n')
-	for range w.count {
-		w.b = append(w.b, ' ')
-	}
-}
-
-// member begins a member of the object or array open.
-func (w *jsonWriter) member() {
-	if w.count[len(w.count)-1] > 0 {
-		w.b = append(w.b, ',')
-	}
-	w.count[len(w.count)-1]++
-	w.newline()
-}
-
-func (w *jsonWriter) key(k string) {
-	w.member()
-	w.b = append(w.b, '"')
-	w.b = append(w.b, k...)
-	w.b = append(w.b, `": `...)
-}
-
-func (w *jsonWriter) str(key, s string) {
-	w.key(key)
-	w.quote(s)
-}
-
-func (w *jsonWriter) strOmit(key, s string) {
-	if s != "" {
-		w.str(key, s)
-	}
-}
-
-func (w *jsonWriter) strs(key string, list []string) {
-	w.key(key)
-	if list == nil {
-		w.b = append(w.b, "null"...)
-		return
-	}
-	w.open('[')
-	for _, s := range list {
-		w.member()
-		w.quote(s)
-	}
-	w.close(']')
-}
-
-func (w *jsonWriter) strsOmit(key string, list []string) {
-	if len(list) > 0 {
-		w.strs(key, list)
-	}
-}
-
-func (w *jsonWriter) boolean(key string, v bool) {
-	w.key(key)
-	w.b = strconv.AppendBool(w.b, v)
-}
-
-func (w *jsonWriter) int(key string, v int) {
-	w.key(key)
-	w.b = strconv.AppendInt(w.b, int64(v), 10)
-}
-
-// time writes what time.Time's own MarshalJSON writes, as encoding/json
-// has it; a year it cannot write is the same error.
-func (w *jsonWriter) time(key string, t time.Time) {
-	w.key(key)
-	b, err := t.MarshalJSON()
-	if err != nil && w.err == nil {
-		w.err = &json.MarshalerError{Type: reflect.TypeFor[time.Time](), Err: err}
-	}
-	w.b = append(w.b, b...)
-}
-
-// quote writes s as a JSON string. A string with nothing to escape (the
-// common case: ids, paths, words) is copied; any other is quoted by
-// encoding/json, whose escapes (HTML characters, U+2028, bytes that are not
-// UTF-8) stay the rule.
-func (w *jsonWriter) quote(s string) {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c < 0x20, c == '"', c == '\\', c == '<', c == '>', c == '&':
-			w.quoteSlow(s)
-			return
-		case c >= 0x80:
-			ascii = false
-		}
-	}
-	if !ascii {
-		for _, r := range s {
-			if r == utf8.RuneError || r == '\u2028' || r == '\u2029' {
-				w.quoteSlow(s)
-				return
-			}
-		}
-	}
-	w.b = append(w.b, '"')
-	w.b = append(w.b, s...)
-	w.b = append(w.b, '"')
-}
-
-func (w *jsonWriter) quoteSlow(s string) {
-	b, _ := json.Marshal(s) // a string always marshals
-	w.b = append(w.b, b...)
+	w.StrsOmit("said", r.Said)
+	w.Int("steps", r.Steps)
+	w.Time("ended", r.Ended) // omitempty never leaves out a struct
+	w.StrOmit("outcome", r.Outcome)
+	w.StrOmit("text", r.Text)
+	w.Close('}')
 }

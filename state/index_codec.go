@@ -7,8 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unsafe"
+
+	"github.com/conch-sh/conch/state/codec"
 )
 
 // The index is read by every chats list and by notes at each step, so its
@@ -90,11 +91,11 @@ func (s *Summary) line() string {
 	}
 	fields := []string{
 		s.ID, s.Title, s.Origin, s.Parent, s.Status, string(flags), s.Folder, s.Computer,
-		unixNano(s.LastActive), s.TaskState, unixNano(s.ReplyStarted), s.ReplyPlace, s.ReplyComputer,
+		codec.UnixNano(s.LastActive), s.TaskState, codec.UnixNano(s.ReplyStarted), s.ReplyPlace, s.ReplyComputer,
 		strconv.Itoa(s.ReplyPID), strconv.FormatUint(s.ReplyPIDStart, 10),
 	}
 	for i, f := range fields {
-		fields[i] = escapeField(f)
+		fields[i] = codec.EscapeField(f)
 	}
 	return strings.Join(fields, "|")
 }
@@ -126,7 +127,7 @@ func parseSummaryInto(s *Summary, line string) error {
 		}
 		fields = fixed[:]
 	} else {
-		fields = splitEscaped(line)
+		fields = codec.SplitEscaped(line)
 	}
 	if len(fields) != len(indexFields) {
 		return fmt.Errorf("%d fields, want %d", len(fields), len(indexFields))
@@ -161,10 +162,10 @@ func parseSummaryInto(s *Summary, line string) error {
 		}
 	}
 	var err error
-	if s.LastActive, err = parseUnixNano(fields[8]); err != nil {
+	if s.LastActive, err = codec.ParseUnixNano(fields[8]); err != nil {
 		return err
 	}
-	if s.ReplyStarted, err = parseUnixNano(fields[10]); err != nil {
+	if s.ReplyStarted, err = codec.ParseUnixNano(fields[10]); err != nil {
 		return err
 	}
 	if s.ReplyPID, err = strconv.Atoi(fields[13]); err != nil {
@@ -174,58 +175,6 @@ func parseSummaryInto(s *Summary, line string) error {
 		return fmt.Errorf("reply_pid_start: %w", err)
 	}
 	return nil
-}
-
-// unixNano writes a time as nanoseconds since 1970, "" for no time.
-func unixNano(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return strconv.FormatInt(t.UnixNano(), 10)
-}
-
-func parseUnixNano(s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("time %q: %w", s, err)
-	}
-	return time.Unix(0, n).UTC(), nil
-}
-
-// escapeField keeps a field whole on its line: a backslash, a '|' and a
-// newline are written \\, \| and \n.
-func escapeField(s string) string {
-	if !strings.ContainsAny(s, "\\|\n") {
-		return s
-	}
-	return strings.NewReplacer(`\`, `\\`, "|", `\|`, "\n", `\n`).Replace(s)
-}
-
-// splitEscaped splits a line that holds escapes, and unescapes its fields.
-func splitEscaped(line string) []string {
-	var fields []string
-	var b strings.Builder
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case c == '|':
-			fields = append(fields, b.String())
-			b.Reset()
-		case c == '\\' && i+1 < len(line):
-			i++
-			if line[i] == 'n' {
-				b.WriteByte('\n')
-			} else {
-				b.WriteByte(line[i])
-			}
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return append(fields, b.String())
 }
 
 // indexLines finds the summaries' lines in the index file. The file conch
@@ -256,46 +205,21 @@ func fastIndexLines(data []byte) ([]string, bool) {
 	}
 	// The lines are substrings of the file's bytes, which nothing changes
 	// after: no second copy of the file.
-	r := jsonReader{s: unsafe.String(&data[0], len(data))}
-	ok := r.byte('{') && r.key("version") && r.literal(strconv.Itoa(indexVersion)) && r.byte(',') &&
-		r.key("fields")
+	r := codec.NewReader(unsafe.String(&data[0], len(data)))
+	ok := r.Byte('{') && r.Key("version") && r.Literal(strconv.Itoa(indexVersion)) && r.Byte(',') &&
+		r.Key("fields")
 	if !ok {
 		return nil, false
 	}
-	if _, ok := r.strings(); !ok {
+	if _, ok := r.Strings(); !ok {
 		return nil, false
 	}
-	if !r.byte(',') || !r.key("chats") {
+	if !r.Byte(',') || !r.Key("chats") {
 		return nil, false
 	}
-	lines, ok := r.strings()
-	if !ok || !r.byte('}') {
+	lines, ok := r.Strings()
+	if !ok || !r.Byte('}') {
 		return nil, false
 	}
-	r.space()
-	return lines, r.i == len(r.s)
-}
-
-// strings reads an array of strings.
-func (r *jsonReader) strings() ([]string, bool) {
-	if !r.byte('[') {
-		return nil, false
-	}
-	out := []string{}
-	if r.byte(']') {
-		return out, true
-	}
-	for {
-		s, ok := r.string()
-		if !ok {
-			return nil, false
-		}
-		out = append(out, s)
-		if r.byte(']') {
-			return out, true
-		}
-		if !r.byte(',') {
-			return nil, false
-		}
-	}
+	return lines, r.Done()
 }

@@ -1,72 +1,73 @@
 package state
 
+import "github.com/conch-sh/conch/state/codec"
+
 // decodeMessage decodes a message's record into m, a zero Message, by hand
 // as decodeChat does a chat's: `conch notes` reads every message due, and
 // encoding/json's first use of a type costs a fresh process more than the
 // whole record. false: the record is for encoding/json to read.
 func decodeMessage(data []byte, m *Message) bool {
-	r := jsonReader{s: string(data)}
-	ok := r.object(func(key string) bool {
+	r := codec.NewReader(string(data))
+	ok := r.Object(func(key string) bool {
 		switch key {
 		case "id":
-			return r.str(&m.ID)
+			return r.Str(&m.ID)
 		case "from":
-			return r.str(&m.From)
+			return r.Str(&m.From)
 		case "from_title":
-			return r.str(&m.FromTitle)
+			return r.Str(&m.FromTitle)
 		case "to":
-			return r.str(&m.To)
+			return r.Str(&m.To)
 		case "to_title":
-			return r.str(&m.ToTitle)
+			return r.Str(&m.ToTitle)
 		case "to_task":
-			return r.boolean(&m.ToTask)
+			return r.Bool(&m.ToTask)
 		case "text":
-			return r.str(&m.Text)
+			return r.Str(&m.Text)
 		case "chain":
-			return r.str(&m.Chain)
+			return r.Str(&m.Chain)
 		case "sent":
-			return r.time(&m.Sent)
+			return r.Time(&m.Sent)
 		case "state":
-			return r.str(&m.State)
+			return r.Str(&m.State)
 		case "why":
-			return r.str(&m.Why)
+			return r.Str(&m.Why)
 		case "at_start":
-			return r.boolean(&m.AtStart)
+			return r.Bool(&m.AtStart)
 		case "taint":
-			return r.strs(&m.Taint)
+			return r.Strs(&m.Taint)
 		case "start_reply":
-			return r.boolean(&m.StartReply)
+			return r.Bool(&m.StartReply)
 		case "woke":
-			return r.boolean(&m.Woke)
+			return r.Bool(&m.Woke)
 		case "passed":
-			return r.boolean(&m.Passed)
+			return r.Bool(&m.Passed)
 		case "done":
-			return r.time(&m.Done)
+			return r.Time(&m.Done)
 		case "answer":
 			a := &m.Answer
-			return r.object(func(key string) bool {
+			return r.Object(func(key string) bool {
 				switch key {
 				case "state":
-					return r.str(&a.State)
+					return r.Str(&a.State)
 				case "delivery":
-					return r.str(&a.Delivery)
+					return r.Str(&a.Delivery)
 				case "start_reply":
-					return r.str(&a.StartReply)
+					return r.Str(&a.StartReply)
 				case "via":
-					return r.str(&a.Via)
+					return r.Str(&a.Via)
 				}
 				return false
 			})
 		case "key":
-			return r.str(&m.Key)
+			return r.Str(&m.Key)
 		case "watched":
-			return nullOr(&r, &m.Watched, r.boolean)
+			return codec.NullOr(r, &m.Watched, (*codec.Reader).Bool)
 		}
 		return false
 	})
 	if ok {
-		r.space()
-		ok = r.i == len(r.s)
+		ok = r.Done()
 	}
 	return ok
 }
@@ -74,16 +75,15 @@ func decodeMessage(data []byte, m *Message) bool {
 // decodeClaims decodes claims.json into f, a zero ClaimsFile, by hand: the
 // guard reads it at every edit.
 func decodeClaims(data []byte, f *ClaimsFile) bool {
-	r := jsonReader{s: string(data)}
-	ok := r.object(func(key string) bool {
+	r := codec.NewReader(string(data))
+	ok := r.Object(func(key string) bool {
 		if key != "claims" {
 			return false
 		}
-		return objects(&r, &f.Claims, func(cl *Claim) bool { return decodeClaim(&r, cl) })
+		return codec.Objects(r, &f.Claims, decodeClaim)
 	})
 	if ok {
-		r.space()
-		ok = r.i == len(r.s)
+		ok = r.Done()
 	}
 	return ok
 }
@@ -94,25 +94,25 @@ func decodeClaims(data []byte, f *ClaimsFile) bool {
 // it; a document that is not (ok and stopped false) is for encoding/json,
 // which may still take it.
 func scanClaims(data []byte, yield func(*Claim) bool) (stopped, ok bool) {
-	r := jsonReader{s: string(data)}
+	r := codec.NewReader(string(data))
 	seen := false
-	ok = r.object(func(key string) bool {
+	ok = r.Object(func(key string) bool {
 		if key != "claims" || seen {
 			return false
 		}
 		seen = true
-		if r.literal("null") {
+		if r.Literal("null") {
 			return true
 		}
-		if !r.byte('[') {
+		if !r.Byte('[') {
 			return false
 		}
-		for first := true; !r.byte(']'); first = false {
-			if !first && !r.byte(',') {
+		for first := true; !r.Byte(']'); first = false {
+			if !first && !r.Byte(',') {
 				return false
 			}
 			var cl Claim
-			if !decodeClaim(&r, &cl) {
+			if !decodeClaim(r, &cl) {
 				return false
 			}
 			if !yield(&cl) {
@@ -126,34 +126,33 @@ func scanClaims(data []byte, yield func(*Claim) bool) (stopped, ok bool) {
 		return true, false
 	}
 	if ok {
-		r.space()
-		ok = r.i == len(r.s) && seen
+		ok = r.Done() && seen
 	}
 	return false, ok
 }
 
 // decodeClaim reads one claim of claims.json.
-func decodeClaim(r *jsonReader, cl *Claim) bool {
-	return r.object(func(key string) bool {
+func decodeClaim(r *codec.Reader, cl *Claim) bool {
+	return r.Object(func(key string) bool {
 		switch key {
 		case "chat":
-			return r.str(&cl.Chat)
+			return r.Str(&cl.Chat)
 		case "pattern":
-			return r.str(&cl.Pattern)
+			return r.Str(&cl.Pattern)
 		case "glob":
-			return r.boolean(&cl.Glob)
+			return r.Bool(&cl.Glob)
 		case "reason":
-			return r.str(&cl.Reason)
+			return r.Str(&cl.Reason)
 		case "since":
-			return r.time(&cl.Since)
+			return r.Time(&cl.Since)
 		case "until":
-			return r.time(&cl.Until)
+			return r.Time(&cl.Until)
 		case "pid":
-			return r.int(&cl.PID)
+			return r.Int(&cl.PID)
 		case "pid_start":
-			return r.uint64(&cl.PIDStart)
+			return r.Uint64(&cl.PIDStart)
 		case "computer":
-			return r.str(&cl.Computer)
+			return r.Str(&cl.Computer)
 		}
 		return false
 	})

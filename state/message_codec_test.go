@@ -208,6 +208,10 @@ func FuzzScanClaims(f *testing.F) {
 		var f ClaimsFile
 		whole := decodeClaims(data, &f)
 		got, stopped, ok := scanAll(data, 0)
+		var keys map[string]json.RawMessage
+		if whole && !ok && json.Unmarshal(data, &keys) == nil && keys["claims"] == nil {
+			return // no claims key: not as conch writes it (TestScanClaimsStopsWhereAsked)
+		}
 		if ok != whole {
 			t.Fatalf("scanClaims ok %v, decodeClaims %v", ok, whole)
 		}

@@ -1,0 +1,180 @@
+package codec
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// FuzzString holds Reader.String to encoding/json: where the hand reader
+// reads a string, it reads what encoding/json reads, and it reads one
+// wherever the JSON holds a plain one.
+func FuzzString(f *testing.F) {
+	for _, s := range []string{`"c_1"`, `"a\"b"`, `"\u00e9\n"`, "\"\xff\"", `"<&>"`, `"`, `""`, ` "x" `, `"a` + "\x01" + `"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		r := NewReader(in)
+		got, ok := r.String()
+		var want string
+		if strings.HasPrefix(strings.TrimSpace(in), `"`) && json.Unmarshal([]byte(in), &want) == nil {
+			// in is one JSON string: the reader reads it, all of it.
+			if !ok || !r.Done() || got != want {
+				t.Fatalf("%q: read %q (%v), encoding/json %q", in, got, ok, want)
+			}
+			return
+		}
+		if ok {
+			var part string
+			if err := json.Unmarshal([]byte(in[:r.i]), &part); err != nil || part != got {
+				t.Fatalf("%q: read %q from %q, encoding/json %q (%v)", in, got, in[:r.i], part, err)
+			}
+		}
+	})
+}
+
+// FuzzWriter holds Writer to json.MarshalIndent(v, "", " ") for an
+// object of a string, a list of strings, a whole number and a time, and
+// Reader to reading them back.
+func FuzzWriter(f *testing.F) {
+	f.Add("c_1", "a|b", int64(3), int64(1_700_000_000))
+	f.Add("<tag> & \u2028", "\xff\x00", int64(-1), int64(0))
+	f.Fuzz(func(t *testing.T, s, item string, n, unix int64) {
+		at := time.Unix(unix%(1<<40), 0).UTC()
+		type doc struct {
+			S    string    `json:"s"`
+			L    []string  `json:"l"`
+			N    int       `json:"n"`
+			At   time.Time `json:"at"`
+			None []string  `json:"none"`
+		}
+		v := doc{S: s, L: []string{item, s}, N: int(n), At: at}
+		want, err := json.MarshalIndent(v, "", " ")
+		if err != nil {
+			t.Skip()
+		}
+		w := NewWriter(64)
+		w.Open('{')
+		w.Str("s", s)
+		w.Strs("l", v.L)
+		w.Int("n", v.N)
+		w.Time("at", at)
+		w.Strs("none", nil)
+		w.Close('}')
+		got, err := w.Bytes()
+		if err != nil || string(got) != string(want) {
+			t.Fatalf("wrote %s (%v), json.MarshalIndent %s", got, err, want)
+		}
+		var back doc
+		r := NewReader(string(got))
+		ok := r.Object(func(key string) bool {
+			switch key {
+			case "s":
+				return r.Str(&back.S)
+			case "l":
+				return r.Strs(&back.L)
+			case "n":
+				return r.Int(&back.N)
+			case "at":
+				return r.Time(&back.At)
+			case "none":
+				return r.Strs(&back.None)
+			}
+			return false
+		}) && r.Done()
+		var slow doc
+		if err := json.Unmarshal(got, &slow); err != nil {
+			t.Fatal(err)
+		}
+		if ok && (back.S != slow.S || !slices.Equal(back.L, slow.L) || back.N != slow.N || !back.At.Equal(slow.At) || back.None != nil) {
+			t.Fatalf("read back %+v, encoding/json %+v", back, slow)
+		}
+	})
+}
+
+// FuzzWhole holds Reader.Int to encoding/json's reading of an int.
+func FuzzWhole(f *testing.F) {
+	for _, s := range []string{"0", "-0", "12", "012", "1e3", "1.5", "-", "99999999999999999999", "7 ", "7x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		var got int
+		r := NewReader(in)
+		if !r.Int(&got) || !r.Done() {
+			return
+		}
+		var want int
+		if err := json.Unmarshal([]byte(in), &want); err != nil || got != want {
+			t.Fatalf("%q: read %d, encoding/json %d (%v)", in, got, want, err)
+		}
+	})
+}
+
+// FuzzEscapeField: a line of escaped fields splits back into the fields.
+func FuzzEscapeField(f *testing.F) {
+	f.Add("a|b", `c\d`, "e\nf")
+	f.Add("", "", "")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		line := EscapeField(a) + "|" + EscapeField(b) + "|" + EscapeField(c)
+		if got := SplitEscaped(line); !slices.Equal(got, []string{a, b, c}) {
+			t.Fatalf("%q split as %q", line, got)
+		}
+		if strings.Contains(EscapeField(a), "\n") {
+			t.Fatalf("%q escaped holds a newline", a)
+		}
+	})
+}
+
+func TestUnixNano(t *testing.T) {
+	at := time.Date(2026, 12, 2, 5, 0, 0, 123, time.UTC)
+	for _, tm := range []time.Time{{}, at} {
+		got, err := ParseUnixNano(UnixNano(tm))
+		if err != nil || !got.Equal(tm) {
+			t.Errorf("%v came back %v (%v)", tm, got, err)
+		}
+	}
+	if _, err := ParseUnixNano("x"); err == nil || !strings.Contains(err.Error(), `"x"`) {
+		t.Errorf("a bad time: %v", err)
+	}
+}
+
+// BenchmarkStrings reads a thousand index lines, as every chats list does.
+func BenchmarkStrings(b *testing.B) {
+	lines := make([]string, 1000)
+	for i := range lines {
+		lines[i] = "c_" + strconv.Itoa(i) + "|a title|routine||idle|op|/home/me/src|laptop|1764650000000000000"
+	}
+	data, _ := json.Marshal(lines)
+	b.ReportAllocs()
+	for b.Loop() {
+		r := NewReader(string(data))
+		if got, ok := r.Strings(); !ok || len(got) != 1000 {
+			b.Fatal("not read")
+		}
+	}
+}
+
+// BenchmarkWriter writes an object of the shape of a chat's record.
+func BenchmarkWriter(b *testing.B) {
+	at := time.Date(2026, 12, 2, 5, 0, 0, 0, time.UTC)
+	files := []string{"/home/me/src/a.go", "/home/me/src/b.go"}
+	b.ReportAllocs()
+	for b.Loop() {
+		w := NewWriter(1024)
+		w.Open('{')
+		for range 10 {
+			w.Str("id", "c_12")
+			w.StrOmit("reach", "")
+			w.Time("created", at)
+			w.Strs("files", files)
+			w.Bool("archived", false)
+		}
+		w.Close('}')
+		if _, err := w.Bytes(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,327 @@
+// Package codec is the hand JSON reader and writer of conch's hot records
+// (a chat's record, the index, a message, claims.json, a session's link):
+// state's codecs say which field is which; this package reads and writes
+// the JSON. It reads only what encoding/json reads the same way, and
+// writes byte for byte what json.MarshalIndent(v, "", " ") writes; where
+// it is not sure, it gives up and the caller asks encoding/json, which
+// stays the judge. It knows nothing of conch's records, and imports no
+// package of conch.
+package codec
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// NewReader reads s. A record's strings are substrings of s: give it a
+// copy of a buffer another may reuse.
+func NewReader(s string) *Reader { return &Reader{s: s} }
+
+// Done reads any white space left and says whether s is all read.
+func (r *Reader) Done() bool {
+	r.Space()
+	return r.i == len(r.s)
+}
+
+// Reader reads the few JSON forms conch's own files are made of: the
+// index, and a chat's record (decodeChat). It accepts only JSON that
+// encoding/json accepts, and where it reads a value, it reads what
+// encoding/json would; anything else it turns away, and the caller decodes
+// with encoding/json, which says what is wrong.
+type Reader struct {
+	s string
+	i int
+}
+
+func (r *Reader) Space() {
+	for r.i < len(r.s) && (r.s[r.i] == ' ' || r.s[r.i] == '\n' || r.s[r.i] == '\t' || r.s[r.i] == '\r') {
+		r.i++
+	}
+}
+
+// Byte reads c after any white space.
+func (r *Reader) Byte(c byte) bool {
+	r.Space()
+	if r.i < len(r.s) && r.s[r.i] == c {
+		r.i++
+		return true
+	}
+	return false
+}
+
+// Literal reads lit (a number, true, false or null) after any white
+// space; when it is not there, it reads nothing.
+func (r *Reader) Literal(lit string) bool {
+	r.Space()
+	end := r.i + len(lit)
+	if strings.HasPrefix(r.s[r.i:], lit) && (end == len(r.s) || strings.IndexByte(" \n\t\r,}]", r.s[end]) >= 0) {
+		r.i = end
+		return true
+	}
+	return false
+}
+
+// Key reads "name":.
+func (r *Reader) Key(name string) bool {
+	s, ok := r.String()
+	return ok && s == name && r.Byte(':')
+}
+
+// String reads one JSON string. The closing quote is found by
+// strings.IndexByte, and the bytes before it are checked in one tight loop:
+// a thousand summaries are read at every chats list.
+func (r *Reader) String() (string, bool) {
+	if !r.Byte('"') {
+		return "", false
+	}
+	start := r.i
+	end := strings.IndexByte(r.s[start:], '"')
+	if end < 0 {
+		return "", false
+	}
+	str := r.s[start : start+end]
+	ascii := true
+	for i := 0; i < len(str); i++ {
+		switch c := str[i]; {
+		case c < 0x20 || c == '\\':
+			return r.escapedString(start)
+		case c >= 0x80:
+			ascii = false
+		}
+	}
+	if !ascii && !utf8.ValidString(str) {
+		// encoding/json puts U+FFFD for each bad byte: let it.
+		return r.escapedString(start)
+	}
+	r.i = start + end + 1
+	return str, true
+}
+
+// escapedString reads the string that begins at start (after its quote),
+// one with an escape or a byte that is not UTF-8 in it, through
+// encoding/json.
+func (r *Reader) escapedString(start int) (string, bool) {
+	i := start
+	for i < len(r.s) && r.s[i] != '"' {
+		switch c := r.s[i]; {
+		case c == '\\':
+			i += 2
+			continue
+		case c < 0x20:
+			return "", false
+		}
+		i++
+	}
+	if i >= len(r.s) {
+		return "", false
+	}
+	r.i = i + 1
+	var str string
+	if err := json.Unmarshal([]byte(r.s[start-1:r.i]), &str); err != nil {
+		return "", false
+	}
+	return str, true
+}
+
+// Objects reads null (the slice is then nil) or an array, each element
+// read into a new T by read.
+func Objects[T any](r *Reader, p *[]T, read func(*Reader, *T) bool) bool {
+	if r.Literal("null") {
+		*p = nil
+		return true
+	}
+	if !r.Byte('[') {
+		return false
+	}
+	out := []T{}
+	for first := true; !r.Byte(']'); first = false {
+		if !first && !r.Byte(',') {
+			return false
+		}
+		var v T
+		if !read(r, &v) {
+			return false
+		}
+		out = append(out, v)
+	}
+	*p = out
+	return true
+}
+
+// NullOr reads null (the pointer is then nil) or an object, into a new T.
+func NullOr[T any](r *Reader, p **T, read func(*Reader, *T) bool) bool {
+	if r.Literal("null") {
+		*p = nil
+		return true
+	}
+	*p = new(T)
+	return read(r, *p)
+}
+
+// Object reads an object, handing each key to field, which reads its value
+// (false: a key it does not know, or a value it could not read). A key said
+// twice is turned away: encoding/json would merge the two values.
+func (r *Reader) Object(field func(key string) bool) bool {
+	if !r.Byte('{') {
+		return false
+	}
+	if r.Byte('}') {
+		return true
+	}
+	var keys [16]string // on the stack: a record's objects have fewer keys
+	seen := keys[:0]
+	for {
+		key, ok := r.String()
+		if !ok || !r.Byte(':') {
+			return false
+		}
+		if slices.Contains(seen, key) {
+			return false
+		}
+		seen = append(seen, key)
+		if !field(key) {
+			return false
+		}
+		if r.Byte('}') {
+			return true
+		}
+		if !r.Byte(',') {
+			return false
+		}
+	}
+}
+
+func (r *Reader) Str(p *string) bool {
+	s, ok := r.String()
+	*p = s
+	return ok
+}
+
+// Strs reads null (nil) or an array of strings.
+func (r *Reader) Strs(p *[]string) bool {
+	if r.Literal("null") {
+		*p = nil
+		return true
+	}
+	s, ok := r.Strings()
+	*p = s
+	return ok
+}
+
+func (r *Reader) Bool(p *bool) bool {
+	switch {
+	case r.Literal("true"):
+		*p = true
+	case r.Literal("false"):
+		*p = false
+	default:
+		return false
+	}
+	return true
+}
+
+// Time reads a time as encoding/json has time.Time read itself: from the
+// quoted string, quotes and all.
+func (r *Reader) Time(p *time.Time) bool {
+	r.Space()
+	start := r.i
+	if _, ok := r.String(); !ok {
+		return false
+	}
+	return p.UnmarshalJSON([]byte(r.s[start:r.i])) == nil
+}
+
+// whole reads a whole number as JSON writes one: an optional minus, then 0
+// or digits not starting with 0, then a delimiter. Fractions and exponents
+// are left to encoding/json.
+func (r *Reader) whole() (string, bool) {
+	r.Space()
+	start, i := r.i, r.i
+	if i < len(r.s) && r.s[i] == '-' {
+		i++
+	}
+	digits := i
+	for i < len(r.s) && r.s[i] >= '0' && r.s[i] <= '9' {
+		i++
+	}
+	n := r.s[start:i]
+	switch {
+	case i == digits, r.s[digits] == '0' && i > digits+1:
+		return "", false
+	case i < len(r.s) && r.s[i] != ',' && r.s[i] != '}' && r.s[i] != ']' && r.s[i] != ' ' && r.s[i] != '\n' && r.s[i] != '\t' && r.s[i] != '\r':
+		return "", false
+	}
+	r.i = i
+	return n, true
+}
+
+func (r *Reader) Int(p *int) bool {
+	n, ok := r.whole()
+	if !ok {
+		return false
+	}
+	v, err := strconv.Atoi(n)
+	*p = v
+	return err == nil
+}
+
+func (r *Reader) Uint64(p *uint64) bool {
+	n, ok := r.whole()
+	if !ok || n[0] == '-' {
+		return false
+	}
+	v, err := strconv.ParseUint(n, 10, 64)
+	*p = v
+	return err == nil
+}
+
+// Strings reads an array of strings.
+func (r *Reader) Strings() ([]string, bool) {
+	if !r.Byte('[') {
+		return nil, false
+	}
+	out := []string{}
+	if r.Byte(']') {
+		return out, true
+	}
+	for {
+		s, ok := r.String()
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+		if r.Byte(']') {
+			return out, true
+		}
+		if !r.Byte(',') {
+			return nil, false
+		}
+	}
+}
+
+// StrMap reads null (nil) or an object into a map, each value by read. A
+// null value is handed on to encoding/json, which has its own way with it.
+func StrMap[V any](r *Reader, p *map[string]V, read func(*Reader, *V) bool) bool {
+	if r.Literal("null") {
+		*p = nil
+		return true
+	}
+	m := map[string]V{}
+	*p = m
+	return r.Object(func(key string) bool {
+		r.Space()
+		if r.i < len(r.s) && r.s[r.i] == 'n' {
+			return false
+		}
+		var v V
+		if !read(r, &v) {
+			return false
+		}
+		m[key] = v
+		return true
+	})
+}
