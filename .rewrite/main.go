@@ -66,6 +66,13 @@ func main() {
 }
 
 func run(patterns []string) error {
+	if len(patterns) > 0 && patterns[0] == "unexport" {
+		skip := map[string]bool{}
+		for _, k := range strings.Split(os.Getenv("CONCH_REWRITE_KEEP"), ",") {
+			skip[k] = true
+		}
+		return unexport([]string{"./..."}, skip)
+	}
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
@@ -464,4 +471,37 @@ func methodExpr(sel *ast.SelectorExpr, m move, info *types.Info, f *ast.File) st
 		call = "return " + call
 	}
 	return "func(" + strings.Join(params, ", ") + ") " + res + " { " + call + " }"
+}
+
+// typeCheck type-checks files of p against the export data go list built
+// (errors are passed over: a file may still call names that are gone).
+func typeCheck(p listed, names []string, exports map[string]string) (*checked, error) {
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, n := range names {
+		f, err := parser.ParseFile(fset, filepath.Join(p.Dir, n), nil, parser.ParseComments)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	forTest := p.ImportPath
+	lookup := func(path string) (io.ReadCloser, error) {
+		e := exports[path+" ["+forTest+".test]"]
+		if e == "" {
+			e = exports[path]
+		}
+		if e == "" {
+			return nil, fmt.Errorf("no export data for %s", path)
+		}
+		return os.Open(e)
+	}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", lookup), Error: func(error) {}}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	path := p.ImportPath
+	if strings.HasSuffix(files[0].Name.Name, "_test") {
+		path += "_test"
+	}
+	pkg, _ := conf.Check(path, fset, files, info)
+	return &checked{p: p, fset: fset, files: files, info: info, pkg: pkg}, nil
 }

@@ -77,7 +77,7 @@ func (s SessionsTx) Adopt(a Actor, harness, file string, isFile func(string) (si
 	if c.IsTask() {
 		return nil, refusedf("a task cannot adopt a session: only a chat")
 	}
-	if !c.Yours() {
+	if !c.yours() {
 		// What a person types there would be recorded as the person's
 		// words, in a chat that is not the person's.
 		return nil, refusedf("chat %s cannot adopt a session: it is not one of the person's chats", c.ID)
@@ -96,7 +96,7 @@ func (s SessionsTx) Adopt(a Actor, harness, file string, isFile func(string) (si
 		if err != nil && !errors.Is(err, ErrNoChat) {
 			return nil, err
 		}
-		if holder != nil && holder.Yours() {
+		if holder != nil && holder.yours() {
 			return nil, refusedf("session file %s is adopted by another chat already", file)
 		}
 		tx.remove(adoptionRel(ad.Chat))
@@ -112,7 +112,7 @@ func (s SessionsTx) Adopt(a Actor, harness, file string, isFile func(string) (si
 	ad = &Adoption{Chat: c.ID, Harness: harness, File: file, Offset: size, Adopted: tx.Now()}
 	tx.put(rel, ad, true)
 	kind, chat := actorOf(a)
-	tx.Log().Record(c, KindAdopted, kind, chat, "adopted the "+harnessName(harness)+" session "+filepath.Base(file), "")
+	tx.Log().Record(c, kindAdopted, kind, chat, "adopted the "+harnessName(harness)+" session "+filepath.Base(file), "")
 	return ad, nil
 }
 
@@ -232,7 +232,7 @@ func (s SessionsTx) ApplyLook(l Look) (ScanResult, error) {
 		if ad.Missed >= MissedLooks {
 			tx.remove(rel)
 			res.Dropped = true
-			tx.Log().Record(c, KindUpstreamMissing, ActorSystem, "", harnessName(ad.Harness)+" session "+filepath.Base(ad.File)+" is gone", "")
+			tx.Log().Record(c, kindUpstreamMissing, ActorSystem, "", harnessName(ad.Harness)+" session "+filepath.Base(ad.File)+" is gone", "")
 			return res, nil
 		}
 		tx.put(rel, ad, true)
@@ -250,7 +250,7 @@ func (s SessionsTx) ApplyLook(l Look) (ScanResult, error) {
 			continue
 		}
 		res.Messages++
-		tx.Log().Record(c, KindHuman, ActorHuman, "", "the person typed in the "+harnessName(ad.Harness)+" session directly", "")
+		tx.Log().Record(c, kindHuman, ActorHuman, "", "the person typed in the "+harnessName(ad.Harness)+" session directly", "")
 	}
 	res.Read = l.Next - l.From
 	if l.Restarted {

@@ -30,9 +30,9 @@ const (
 	WindowPair = 10
 )
 
-// Chain is one chain of messages, CONCH_HOME/chains/ch_N.json: what the
+// chain is one chain of messages, CONCH_HOME/chains/ch_N.json: what the
 // replies it led to have sent, for the bounds.
-type Chain struct {
+type chain struct {
 	ID       string         `json:"id"`
 	Messages int            `json:"messages"`
 	Started  int            `json:"started"`
@@ -42,9 +42,9 @@ type Chain struct {
 
 func chainRel(id string) string { return "chains/" + id + ".json" }
 
-func (m MessagesView) chain(id string) (*Chain, error) {
+func (m MessagesView) chain(id string) (*chain, error) {
 	tx := m.v
-	ch, err := load[Chain](tx, chainRel(id))
+	ch, err := load[chain](tx, chainRel(id))
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func (m MessagesView) chain(id string) (*Chain, error) {
 		return nil, tx.misnamed(chainRel(id), ch.ID)
 	}
 	if ch == nil {
-		ch = &Chain{ID: id}
+		ch = &chain{ID: id}
 	}
 	if ch.Pairs == nil {
 		ch.Pairs = map[string]int{}
@@ -109,7 +109,7 @@ func joinChain(c *Chat, chain string) {
 // checkBounds refuses a message from me to to past one of the bounds,
 // naming the first it reaches. starts: the message would start the
 // receiver's reply now.
-func checkBounds(me, to *Chat, ch *Chain, sum string, now time.Time, starts bool) error {
+func checkBounds(me, to *Chat, ch *chain, sum string, now time.Time, starts bool) error {
 	if err := ch.messagesBound(); err != nil {
 		return err
 	}
@@ -128,7 +128,7 @@ func checkBounds(me, to *Chat, ch *Chain, sum string, now time.Time, starts bool
 }
 
 // messagesBound: at most ChainMessages messages in one chain, all told.
-func (ch *Chain) messagesBound() error {
+func (ch *chain) messagesBound() error {
 	if ch.Messages >= ChainMessages {
 		return boundf(BoundChainMessages, ChainMessages, "message refused: bound reached: %d messages in one chain (a message of the person's starts a new one)", ChainMessages)
 	}
@@ -137,7 +137,7 @@ func (ch *Chain) messagesBound() error {
 
 // startsBound: at most ChainStarted replies started by messages in one
 // chain.
-func (ch *Chain) startsBound() error {
+func (ch *chain) startsBound() error {
 	if ch.Started >= ChainStarted {
 		return boundf(BoundChainStarted, ChainStarted, "message refused: bound reached: %d replies started by messages in one chain", ChainStarted)
 	}
@@ -146,7 +146,7 @@ func (ch *Chain) startsBound() error {
 
 // pairBound: at most ChainPair messages from one chat to another in one
 // chain.
-func (ch *Chain) pairBound(from, to string) error {
+func (ch *chain) pairBound(from, to string) error {
 	if ch.Pairs[pairKey(from, to)] >= ChainPair {
 		return boundf(BoundChainPair, ChainPair, "message refused: bound reached: %d messages from chat %s to chat %s in one chain", ChainPair, from, to)
 	}
@@ -185,14 +185,14 @@ func pairKey(from, to string) string { return from + ">" + to }
 // countMessage counts a message from one chat to another in its chain
 // (toward messagesBound and pairBound); n -1 takes back what a send that
 // did not finish counted.
-func (ch *Chain) countMessage(from, to string, n int) {
+func (ch *chain) countMessage(from, to string, n int) {
 	ch.Messages = max(ch.Messages+n, 0)
 	ch.Pairs[pairKey(from, to)] = max(ch.Pairs[pairKey(from, to)]+n, 0)
 }
 
 // countStart counts a reply a message started in its chain (toward
 // startsBound); n -1 takes one back.
-func (ch *Chain) countStart(n int) { ch.Started = max(ch.Started+n, 0) }
+func (ch *chain) countStart(n int) { ch.Started = max(ch.Started+n, 0) }
 
 // countRecent counts a message's words toward recentBounds (the window
 // runs on the wall clock, now); with sent false it forgets the words of a
@@ -209,7 +209,7 @@ func countRecent(me *Chat, to, sum string, now time.Time, sent bool) {
 func waitingFor(c *Chat) int {
 	n := len(c.InboxStart) + len(c.Held)
 	for _, e := range c.Inbox {
-		if ValidMessageID(e) {
+		if validMessageID(e) {
 			n++
 		}
 	}

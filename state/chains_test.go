@@ -172,23 +172,23 @@ func TestBoundsAreTyped(t *testing.T) {
 	for _, tc := range []struct {
 		bound  Bound
 		limit  int
-		ch     Chain
+		ch     chain
 		inbox  []string
 		recent []RecentSend
 		starts bool
 		words  string
 	}{
-		{BoundChainMessages, 8, Chain{Messages: 8}, nil, nil, false,
+		{BoundChainMessages, 8, chain{Messages: 8}, nil, nil, false,
 			"message refused: bound reached: 8 messages in one chain (a message of the person's starts a new one)"},
-		{BoundChainStarted, 4, Chain{Started: 4}, nil, nil, true,
+		{BoundChainStarted, 4, chain{Started: 4}, nil, nil, true,
 			"message refused: bound reached: 4 replies started by messages in one chain"},
-		{BoundChainPair, 3, Chain{Pairs: map[string]int{"c_1>c_2": 3}}, nil, nil, false,
+		{BoundChainPair, 3, chain{Pairs: map[string]int{"c_1>c_2": 3}}, nil, nil, false,
 			"message refused: bound reached: 3 messages from chat c_1 to chat c_2 in one chain"},
-		{BoundWaiting, 5, Chain{}, []string{"m_1", "m_2", "m_3", "m_4", "m_5"}, nil, false,
+		{BoundWaiting, 5, chain{}, []string{"m_1", "m_2", "m_3", "m_4", "m_5"}, nil, false,
 			"message refused: bound reached: 5 messages already wait for chat c_2"},
-		{BoundRepeat, 1, Chain{}, nil, recent(1), false,
+		{BoundRepeat, 1, chain{}, nil, recent(1), false,
 			"message refused: bound reached: the same words to chat c_2 once in 10 minutes"},
-		{BoundWindowPair, 10, Chain{}, nil, recent(10), false,
+		{BoundWindowPair, 10, chain{}, nil, recent(10), false,
 			"message refused: bound reached: 10 messages from chat c_1 to chat c_2 in 10 minutes"},
 	} {
 		ch := tc.ch
@@ -237,7 +237,7 @@ func TestBoundsAreTyped(t *testing.T) {
 // receiver's record never named it) takes back what it counted, on every
 // bound it counted toward, so that the retry is not refused for it.
 func TestTornSendTakesBackItsCounts(t *testing.T) {
-	ch := &Chain{ID: "ch_1", Pairs: map[string]int{}}
+	ch := &chain{ID: "ch_1", Pairs: map[string]int{}}
 	me := &Chat{ID: "c_1"}
 	wall := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	ch.countMessage("c_1", "c_2", 1)

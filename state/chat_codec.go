@@ -19,7 +19,7 @@ func decodeFast(data []byte, v any) bool {
 		return decodeChat(data, v)
 	case *Message:
 		return decodeMessage(data, v)
-	case *ClaimsFile:
+	case *claimsFile:
 		return decodeClaims(data, v)
 	case *SessionLink:
 		return decodeSession(data, v)

@@ -53,25 +53,25 @@ func isApp(origin string) bool { return strings.HasPrefix(origin, "app:") && len
 // IsTask says whether the record is a task's.
 func (c *Chat) IsTask() bool { return c.Task != nil }
 
-// Yours says whether the chat is the person's own (SPEC §1): origin "",
+// yours says whether the chat is the person's own (SPEC §1): origin "",
 // app:* or routine, and nobody else's words in it. Tasks are not: they are
 // their parent chat's.
-func (c *Chat) Yours() bool {
+func (c *Chat) yours() bool {
 	return !c.IsTask() && len(c.Taint.Person) == 0 &&
 		(c.Origin == "" || isApp(c.Origin) || c.Origin == "routine")
 }
 
-// OffersTogether says whether the chat may list, message, stop and wait on
+// offersTogether says whether the chat may list, message, stop and wait on
 // the person's other chats.
-func (c *Chat) OffersTogether() bool {
+func (c *Chat) offersTogether() bool {
 	return !c.IsTask() && len(c.Taint.Person) == 0 && (c.Origin == "" || isApp(c.Origin))
 }
 
-// PersonsOwn says whether the chat is one the person is in (origin "" or
+// personsOwn says whether the chat is one the person is in (origin "" or
 // app:*), whatever came into it since.
-func (c *Chat) PersonsOwn() bool { return !c.IsTask() && (c.Origin == "" || isApp(c.Origin)) }
+func (c *Chat) personsOwn() bool { return !c.IsTask() && (c.Origin == "" || isApp(c.Origin)) }
 
-// Trusted says whether the chat or task is the person's own work: an
+// trusted says whether the chat or task is the person's own work: an
 // origin that is yours and nobody else's words in it. For a task this is
 // "its parent is yours and free of person taint" (a task takes its
 // parent's origin and taint when it is made), so the reader may speak to
@@ -80,7 +80,7 @@ func (c *Chat) PersonsOwn() bool { return !c.IsTask() && (c.Origin == "" || isAp
 // when it is made, and a person taint added later reaches everything made
 // from it (spreadPerson), so this reads the record alone, never the
 // parent chain: the hot commands open nothing more for it.
-func (c *Chat) Trusted() bool { return len(c.Taint.Person) == 0 && originRank(c.Origin) > 0 }
+func (c *Chat) trusted() bool { return len(c.Taint.Person) == 0 && originRank(c.Origin) > 0 }
 
 // trustRank orders chats by how much they are the person's: one that
 // offers together, a routine's run, a task of the person's, anyone
@@ -89,11 +89,11 @@ func (c *Chat) Trusted() bool { return len(c.Taint.Person) == 0 && originRank(c.
 func (c *Chat) trustRank() int {
 	base := 0
 	switch {
-	case c.OffersTogether():
+	case c.offersTogether():
 		base = 3
-	case c.Yours():
+	case c.yours():
 		base = 2
-	case c.Trusted():
+	case c.trusted():
 		base = 1
 	}
 	r := base * 2
@@ -138,8 +138,8 @@ func (cc ChatsView) inherit(c, from *Chat) {
 	}
 }
 
-// Working says whether a reply runs now.
-func (c *Chat) Working() bool { return c.Reply != nil && c.Reply.Alive() }
+// working says whether a reply runs now.
+func (c *Chat) working() bool { return c.Reply != nil && c.Reply.Alive() }
 
 // Alive says whether the reply's harness process is still there.
 //
@@ -164,8 +164,8 @@ func alive(pid int, start uint64) bool {
 	return ok && (start == 0 || got == 0 || got == start)
 }
 
-// State is the chat's state as the chat list has it.
-func (c *Chat) State() string { return c.stateWith((*Reply).Alive) }
+// state is the chat's state as the chat list has it.
+func (c *Chat) state() string { return c.stateWith((*Reply).Alive) }
 
 // stateWith is State with the liveness check given, for a caller that
 // checks many replies and remembers what it found.
@@ -184,9 +184,9 @@ func (c *Chat) stateWith(alive func(*Reply) bool) string {
 
 func taskListState(state string) string {
 	switch state {
-	case TaskRunning, TaskWaitingRoom:
+	case TaskRunning, taskWaitingRoom:
 		return StatusWorking
-	case TaskWaitingOK:
+	case taskWaitingOK:
 		return StatusNeedsYou
 	case TaskDone, TaskUnverified:
 		return StatusIdle
@@ -194,8 +194,8 @@ func taskListState(state string) string {
 	return StatusStopped
 }
 
-// Active is when the chat last did anything.
-func (c *Chat) Active() time.Time {
+// active is when the chat last did anything.
+func (c *Chat) active() time.Time {
 	if c.Reply != nil && c.Reply.StepSince.After(c.LastActive) {
 		return c.Reply.StepSince
 	}
@@ -249,8 +249,8 @@ func kindOf(c *Chat) string {
 	return "chat"
 }
 
-// Acting is the chat the actor is, or nil for the person.
-func (c ChatsView) Acting(a Actor) (*Chat, error) {
+// acting is the chat the actor is, or nil for the person.
+func (c ChatsView) acting(a Actor) (*Chat, error) {
 	tx := c.v
 	if a.Person() {
 		return nil, nil
@@ -291,7 +291,7 @@ func canSee(me, c *Chat) bool {
 	if c.Parent == me.ID && len(c.Taint.Person) == 0 {
 		return true
 	}
-	return me.OffersTogether() && c.Yours()
+	return me.offersTogether() && c.yours()
 }
 
 func (cc ChatsTx) save(c *Chat, durable bool) {
@@ -323,7 +323,7 @@ func validTitle(t string) error {
 }
 
 func validOrigin(o string) error {
-	if slices.Contains(Origins, o) {
+	if slices.Contains(origins, o) {
 		return nil
 	}
 	if name, ok := strings.CutPrefix(o, "app:"); ok {
@@ -398,7 +398,7 @@ func (cc ChatsTx) Create(a Actor, in NewChat) (*Chat, error) {
 		return nil, err
 	}
 	in.Title = tx.Messages().scrubField(in.Title)
-	me, err := tx.Chats().Acting(a)
+	me, err := tx.Chats().acting(a)
 	if err != nil {
 		return nil, err
 	}
@@ -490,7 +490,7 @@ func (cc ChatsTx) Set(a Actor, id string, ch ChatChange) (*Chat, error) {
 		}
 	}
 	if ch.Status != nil {
-		if err := oneOf("status", *ch.Status, Statuses); err != nil {
+		if err := oneOf("status", *ch.Status, statuses); err != nil {
 			return nil, err
 		}
 	}
@@ -500,7 +500,7 @@ func (cc ChatsTx) Set(a Actor, id string, ch ChatChange) (*Chat, error) {
 		}
 	}
 	if ch.Inbound != nil {
-		if err := oneOf("inbound", *ch.Inbound, Inbounds); err != nil {
+		if err := oneOf("inbound", *ch.Inbound, inbounds); err != nil {
 			return nil, err
 		}
 	}
@@ -570,7 +570,7 @@ func (cc ChatsTx) Set(a Actor, id string, ch ChatChange) (*Chat, error) {
 	if ch.Status != nil {
 		// A status set by hand ends the running reply, if any, and the
 		// waits on the chat: it is not working any more.
-		outcome := map[string]string{StatusIdle: OutcomeFinished, StatusNeedsYou: OutcomeNeedsYou, StatusStopped: OutcomeStopped}[*ch.Status]
+		outcome := map[string]string{StatusIdle: OutcomeFinished, StatusNeedsYou: outcomeNeedsYou, StatusStopped: OutcomeStopped}[*ch.Status]
 		if c.Reply != nil {
 			tx.Replies().end(a, c, outcome, "")
 		} else if *ch.Status != c.Status {
@@ -616,7 +616,7 @@ func mayChange(a Actor, c *Chat, ch ChatChange) error {
 }
 
 func looser(to, from string) bool {
-	return slices.Index(Inbounds, to) < slices.Index(Inbounds, from)
+	return slices.Index(inbounds, to) < slices.Index(inbounds, from)
 }
 
 // AddTaint marks what came into a chat. Anyone may add outside taint: it
@@ -771,7 +771,7 @@ func (cc ChatsView) Show(a Actor, c *Chat) (*ChatShown, error) {
 		}
 		tx.Chats().showTo(me, &cp)
 	}
-	return &ChatShown{Chat: &cp, State: c.State(), Active: c.Active(), StateVersion: v, GoalWithheld: goalHeld, ResultWithheld: resultHeld}, nil
+	return &ChatShown{Chat: &cp, State: c.state(), Active: c.active(), StateVersion: v, GoalWithheld: goalHeld, ResultWithheld: resultHeld}, nil
 }
 
 // showTo narrows a copy of a chat's record to what chat me may see.

@@ -55,13 +55,13 @@ type Claim struct {
 	Computer string `json:"computer"`
 }
 
-// ClaimsFile is CONCH_HOME/claims.json.
-type ClaimsFile struct {
+// claimsFile is CONCH_HOME/claims.json.
+type claimsFile struct {
 	Claims []Claim `json:"claims"`
 }
 
-// Covers says whether the claim covers file (absolute, cleaned).
-func (cl *Claim) Covers(file string) bool {
+// covers says whether the claim covers file (absolute, cleaned).
+func (cl *Claim) covers(file string) bool {
 	if !cl.Glob {
 		return within(file, cl.Pattern)
 	}
@@ -112,9 +112,9 @@ func (l *LiveClaim) ownClaim(me *Chat) bool {
 
 // read reads the claims record; nil when there is none (the hot
 // path's one look at the disk for claims).
-func (c ClaimsView) read() (*ClaimsFile, error) {
+func (c ClaimsView) read() (*claimsFile, error) {
 	tx := c.v
-	return load[ClaimsFile](tx, claimsRel)
+	return load[claimsFile](tx, claimsRel)
 }
 
 // live are the claims still in force, each with its claimant: not
@@ -162,7 +162,7 @@ func (c ClaimsView) eachLive(keep func(*Claim) bool, yield func(LiveClaim) bool)
 			failed = err
 			return false
 		}
-		if !s.OffersTogether() || s.Status == StatusStopped || s.Archived {
+		if !s.offersTogether() || s.Status == StatusStopped || s.Archived {
 			return true
 		}
 		if cl.PID != 0 {
@@ -245,7 +245,7 @@ func (cc ClaimsView) claimant(id string) (*Summary, error) {
 // own, and it is neither stopped nor archived (liveClaims asks the same of
 // a summary).
 func claimHolds(c *Chat) bool {
-	return c.OffersTogether() && c.Status != StatusStopped && !c.Archived
+	return c.offersTogether() && c.Status != StatusStopped && !c.Archived
 }
 
 // ClaimIn is what `conch claim` asks for.
@@ -295,7 +295,7 @@ func (c ClaimsTx) Take(a Actor, in ClaimIn) ([]Claim, error) {
 	}
 	// The reason crosses to the other chats: secrets taken out.
 	in.Reason = tx.Messages().scrubField(in.Reason)
-	if !me.OffersTogether() {
+	if !me.offersTogether() {
 		return nil, refusedf("claims are not offered to chat %s", me.ID)
 	}
 	if !claimHolds(me) {
@@ -393,7 +393,7 @@ func (c ClaimsTx) Take(a Actor, in ClaimIn) ([]Claim, error) {
 		return cl.Chat == me.ID && slices.ContainsFunc(made, func(m Claim) bool { return m.Pattern == cl.Pattern })
 	})
 	keep = append(keep, made...)
-	if data, err := json.Marshal(&ClaimsFile{Claims: keep}); err == nil && len(data) > MaxClaimsBytes {
+	if data, err := json.Marshal(&claimsFile{Claims: keep}); err == nil && len(data) > MaxClaimsBytes {
 		return nil, refusedf("claims.json would be %d bytes: it is at most %d (the person may conch release some)", len(data), MaxClaimsBytes)
 	}
 	tx.Claims().save(keep)
@@ -479,7 +479,7 @@ func (c ClaimsTx) save(claims []Claim) {
 		return
 	}
 	sort.SliceStable(claims, func(i, j int) bool { return claims[i].Since.Before(claims[j].Since) })
-	tx.put(claimsRel, &ClaimsFile{Claims: claims}, true)
+	tx.put(claimsRel, &claimsFile{Claims: claims}, true)
 }
 
 // Release ends claims: the acting chat's that the patterns name (all of
@@ -487,7 +487,7 @@ func (c ClaimsTx) save(claims []Claim) {
 // releases the claims on it and inside it.
 func (c ClaimsTx) Release(a Actor, patterns []string) ([]Claim, error) {
 	tx := c.tx
-	me, err := tx.Chats().Acting(a)
+	me, err := tx.Chats().acting(a)
 	if err != nil {
 		return nil, err
 	}
@@ -512,7 +512,7 @@ func (c ClaimsTx) Release(a Actor, patterns []string) ([]Claim, error) {
 		}
 		named := len(patterns) == 0
 		for _, p := range resolved {
-			if cl.Pattern == p || (!cl.Glob && (&Claim{Pattern: p, Glob: isGlob(p)}).Covers(cl.Pattern)) {
+			if cl.Pattern == p || (!cl.Glob && (&Claim{Pattern: p, Glob: isGlob(p)}).covers(cl.Pattern)) {
 				named = true
 			}
 		}
@@ -536,12 +536,12 @@ func (c ClaimsTx) Release(a Actor, patterns []string) ([]Claim, error) {
 // chat, none.
 func (c ClaimsView) List(a Actor) ([]LiveClaim, error) {
 	tx := c.v
-	me, err := tx.Chats().Acting(a)
+	me, err := tx.Chats().acting(a)
 	if err != nil {
 		return nil, err
 	}
 	out := []LiveClaim{}
-	if me != nil && !me.Trusted() {
+	if me != nil && !me.trusted() {
 		return out, nil
 	}
 	live, err := tx.Claims().live()
@@ -551,8 +551,8 @@ func (c ClaimsView) List(a Actor) ([]LiveClaim, error) {
 	return append(out, live...), nil
 }
 
-// ClaimsOf are the live claims of one chat (for the chat list).
-func ClaimsOf(live []LiveClaim, id string) []LiveClaim {
+// claimsOf are the live claims of one chat (for the chat list).
+func claimsOf(live []LiveClaim, id string) []LiveClaim {
 	var out []LiveClaim
 	for _, l := range live {
 		if l.Chat == id {

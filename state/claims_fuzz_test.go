@@ -46,7 +46,7 @@ func FuzzClaimGlob(f *testing.F) {
 				}
 			}
 		}
-		if ca.Covers(file) && cb.Covers(file) && !ca.overlaps(cb) {
+		if ca.covers(file) && cb.covers(file) && !ca.overlaps(cb) {
 			t.Fatalf("%q and %q both cover %q but are said not to overlap", a, b, file)
 		}
 		if ca.overlaps(cb) != cb.overlaps(ca) {
@@ -91,7 +91,7 @@ func FuzzMovesCheckout(f *testing.F) {
 	}
 	prefix := []string{"env ", "timeout 10 ", "nice -n 10 ", "sudo -u bob ", "env A=1 nohup "}
 	f.Fuzz(func(t *testing.T, line string) {
-		m, ok := MovesCheckout(line, "")
+		m, ok := movesCheckout(line, "")
 		if ok && !strings.HasPrefix(m.Words, "git") {
 			t.Fatalf("%q: a move that is not git's: %q", line, m.Words)
 		}
@@ -99,12 +99,12 @@ func FuzzMovesCheckout(f *testing.F) {
 			t.Fatalf("%q moves a checkout without saying git", line)
 		}
 		if !strings.ContainsRune(line, '\'') {
-			if _, q := MovesCheckout("echo '"+line+"'", ""); q {
+			if _, q := movesCheckout("echo '"+line+"'", ""); q {
 				t.Fatalf("%q, single-quoted, is taken for a command", line)
 			}
 		}
 		if strings.Count(line, "'")%2 == 0 && strings.Count(line, "\"")%2 == 0 && !strings.ContainsAny(line, "\\`#") {
-			if _, after := MovesCheckout("true; "+line, ""); after != ok {
+			if _, after := movesCheckout("true; "+line, ""); after != ok {
 				t.Fatalf("%q: %v alone, %v after true;", line, ok, after)
 			}
 		}
@@ -112,7 +112,7 @@ func FuzzMovesCheckout(f *testing.F) {
 			return
 		}
 		for _, w := range wrap {
-			if _, still := MovesCheckout(w(line), ""); !still {
+			if _, still := movesCheckout(w(line), ""); !still {
 				t.Fatalf("%q moves, but not wrapped as %q", line, w(line))
 			}
 		}
@@ -121,14 +121,14 @@ func FuzzMovesCheckout(f *testing.F) {
 			return
 		}
 		for _, p := range prefix {
-			if _, still := MovesCheckout(p+line, ""); !still {
+			if _, still := movesCheckout(p+line, ""); !still {
 				t.Fatalf("%q moves, but not after %q", line, p)
 			}
 		}
 		// The subcommand as an alias of itself.
 		if !strings.HasPrefix(words[1], "-") {
 			aliased := append([]string{"git", "-c", "alias.zz=" + words[1], "zz"}, words[2:]...)
-			if _, still := MovesCheckout(shellJoin(aliased), ""); !still {
+			if _, still := movesCheckout(shellJoin(aliased), ""); !still {
 				t.Fatalf("%q moves, but not as %q", line, shellJoin(aliased))
 			}
 		}
@@ -138,7 +138,7 @@ func FuzzMovesCheckout(f *testing.F) {
 // FuzzClaimsRecord: a claims record that cannot be read is an error that
 // names the file, never a panic.
 func FuzzClaimsRecord(f *testing.F) {
-	fuzzRecord[ClaimsFile](f, claimsRel, func(tx *View) error { _, err := tx.Claims().live(); return err },
+	fuzzRecord[claimsFile](f, claimsRel, func(tx *View) error { _, err := tx.Claims().live(); return err },
 		`{"claims":[{"chat":"c_1","pattern":"/p/a","until":"2030-01-01T00:00:00Z"}]}`)
 }
 

@@ -41,7 +41,7 @@ func serialOf(id, prefix string) int {
 
 // noteIDs raises seen[prefix] to the number of every id in s: an id alone
 // ("c_3"), or among other words ("gone m_3", "c_1>c_2", "c_1.3").
-func noteIDs(seen Counters, s string) {
+func noteIDs(seen counters, s string) {
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
 		return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z')
 	}) {
@@ -60,8 +60,8 @@ func noteIDs(seen Counters, s string) {
 // chat's name, and the ids the chat and message records name (a chat
 // deleted since, a chain with no file). It is what counters.json would
 // say, for a home that lost it: ids must never restart.
-func (tx *View) usedIDs() (Counters, error) {
-	seen := Counters{}
+func (tx *View) usedIDs() (counters, error) {
+	seen := counters{}
 	for _, dir := range []string{"chats", "tasks", "messages", "requests", "chains", "log", "watch", "waits", "adopted"} {
 		names, err := tx.h.store.List(dir)
 		if errors.Is(err, store.ErrNotDir) {
@@ -110,7 +110,7 @@ func (tx *View) usedIDs() (Counters, error) {
 		}
 	}
 	// A session's link names its chats, the deleted ones too.
-	for _, harness := range Harnesses {
+	for _, harness := range harnesses {
 		dir := "sessions/" + harness
 		names, err := tx.h.store.List(dir)
 		if err != nil {
@@ -153,15 +153,15 @@ func unlessCorrupt(err error) error {
 // counters reads counters.json. A home without one, or with one behind the
 // records (restored from a backup, written by hand), gets them rebuilt
 // from the records, never restarted.
-func (tx *View) counters() (*Counters, error) {
-	c, err := load[Counters](tx, "counters.json")
+func (tx *View) counters() (*counters, error) {
+	c, err := load[counters](tx, "counters.json")
 	if err != nil {
 		return nil, err
 	}
 	if c != nil {
 		return c, nil
 	}
-	c = &Counters{}
+	c = &counters{}
 	used, err := tx.usedIDs()
 	if err != nil {
 		return nil, err

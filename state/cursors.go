@@ -21,28 +21,28 @@ const CursorTTL = 30 * 24 * time.Hour
 // NoticeWakeEvery is how often at most a notice wakes one watcher.
 const NoticeWakeEvery = time.Minute
 
-// Cursor is one watcher's place in one watched chat's log. A notice is
+// cursor is one watcher's place in one watched chat's log. A notice is
 // pending while Notified is past LastSeen; the notice says --since LastSeen,
 // so its words stay the same while it is pending. Material is the latest
 // notifying event, which may run past Notified (the frozen watermark).
-type Cursor struct {
+type cursor struct {
 	LastSeen int64     `json:"last_seen"`
 	Notified int64     `json:"notified"`
 	Material int64     `json:"material"`
 	Touched  time.Time `json:"touched"`
 }
 
-// Pending says whether a notice waits on the cursor.
-func (c *Cursor) Pending() bool { return c.Notified > c.LastSeen }
+// pending says whether a notice waits on the cursor.
+func (c *cursor) pending() bool { return c.Notified > c.LastSeen }
 
-// Expired says whether the cursor has gone untouched too long.
-func (c *Cursor) Expired(now time.Time) bool { return now.Sub(c.Touched) > CursorTTL }
+// expired says whether the cursor has gone untouched too long.
+func (c *cursor) expired(now time.Time) bool { return now.Sub(c.Touched) > CursorTTL }
 
-// Land moves the cursor for a notifying event at sequence s that the
+// land moves the cursor for a notifying event at sequence s that the
 // watcher did not cause: a notice opens only when none is pending (its mark
 // is then frozen at s), and Material always moves. It says whether a
 // notice opened.
-func (c *Cursor) Land(s int64) (opened bool) {
+func (c *cursor) land(s int64) (opened bool) {
 	opened = c.Notified == c.LastSeen
 	if opened {
 		c.Notified = s
@@ -51,18 +51,18 @@ func (c *Cursor) Land(s int64) (opened bool) {
 	return opened
 }
 
-// Own moves the cursor past an event the watcher caused itself: it never
+// own moves the cursor past an event the watcher caused itself: it never
 // hears of it. With a notice pending, the notice stays as it is.
-func (c *Cursor) Own(s int64) {
-	if !c.Pending() && s > c.LastSeen {
+func (c *cursor) own(s int64) {
+	if !c.pending() && s > c.LastSeen {
 		c.LastSeen, c.Notified, c.Material = s, s, s
 	}
 }
 
-// Drain acknowledges the pending notice: LastSeen moves to the notified
+// drain acknowledges the pending notice: LastSeen moves to the notified
 // mark, and if more came in since it opened, exactly one fresh notice opens
 // for the rest. It says whether one reopened.
-func (c *Cursor) Drain() (reopened bool) {
+func (c *cursor) drain() (reopened bool) {
 	old := c.Notified
 	c.LastSeen = old
 	if c.Material > old {
@@ -72,19 +72,19 @@ func (c *Cursor) Drain() (reopened bool) {
 	return false
 }
 
-// Cursors are one watcher's cursors, CONCH_HOME/watch/WATCHER.json.
-type Cursors struct {
+// cursors are one watcher's cursors, CONCH_HOME/watch/WATCHER.json.
+type cursors struct {
 	Watcher string             `json:"watcher"`
 	Woke    time.Time          `json:"woke,omitzero"` // when a notice last woke the watcher
-	Targets map[string]*Cursor `json:"targets"`
+	Targets map[string]*cursor `json:"targets"`
 }
 
 func cursorsRel(watcher string) string { return "watch/" + watcher + ".json" }
 
 // cursors reads a watcher's cursors (empty when it has none).
-func (l LogView) cursors(watcher string) (*Cursors, error) {
+func (l LogView) cursors(watcher string) (*cursors, error) {
 	tx := l.v
-	cs, err := load[Cursors](tx, cursorsRel(watcher))
+	cs, err := load[cursors](tx, cursorsRel(watcher))
 	if err != nil {
 		return nil, err
 	}
@@ -99,16 +99,16 @@ func (l LogView) cursors(watcher string) (*Cursors, error) {
 		}
 	}
 	if cs == nil {
-		cs = &Cursors{Watcher: watcher}
+		cs = &cursors{Watcher: watcher}
 	}
 	if cs.Targets == nil {
-		cs.Targets = map[string]*Cursor{}
+		cs.Targets = map[string]*cursor{}
 	}
 	return cs, nil
 }
 
 // saveCursors writes a watcher's cursors, or removes the file when none are left.
-func (l LogTx) saveCursors(cs *Cursors) {
+func (l LogTx) saveCursors(cs *cursors) {
 	tx := l.tx
 	if len(cs.Targets) == 0 {
 		tx.remove(cursorsRel(cs.Watcher))
@@ -118,7 +118,7 @@ func (l LogTx) saveCursors(cs *Cursors) {
 }
 
 // targets are the watched chats' ids in order (c_2 before c_10).
-func (cs *Cursors) targets() []string {
+func (cs *cursors) targets() []string {
 	ids := make([]string, 0, len(cs.Targets))
 	for id := range cs.Targets {
 		ids = append(ids, id)
@@ -162,7 +162,7 @@ func (l LogTx) notify(c *Chat, ev *Event) {
 		if cur == nil {
 			continue // the reverse list ran ahead of the cursor: mend it
 		}
-		if cur.Expired(expiry) {
+		if cur.expired(expiry) {
 			delete(cs.Targets, c.ID)
 			tx.Log().saveCursors(cs)
 			continue
@@ -179,7 +179,7 @@ func (l LogTx) notify(c *Chat, ev *Event) {
 			continue
 		}
 		if w == ev.ActorChat {
-			cur.Own(ev.Sequence)
+			cur.own(ev.Sequence)
 			cur.Touched = now
 			tx.Log().saveCursors(cs)
 			continue
@@ -187,11 +187,11 @@ func (l LogTx) notify(c *Chat, ev *Event) {
 		if !canSee(wc, c) {
 			continue // it may no longer see c: it hears nothing of it
 		}
-		opened := cur.Land(ev.Sequence)
+		opened := cur.land(ev.Sequence)
 		cur.Touched = now
 		if opened && wc.Parent == "" && !wc.IsTask() && wc.WakeCmd != "" && !wc.waking() &&
-			(wc.State() == StatusIdle || wc.sessionEnded()) && now.Sub(cs.Woke) >= NoticeWakeEvery {
-			if tx.Wakes().wake(wc, WakeNotice, "", wc.Chain) {
+			(wc.state() == StatusIdle || wc.sessionEnded()) && now.Sub(cs.Woke) >= NoticeWakeEvery {
+			if tx.Wakes().wake(wc, wakeNotice, "", wc.Chain) {
 				cs.Woke = now
 			}
 		}

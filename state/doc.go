@@ -45,12 +45,12 @@
 //	§1  acting as: --chat, else CONCH_CHAT       → cli/root.go (prepare) → set_rights
 //	§1  CONCH_NOW pins the clock                 → cli/root.go (clock) → gc_retention
 //	§1  chat ids in order, a --key's same chat   → chats.go (ChatsTx.Create) → chat_new
-//	§1  working is derived from a running reply  → chats.go (Working) → reply_working
+//	§1  working is derived from a running reply  → chats.go (working) → reply_working
 //	§1  a reply's harness: pid and start time    → chats.go (Alive) → reply_pid_reuse
 //	§1  reply start ends the running one         → replies.go (RepliesTx.Start) → reply_working
 //	§1  a step with no reply starts one          → replies.go (RepliesTx.Step) → reply_working
 //	§1  tasks and their states                   → tasks.go (TasksTx.Create, TasksTx.Set) → task_basics, task_ended_states
-//	§1  yours, offers together, listed           → chats.go (Yours, OffersTogether) → list_rules, threat_outside_agent_listens
+//	§1  yours, offers together, listed           → chats.go (yours, offersTogether) → list_rules, threat_outside_agent_listens
 //	§1  not yours: the same "no chat"            → chats.go (ChatsView.Named) → message_receivers, wait_not_yours
 //	§1  read access from a chat                  → chats.go (canSee) → status_access, threat_assistant_reads
 //	§1  place: computer, folder, links, case     → place.go (samePlace) → notes_place
@@ -64,7 +64,7 @@
 //	§2  text from a file, - for standard input   → cli/deps.go (readText) → flags_from_files
 //	§3  list order, twelve, the header's counts  → list.go (ChatsView.List) → list_order
 //	§3  changing NAME +N, family words           → list.go (ChatsView.List) → list_changing_one, list_family_words
-//	§3  a summary index, not every record        → index.go (ChatsTx.updateIndex, ChatsView.ScanIndex) → state/index_test.go
+//	§3  a summary index, not every record        → index.go (ChatsTx.updateIndex, ChatsView.scanIndex) → state/index_test.go
 //	§4  notes: what is said, in order            → notes.go (NotesView.For) → notes_order
 //	§4  said, then marked; --peek marks nothing  → notes.go (TellNotes, NotesTx.Mark) → notes_reader, notice_frozen, cli/hook_marks_test.go
 //	§4  the reader: four lines, each chat once   → notes.go (NotesView.readerLines) → notes_reader, notes_limits, reader_after_edit
@@ -74,7 +74,7 @@
 //	§5  send: offers together, not in plan mode  → messages.go (MessagesTx.Send, MessagesView.together) → message_send
 //	§5  receivers: the person's own, own tasks   → messages.go (receives) → message_receivers, threat_closed_receiver
 //	§5  at a step, or at a reply's start         → messages.go (MessagesView.deliver, inboxNow) → message_delivery
-//	§5  a reply started by a message             → messages.go (MessagesTx.StartReply) → message_start_reply, hook_claude_current
+//	§5  a reply started by a message             → messages.go (MessagesTx.startReply) → message_start_reply, hook_claude_current
 //	§5  the frame and the fence                  → render/messages.go (MessageBlock) → message_send, message_quoting
 //	§5  taint travels with a message             → chats.go (ChatsView.carryTaint) → threat_words_taint
 //	§5  checked again before it is read          → messages.go (MessagesTx.mark, takes) → message_recheck
@@ -95,7 +95,7 @@
 //	§5  10 messages one to another in 10 minutes → chains.go (recentBounds, countRecent) → threat_person_window
 //	§5  a bound named, typed                     → errors.go (BoundError) → bound_pair, state/chains_test.go
 //	§6  wait chat, wait task                     → waits.go (WaitsTx.Start) → wait_at_once, wait_task
-//	§6  still working                            → waits.go (StillWorking) → wait_incoming
+//	§6  still working                            → waits.go (stillWorking) → wait_incoming
 //	§6  no wait in a loop                        → waits.go (WaitsView.waitLoop) → wait_loop
 //	§6  blocking, --timeout, 124                 → waits_block.go (Await) → wait_block
 //	§6  registered and detached; the wake        → waits.go (WaitsTx.endWait) → wait_detached, wait_kill
@@ -105,8 +105,8 @@
 //	§6  wait list, wait cancel                   → waits.go (WaitsView.List, WaitsTx.Cancel) → wait_list
 //	§7  events: kinds, actor, sequences          → events.go (LogTx.record, actorOf) → log_events
 //	§7  recording is best-effort                 → events.go (LogTx.Record) → log_besteffort
-//	§7  cursors: frozen watermark, one notice    → cursors.go (Land, Drain) → notice_frozen, notice_reopen
-//	§7  never of one's own events                → cursors.go (Land) → notice_self
+//	§7  cursors: frozen watermark, one notice    → cursors.go (land, drain) → notice_frozen, notice_reopen
+//	§7  never of one's own events                → cursors.go (land) → notice_self
 //	§7  log-only kinds                           → events.go (LogTx.record) → notice_logonly
 //	§7  a notice wakes, once a minute            → cursors.go (LogTx.notify) → notice_wake, watch_wake_minute
 //	§7  watch, unwatch, reset, delete            → watch_api.go (ChatsTx.Watch, ChatsTx.Unwatch, ChatsTx.Reset) → watch_explicit, watch_reset, watch_delete
@@ -123,7 +123,7 @@
 //	§9  locks beside the data, a bounded wait    → lock/lock.go (Exclusive) → lock/lock_test.go
 //	§9  read-only commands create nothing        → home.go (View) → home_files, home_readonly_more
 //	§9  never lost, never shown twice            → messages.go (MessagesTx.mark) → cli/kill_senders_test.go
-//	§9  marks count only for a command that got out → receipts.go (Receipt, NotesTx.undoDeadMarks, Confirm) → state/receipts_test.go, cli/kill_marks_test.go, cli/kill_batch_test.go
+//	§9  marks count only for a command that got out → receipts.go (receipt, NotesTx.undoDeadMarks, Confirm) → state/receipts_test.go, cli/kill_marks_test.go, cli/kill_batch_test.go
 //	§9  a full disk: taken back, or refused       → state/store/journal.go (takeBack, CutShort) → state/store/journal_test.go, cli/full_disk_test.go
 //	§9  a read-only home is one finding           → state/store/inspect.go (ErrReadOnly) → state/readonly_test.go
 //	§9  a record that cannot be read; doctor     → doctor.go (Doctor) → doctor_torn, doctor_shape
@@ -151,10 +151,10 @@
 //	§12 records from the server are input        → state/store/natsstore/keys.go (decodeKey, listNames, parseJournal) → state/store/natsstore/keys_test.go, state/shared_fuzz_test.go
 //	§12 a cluster, one node lost or frozen       → state/store/natsstore/natsstore.go (leaderGet, transient) → cli/cluster_test.go
 //	§13 claims                                   → claims.go (ClaimsTx.Take) → claim_basic, claim_overlap, claim_bound, claim_ends
-//	§13 the guard                                → guard.go (ClaimsView.Guard, GuardCheckout) → guard_claude, guard_codex, guard_checkout
+//	§13 the guard                                → guard.go (ClaimsView.Guard, guardCheckout) → guard_claude, guard_codex, guard_checkout
 //	§13 a claim reaches the chat's place         → reach.go (reachOf, ChatsTx.moveReach) → threat_claim_reach
 //	§13 links resolved on both sides             → claims.go (resolvePattern) → threat_claim_links
-//	§13 what moves work, through wrappers        → shellcmd.go (MovesCheckout) → threat_guard_discard, threat_guard_wrappers
+//	§13 what moves work, through wrappers        → shellcmd.go (movesCheckout) → threat_guard_discard, threat_guard_wrappers
 //	§13 the checkout guard judges by work tree   → guard.go (ClaimsView.guardCheckout, sameTree) → threat_guard_discard, threat_guard_wrappers
 //	§13 worktrees of one repository: a note      → guard.go (ClaimsView.guardWorktrees, ClaimsView.Worktrees) → threat_guard_worktrees
 //	§13 claims bounded as a whole                → claims.go (MaxClaimsAll, MaxClaimsBytes) → threat_claim_bounds

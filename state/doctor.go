@@ -20,27 +20,27 @@ type Finding struct {
 	Path     string      `json:"path"`
 	Problem  string      `json:"problem"`
 	Repaired string      `json:"repaired,omitempty"`
-	Kind     FindingKind `json:"-"`
+	Kind     findingKind `json:"-"`
 
 	rel string // the path inside the home
 }
 
-// FindingKind is what a finding is, and so what --repair does about it.
-type FindingKind int
+// findingKind is what a finding is, and so what --repair does about it.
+type findingKind int
 
 // The kinds of finding.
 const (
-	FindingOpen       FindingKind = iota // nothing repair can do: said, and left open
-	FindingFolderMode                    // a folder's mode: set to 0700, without the lock
-	FindingFileMode                      // a file's mode: set to 0600, without the lock
-	FindingMisplaced                     // it stands where something else belongs: moved aside, without the lock
-	FindingBadRecord                     // a record that cannot be used: quarantined, under the lock
-	FindingTemp                          // a temporary file left over: removed
-	FindingCutCommit                     // a commit cut short: finished by taking the lock
-	FindingJournal                       // a commit journal left behind: rolled forward by taking the lock
-	FindingCounters                      // counters behind the records: rebuilt
-	FindingLogHole                       // events missing from a log: its pruned watermark moved past them
-	FindingIndex                         // the index, rebuilt from the chat records (said by repair)
+	findingOpen       findingKind = iota // nothing repair can do: said, and left open
+	findingFolderMode                    // a folder's mode: set to 0700, without the lock
+	findingFileMode                      // a file's mode: set to 0600, without the lock
+	findingMisplaced                     // it stands where something else belongs: moved aside, without the lock
+	findingBadRecord                     // a record that cannot be used: quarantined, under the lock
+	findingTemp                          // a temporary file left over: removed
+	findingCutCommit                     // a commit cut short: finished by taking the lock
+	findingJournal                       // a commit journal left behind: rolled forward by taking the lock
+	findingCounters                      // counters behind the records: rebuilt
+	findingLogHole                       // events missing from a log: its pruned watermark moved past them
+	findingIndex                         // the index, rebuilt from the chat records (said by repair)
 )
 
 // gone is what repair says of a finding whose file is no longer there (a
@@ -97,8 +97,8 @@ func (h *Home) Doctor(repair bool) ([]Finding, error) {
 
 // unlocked says whether repair mends a finding of kind k before it takes
 // the lock.
-func (k FindingKind) unlocked() bool {
-	return k == FindingFolderMode || k == FindingFileMode || k == FindingMisplaced
+func (k findingKind) unlocked() bool {
+	return k == findingFolderMode || k == findingFileMode || k == findingMisplaced
 }
 
 type doctor struct {
@@ -106,19 +106,19 @@ type doctor struct {
 	files store.Mender
 }
 
-func (d *doctor) add(found *[]Finding, rel string, kind FindingKind, format string, args ...any) {
+func (d *doctor) add(found *[]Finding, rel string, kind findingKind, format string, args ...any) {
 	*found = append(*found, Finding{Path: d.h.where(rel), Problem: fmt.Sprintf(format, args...), Kind: kind, rel: rel})
 }
 
 // damageKind is the finding a file's damage is.
-var damageKind = map[store.Damage]FindingKind{
-	store.DamageOpen:       FindingOpen,
-	store.DamageFolderMode: FindingFolderMode,
-	store.DamageFileMode:   FindingFileMode,
-	store.DamageMisplaced:  FindingMisplaced,
-	store.DamageOldMark:    FindingCutCommit,
-	store.DamageJournal:    FindingJournal,
-	store.DamageTemp:       FindingTemp,
+var damageKind = map[store.Damage]findingKind{
+	store.DamageOpen:       findingOpen,
+	store.DamageFolderMode: findingFolderMode,
+	store.DamageFileMode:   findingFileMode,
+	store.DamageMisplaced:  findingMisplaced,
+	store.DamageOldMark:    findingCutCommit,
+	store.DamageJournal:    findingJournal,
+	store.DamageTemp:       findingTemp,
 }
 
 // expect is doctor's map of the home, as the store's walk asks it.
@@ -141,9 +141,9 @@ func (d *doctor) check() ([]Finding, error) {
 	}
 	for _, rel := range in.Records {
 		if problem, bad := d.checkRecord(rel, shapeOf(rel)); problem != "" {
-			kind := FindingBadRecord
+			kind := findingBadRecord
 			if !bad {
-				kind = FindingOpen // it could not be read: said, never quarantined
+				kind = findingOpen // it could not be read: said, never quarantined
 			}
 			d.add(&found, rel, kind, "%s", problem)
 		}
@@ -228,14 +228,14 @@ func jsonKind(v any) string {
 // countersBehind compares counters.json with the ids the records use.
 func (d *doctor) countersBehind() ([]Finding, error) {
 	tx := newView(d.h)
-	c, err := load[Counters](tx, "counters.json")
+	c, err := load[counters](tx, "counters.json")
 	if err != nil || c == nil {
 		return nil, nil // torn: found as a record; none: rebuilt by the next command
 	}
 	// Only the records' own names: a log, a watch or a message may name
 	// an id whose record was never committed (a command killed before its
 	// commit point leaves its event), which the counters need not pass.
-	used := Counters{}
+	used := counters{}
 	for _, k := range idKinds {
 		names, err := d.h.store.List(k.dir)
 		if err != nil {
@@ -250,7 +250,7 @@ func (d *doctor) countersBehind() ([]Finding, error) {
 	var found []Finding
 	for _, k := range idKinds {
 		if used[k.prefix] > (*c)[k.prefix] {
-			d.add(&found, "counters.json", FindingCounters, "counter %q is %d, though %s_%d is in use", k.prefix, (*c)[k.prefix], k.prefix, used[k.prefix])
+			d.add(&found, "counters.json", findingCounters, "counter %q is %d, though %s_%d is in use", k.prefix, (*c)[k.prefix], k.prefix, used[k.prefix])
 		}
 	}
 	return found, nil
@@ -259,8 +259,8 @@ func (d *doctor) countersBehind() ([]Finding, error) {
 // fixUnlocked sets a mode, or moves aside what stands where something else
 // belongs.
 func (d *doctor) fixUnlocked(f *Finding) {
-	if f.Kind == FindingFolderMode || f.Kind == FindingFileMode {
-		if mode, err := d.files.SetMode(f.rel, f.Kind == FindingFolderMode); err == nil {
+	if f.Kind == findingFolderMode || f.Kind == findingFileMode {
+		if mode, err := d.files.SetMode(f.rel, f.Kind == findingFolderMode); err == nil {
 			f.Repaired = fmt.Sprintf("mode set to %o", mode)
 		} else if errors.Is(err, fs.ErrNotExist) {
 			f.Repaired = gone
@@ -279,27 +279,27 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 	h := d.h
 	found := *all
 	defer func() { *all = found }()
-	var salvaged Counters
+	var salvaged counters
 	rebuildCounters := false
 	for i := range found {
 		f := &found[i]
 		switch f.Kind {
-		case FindingCutCommit:
+		case findingCutCommit:
 			// Update finished it before this ran: no commit mark or
 			// journal is left once the lock is had.
 			f.Repaired = "finished: the index rebuilt from the records"
-		case FindingJournal:
+		case findingJournal:
 			f.Repaired = "finished: its records written" // the Update rolled it forward
-		case FindingTemp:
+		case findingTemp:
 			if err := d.files.RemoveLeftover(f.rel); err == nil {
 				f.Repaired = "removed"
 			} else if errors.Is(err, fs.ErrNotExist) {
 				f.Repaired = gone
 			}
-		case FindingCounters:
+		case findingCounters:
 			rebuildCounters = true
 			f.Repaired = "rebuilt from the records"
-		case FindingBadRecord:
+		case findingBadRecord:
 			// Under the lock, once more: a writer may have replaced it
 			// since, and only a record read and found bad is moved.
 			if problem, bad := d.checkRecord(f.rel, shapeOf(f.rel)); !bad {
@@ -342,7 +342,7 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 		tx.put(headRel(hole.chat), head, true)
 		f := hole.finding()
 		f.Repaired = fmt.Sprintf("pruned watermark moved to %d: status reports a history gap before %d", head.Pruned, head.Pruned+1)
-		if i := slices.IndexFunc(found, func(x Finding) bool { return x.Path == f.Path && x.Kind == FindingLogHole }); i >= 0 {
+		if i := slices.IndexFunc(found, func(x Finding) bool { return x.Path == f.Path && x.Kind == findingLogHole }); i >= 0 {
 			found[i] = f
 		} else {
 			found = append(found, f)
@@ -353,12 +353,12 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 		return err
 	}
 	if n >= 0 {
-		found = append(found, Finding{Path: h.where("index.json"), Problem: "checked against the chat records", Repaired: fmt.Sprintf("rebuilt from %d records", n), Kind: FindingIndex})
+		found = append(found, Finding{Path: h.where("index.json"), Problem: "checked against the chat records", Repaired: fmt.Sprintf("rebuilt from %d records", n), Kind: findingIndex})
 	}
 	if rebuildCounters {
-		c, err := load[Counters](tx, "counters.json")
+		c, err := load[counters](tx, "counters.json")
 		if err != nil || c == nil {
-			c = &Counters{}
+			c = &counters{}
 		}
 		used, err := tx.usedIDs()
 		if err != nil {
@@ -371,15 +371,15 @@ func (d *doctor) fixLocked(tx *Tx, all *[]Finding) error {
 			(*c)[k] = max((*c)[k], v)
 		}
 		tx.put("counters.json", c, true)
-		found = append(found, Finding{Path: h.where("counters.json"), Problem: "checked against the ids in use", Repaired: "rebuilt from the records", Kind: FindingCounters})
+		found = append(found, Finding{Path: h.where("counters.json"), Problem: "checked against the ids in use", Repaired: "rebuilt from the records", Kind: findingCounters})
 	}
 	return nil
 }
 
 // salvageCounters reads what it can of a torn counters.json: each
 // "kind": N whole before the tear.
-func salvageCounters(data []byte) Counters {
-	c := Counters{}
+func salvageCounters(data []byte) counters {
+	c := counters{}
 	s := string(data)
 	for {
 		i := strings.IndexByte(s, '"')
@@ -421,7 +421,7 @@ type logHole struct {
 }
 
 func (l logHole) finding() Finding {
-	return Finding{Path: l.head, Problem: fmt.Sprintf("%d events missing (%d to %d), though the head says the log holds up to %d", l.missing, l.first, l.last, l.tops), Kind: FindingLogHole}
+	return Finding{Path: l.head, Problem: fmt.Sprintf("%d events missing (%d to %d), though the head says the log holds up to %d", l.missing, l.first, l.last, l.tops), Kind: findingLogHole}
 }
 
 // logHoles looks at every chat's log beside its head. It reads the folder
@@ -442,7 +442,7 @@ func (h *Home) logHoles() ([]logHole, error) {
 		}
 		headPath := h.where(headRel(id))
 		data, err := h.store.Get(headRel(id))
-		var head Head
+		var head head
 		if err != nil || json.Unmarshal(data, &head) != nil || head.StateVersion <= head.Pruned {
 			continue // no head, or a torn one: found as a record that does not parse
 		}

@@ -31,7 +31,7 @@ func TestDoctorRepairGoesByKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[FindingKind]int{}
+	kinds := map[findingKind]int{}
 	for i := range found {
 		f := &found[i]
 		kinds[f.Kind]++
@@ -40,7 +40,7 @@ func TestDoctorRepairGoesByKind(t *testing.T) {
 			d.fixUnlocked(f)
 		}
 	}
-	if kinds[FindingFolderMode] != 1 || kinds[FindingFileMode] != 1 || kinds[FindingLogHole] != 1 || len(found) != 3 {
+	if kinds[findingFolderMode] != 1 || kinds[findingFileMode] != 1 || kinds[findingLogHole] != 1 || len(found) != 3 {
 		t.Fatalf("found %+v", found)
 	}
 	for rel, want := range map[string]os.FileMode{"chats": 0o700, chatRel(ids[0]): 0o600} {
@@ -53,7 +53,7 @@ func TestDoctorRepairGoesByKind(t *testing.T) {
 	}
 	holes := 0
 	for _, f := range found {
-		if f.Kind == FindingLogHole {
+		if f.Kind == findingLogHole {
 			holes++
 			if f.Repaired == "" {
 				t.Errorf("the log hole was not mended: %+v", f)

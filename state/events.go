@@ -22,21 +22,21 @@ import (
 
 // The kinds of event, and whether each notifies watchers.
 const (
-	KindHuman           = "human_direct_message"
-	KindUpstreamMissing = "upstream_missing"
+	kindHuman           = "human_direct_message"
+	kindUpstreamMissing = "upstream_missing"
 	KindGoal            = "goal_changed"
-	KindSpawned         = "child_spawned"
-	KindCompleted       = "run_completed"
-	KindFailed          = "run_failed"
+	kindSpawned         = "child_spawned"
+	kindCompleted       = "run_completed"
+	kindFailed          = "run_failed"
 	KindCompacted       = "compacted"
-	KindAdopted         = "adopted"
+	kindAdopted         = "adopted"
 )
 
 // notifies says which kinds notify watchers; the others are log only (a
 // child_spawned seeds its parent's cursor instead).
 var notifies = map[string]bool{
-	KindHuman: true, KindUpstreamMissing: true, KindGoal: true,
-	KindSpawned: false, KindCompleted: false, KindFailed: false, KindCompacted: false, KindAdopted: false,
+	kindHuman: true, kindUpstreamMissing: true, KindGoal: true,
+	kindSpawned: false, kindCompleted: false, kindFailed: false, KindCompacted: false, kindAdopted: false,
 }
 
 // Who caused an event.
@@ -48,9 +48,9 @@ const (
 
 // How a run that failed ended.
 const (
-	RunCancelled = "cancelled"
-	RunTimeout   = "timeout"
-	RunError     = "error"
+	runCancelled = "cancelled"
+	runTimeout   = "timeout"
+	runError     = "error"
 )
 
 // MaxSummary is the longest event summary, in characters.
@@ -68,10 +68,10 @@ type Event struct {
 	Outcome   string    `json:"outcome"` // run_failed: cancelled, timeout or error; else ""
 }
 
-// Head is a chat's log head, CONCH_HOME/log/ID/head.json: the largest
+// head is a chat's log head, CONCH_HOME/log/ID/head.json: the largest
 // sequence ever recorded (its state_version, which never goes back) and
 // the pruned watermark (every sequence up to it is gone).
-type Head struct {
+type head struct {
 	StateVersion int64     `json:"state_version"`
 	Pruned       int64     `json:"pruned"`
 	Touched      time.Time `json:"touched"`
@@ -116,14 +116,14 @@ func isEventRel(rel string) bool {
 }
 
 // head reads a chat's log head (a zero head if it has no log yet).
-func (l LogView) head(id string) (*Head, error) {
+func (l LogView) head(id string) (*head, error) {
 	tx := l.v
-	h, err := load[Head](tx, headRel(id))
+	h, err := load[head](tx, headRel(id))
 	if err != nil {
 		return nil, err
 	}
 	if h == nil {
-		h = &Head{}
+		h = &head{}
 	}
 	return h, nil
 }
@@ -159,7 +159,7 @@ func (l LogTx) Record(c *Chat, kind, actorKind, actorChat, summary, outcome stri
 		tx.warn("event actor %q is not human, agent or system; not recorded", actorKind)
 		return
 	}
-	if !slices.Contains([]string{"", RunCancelled, RunTimeout, RunError}, outcome) {
+	if !slices.Contains([]string{"", runCancelled, runTimeout, runError}, outcome) {
 		tx.warn("event outcome %q is not cancelled, timeout or error; not recorded", outcome)
 		return
 	}
@@ -217,7 +217,7 @@ func (l LogTx) spawn(a Actor, parent, child *Chat) {
 	if child.IsTask() {
 		summary = "task started by chat " + parent.ID
 	}
-	tx.Log().record(child, KindSpawned, kind, chat, summary, "")
+	tx.Log().record(child, kindSpawned, kind, chat, summary, "")
 	tx.Chats().watch(parent, child)
 }
 
@@ -240,7 +240,7 @@ func (l LogTx) human(c *Chat) {
 	if isApp(c.Origin) {
 		summary += ", via " + strings.TrimPrefix(c.Origin, "app:")
 	}
-	tx.Log().record(c, KindHuman, ActorHuman, "", summary, "")
+	tx.Log().record(c, kindHuman, ActorHuman, "", summary, "")
 }
 
 // logReplyEnd: a reply of c ended. Only a child's reply is a run worth
@@ -251,16 +251,16 @@ func (l LogTx) replyEnd(a Actor, c *Chat, r *Reply) {
 		return
 	}
 	kind, chat := actorOf(a)
-	ev, outcome, summary := KindCompleted, "", "reply finished"
+	ev, outcome, summary := kindCompleted, "", "reply finished"
 	switch r.Outcome {
-	case OutcomeNeedsYou:
+	case outcomeNeedsYou:
 		summary = "reply ended: it needs the person"
 	case OutcomeStopped:
-		ev, outcome, summary = KindFailed, RunCancelled, "reply stopped"
+		ev, outcome, summary = kindFailed, runCancelled, "reply stopped"
 	case OutcomeFailed:
-		ev, outcome, summary = KindFailed, RunError, "reply failed"
-	case OutcomeGone:
-		ev, outcome, summary = KindFailed, RunError, "reply did not finish: its process is gone"
+		ev, outcome, summary = kindFailed, runError, "reply failed"
+	case outcomeGone:
+		ev, outcome, summary = kindFailed, runError, "reply did not finish: its process is gone"
 		kind, chat = ActorSystem, ""
 	}
 	tx.Log().record(c, ev, kind, chat, summary, outcome)
@@ -270,12 +270,12 @@ func (l LogTx) replyEnd(a Actor, c *Chat, r *Reply) {
 func (l LogTx) taskEnd(a Actor, t *Chat) {
 	tx := l.tx
 	kind, chat := actorOf(a)
-	ev, outcome := KindCompleted, ""
+	ev, outcome := kindCompleted, ""
 	switch t.Task.State {
 	case TaskFailed, TaskInterrupted:
-		ev, outcome = KindFailed, RunError
+		ev, outcome = kindFailed, runError
 	case TaskStopped:
-		ev, outcome = KindFailed, RunCancelled
+		ev, outcome = kindFailed, runCancelled
 	}
 	tx.Log().record(t, ev, kind, chat, "task "+t.Task.State, outcome)
 }
@@ -336,7 +336,7 @@ func (l LogView) pendingNotices(me *Chat) ([]Notice, error) {
 	now := tx.Now()
 	// Only the pending are sorted: at most notes, none are.
 	for t, cur := range cs.Targets {
-		if cur.Pending() && !cur.Expired(now) {
+		if cur.pending() && !cur.expired(now) {
 			ns = append(ns, Notice{Target: t, Since: cur.LastSeen})
 		}
 	}
@@ -365,13 +365,13 @@ func (l LogTx) drainNotices(me *Chat, ns []Notice) error {
 	now, changed := tx.Now(), false
 	for _, n := range ns {
 		cur := cs.Targets[n.Target]
-		if cur == nil || !cur.Pending() || cur.LastSeen != n.Since {
+		if cur == nil || !cur.pending() || cur.LastSeen != n.Since {
 			continue
 		}
 		before := cur.LastSeen
-		cur.Drain()
+		cur.drain()
 		if tx.marks != nil {
-			tx.marks.Notices = append(tx.marks.Notices, ReceiptNotice{Target: n.Target, LastSeen: before, Drained: cur.LastSeen})
+			tx.marks.Notices = append(tx.marks.Notices, receiptNotice{Target: n.Target, LastSeen: before, Drained: cur.LastSeen})
 		}
 		cur.Touched = now
 		changed = true
@@ -486,8 +486,8 @@ func (l LogView) Status(a Actor, id string, since *int64) (*Status, error) {
 
 func chatState(c *Chat) ChatState {
 	s := ChatState{
-		ID: c.ID, Kind: "chat", Title: c.Title, State: c.State(), Goal: c.Goal,
-		Parent: c.Parent, Folder: c.Folder, Active: c.Active(),
+		ID: c.ID, Kind: "chat", Title: c.Title, State: c.state(), Goal: c.Goal,
+		Parent: c.Parent, Folder: c.Folder, Active: c.active(),
 	}
 	if c.IsTask() {
 		s.Kind, s.TaskState, s.Result = "task", c.Task.State, c.Task.Result
@@ -518,11 +518,11 @@ func (l LogView) readEvent(id string, seq int64) (*Event, error) {
 }
 
 // freshHead reads a chat's head from the disk, not the transaction's cache.
-func (l LogView) freshHead(id string) (*Head, error) {
+func (l LogView) freshHead(id string) (*head, error) {
 	tx := l.v
-	h, err := readRecord[Head](tx, headRel(id))
+	h, err := readRecord[head](tx, headRel(id))
 	if h == nil && err == nil {
-		h = &Head{}
+		h = &head{}
 	}
 	return h, err
 }

@@ -26,7 +26,7 @@ func BuildLog(h *Home, id string, n, files int, start time.Time, step time.Durat
 		data, _ := json.Marshal(Event{Sequence: seq, Kind: KindCompacted, Actor: ActorSystem, At: start.Add(time.Duration(i) * step), Summary: "history compacted"})
 		return data
 	}
-	head, _ := json.Marshal(Head{StateVersion: int64(n), Touched: start})
+	head, _ := json.Marshal(head{StateVersion: int64(n), Touched: start})
 	if _, onFiles := h.store.(*store.Files); !onFiles {
 		unlock, err := h.store.Lock(0)
 		if err != nil {

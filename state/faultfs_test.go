@@ -533,7 +533,7 @@ func visible(t testing.TB, dir string) map[string]string {
 			continue
 		}
 		id := strings.Split(name, "/")[1]
-		var hd Head
+		var hd head
 		if data, ok := m[headRel(id)]; ok {
 			if err := json.Unmarshal([]byte(data), &hd); err != nil {
 				continue

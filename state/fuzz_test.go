@@ -89,8 +89,8 @@ func readers(t *testing.T, h *Home, path string) {
 			c, err := tx.Chats().Get(id)
 			knownErr(t, "chat "+id, err, path)
 			if err == nil {
-				_, _ = c.State(), c.Active()
-				_, _ = c.StopPending(), c.StopHeard()
+				_, _ = c.state(), c.active()
+				_, _ = c.StopPending(), c.stopHeard()
 				_, err := tx.Chats().Show(Actor{ID: "c_1"}, c)
 				knownErr(t, "show "+id, err, path)
 			}
@@ -106,7 +106,7 @@ func readers(t *testing.T, h *Home, path string) {
 			_, err = tx.Log().Status(a, "c_1", &since)
 			knownErr(t, "status", err, path)
 		}
-		_, err := tx.Messages().Get(person, "m_1")
+		_, err := tx.Messages().get(person, "m_1")
 		knownErr(t, "message", err, path)
 		_, err = tx.Requests().List(person)
 		knownErr(t, "requests", err, path)
@@ -239,7 +239,7 @@ func FuzzIndex(f *testing.F) {
 }
 
 func FuzzHead(f *testing.F) {
-	fuzzRecord[Head](f, headRel("c_1"), func(tx *View) error { _, err := tx.Log().Version("c_1"); return err },
+	fuzzRecord[head](f, headRel("c_1"), func(tx *View) error { _, err := tx.Log().Version("c_1"); return err },
 		`{"state_version":3,"pruned":1,"touched":"2026-11-29T12:00:00Z"}`)
 }
 
@@ -252,34 +252,34 @@ func FuzzEvent(f *testing.F) {
 }
 
 func FuzzMessage(f *testing.F) {
-	fuzzRecord[Message](f, "messages/m_1.json", func(tx *View) error { _, err := tx.Messages().Get(Actor{}, "m_1"); return err },
+	fuzzRecord[Message](f, "messages/m_1.json", func(tx *View) error { _, err := tx.Messages().get(Actor{}, "m_1"); return err },
 		`{"id":"m_1","from":"c_1","to":"c_2","text":"hello","chain":"ch_2","state":"waiting"}`)
 }
 
 func FuzzChain(f *testing.F) {
-	fuzzRecord[Chain](f, "chains/ch_1.json", func(tx *View) error { _, err := tx.Messages().chain("ch_1"); return err },
+	fuzzRecord[chain](f, "chains/ch_1.json", func(tx *View) error { _, err := tx.Messages().chain("ch_1"); return err },
 		`{"id":"ch_1","messages":2,"started":0,"pairs":{"c_1>c_2":2}}`)
 }
 
 func FuzzRequest(f *testing.F) {
-	fuzzRecord[Request](f, "requests/r_1.json", func(tx *View) error { _, err := tx.Requests().Get(Actor{}, "r_1"); return err },
+	fuzzRecord[Request](f, "requests/r_1.json", func(tx *View) error { _, err := tx.Requests().get(Actor{}, "r_1"); return err },
 		`{"id":"r_1","from":"c_3","target":"c_2","reason":"enough","state":"waiting"}`)
 }
 
 func FuzzCursors(f *testing.F) {
-	fuzzRecord[Cursors](f, "watch/c_2.json", func(tx *View) error {
+	fuzzRecord[cursors](f, "watch/c_2.json", func(tx *View) error {
 		_, err := tx.Log().cursors("c_2")
 		return err
 	}, `{"watcher":"c_2","targets":{"c_1":{"last_seen":1,"notified":2,"material":3}}}`)
 }
 
 func FuzzWaits(f *testing.F) {
-	fuzzRecord[Waits](f, "waits/c_1.json", func(tx *View) error { _, err := tx.Waits().List(Actor{ID: "c_1"}); return err },
+	fuzzRecord[waits](f, "waits/c_1.json", func(tx *View) error { _, err := tx.Waits().List(Actor{ID: "c_1"}); return err },
 		`{"waiter":"c_1","waits":{"c_2":{"target":"c_2","kind":"chat","since":"2026-11-29T12:00:00Z"}}}`)
 }
 
 func FuzzCounters(f *testing.F) {
-	fuzzRecordIn[Counters](f, "counters.json", func(h *Home) error {
+	fuzzRecordIn[counters](f, "counters.json", func(h *Home) error {
 		return h.Update(func(tx *Tx) error {
 			_, err := tx.Chats().Create(Actor{}, NewChat{Title: "x", Folder: "/w"})
 			return err

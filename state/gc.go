@@ -243,7 +243,7 @@ func (l LogTx) expireCursors() (int, error) {
 			if err != nil && !targetGone {
 				return expired, err
 			}
-			if !watcherGone && !targetGone && !cs.Targets[t].Expired(now) {
+			if !watcherGone && !targetGone && !cs.Targets[t].expired(now) {
 				continue
 			}
 			delete(cs.Targets, t)
@@ -340,7 +340,7 @@ func (ll LogTx) pruneBatch(l Limits) (int, error) {
 // pruning is one log's place in a prune: events up to `to` go.
 type pruning struct {
 	id   string
-	head *Head
+	head *head
 	to   int64
 	ev   *Event // the event at to+1, once read (nil when its file is missing)
 	read bool

@@ -12,21 +12,21 @@ import (
 
 // The guard's answers, as [guard] in config.toml names them, weakest last.
 const (
-	GuardDeny = "deny" // the harness refuses the tool, with the reason
+	guardDeny = "deny" // the harness refuses the tool, with the reason
 	GuardAsk  = "ask"  // the harness asks the person, where it can
 	GuardNote = "note" // the tool runs; the chat is told
 )
 
-// GuardValues are what [guard] claims and checkout may say.
-var GuardValues = []string{GuardDeny, GuardAsk, GuardNote}
+// guardValues are what [guard] claims and checkout may say.
+var guardValues = []string{guardDeny, GuardAsk, GuardNote}
 
-// GuardClaims is [guard] claims: what an edit onto another chat's claim
+// guardClaims is [guard] claims: what an edit onto another chat's claim
 // gets (default deny).
-func (h *Home) GuardClaims() string { return orDefault(h.Config.Guard.Claims, GuardDeny) }
+func (h *Home) guardClaims() string { return orDefault(h.Config.Guard.Claims, guardDeny) }
 
-// GuardCheckout is [guard] checkout: what a command that moves a checkout
+// guardCheckout is [guard] checkout: what a command that moves a checkout
 // another chat works in gets (default ask).
-func (h *Home) GuardCheckout() string { return orDefault(h.Config.Guard.Checkout, GuardAsk) }
+func (h *Home) guardCheckout() string { return orDefault(h.Config.Guard.Checkout, GuardAsk) }
 
 func orDefault(v, d string) string {
 	if v == "" {
@@ -37,7 +37,7 @@ func orDefault(v, d string) string {
 
 func guardRank(d string) int {
 	switch d {
-	case GuardDeny:
+	case guardDeny:
 		return 3
 	case GuardAsk:
 		return 2
@@ -118,7 +118,7 @@ func (c ClaimsView) Guard(a Actor, in GuardIn) (*Verdict, error) {
 		// Only a claim that covers one of the files costs a look at its
 		// claimant.
 		live, err := tx.Claims().liveOf(func(cl *Claim) bool {
-			return cl.Computer == tx.h.Computer && slices.ContainsFunc(resolve(), cl.Covers)
+			return cl.Computer == tx.h.Computer && slices.ContainsFunc(resolve(), cl.covers)
 		})
 		if err != nil {
 			return nil, err
@@ -130,14 +130,14 @@ func (c ClaimsView) Guard(a Actor, in GuardIn) (*Verdict, error) {
 			}
 			resolve()
 			for j, f := range in.Files {
-				if !l.Covers(resolved[j]) {
+				if !l.covers(resolved[j]) {
 					continue
 				}
-				d := tx.h.GuardClaims()
+				d := tx.h.guardClaims()
 				if l.Outside {
 					d = GuardNote
 				}
-				if !me.Trusted() {
+				if !me.trusted() {
 					// A chat that is not the person's learns nothing of the
 					// person's claims: no file, no time, no note.
 					if d != GuardNote {
@@ -183,7 +183,7 @@ func (c ClaimsView) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
 	if in.Cwd != "" {
 		folder = in.Cwd
 	}
-	move, ok := MovesCheckout(in.Command, folder)
+	move, ok := movesCheckout(in.Command, folder)
 	if !ok {
 		return nil, nil
 	}
@@ -202,15 +202,15 @@ func (c ClaimsView) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
 	if err != nil {
 		return nil, err
 	}
-	worktrees := sync.OnceValue(tx.Chats().Worktrees)
+	worktrees := sync.OnceValue(tx.Chats().worktrees)
 	var others []*Summary
 	for _, s := range ix.Chats {
 		// A session and its subagents work as one: none moves the
 		// checkout under another of them.
-		if s.ID == me.ID || s.ID == me.Parent || s.Parent == me.ID || !s.Trusted() || s.ReplyStarted.IsZero() {
+		if s.ID == me.ID || s.ID == me.Parent || s.Parent == me.ID || !s.trusted() || s.ReplyStarted.IsZero() {
 			continue
 		}
-		if !sameTree(computer, where, tree, s, worktrees) || !s.Working() {
+		if !sameTree(computer, where, tree, s, worktrees) || !s.working() {
 			continue
 		}
 		others = append(others, s)
@@ -226,11 +226,11 @@ func (c ClaimsView) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
 		return others[i].ID < others[j].ID
 	})
 	o := others[0]
-	d := tx.h.GuardCheckout()
+	d := tx.h.guardCheckout()
 	if o.Outside {
 		d = GuardNote
 	}
-	if !me.Trusted() {
+	if !me.trusted() {
 		if d == GuardNote {
 			return nil, nil
 		}
@@ -275,7 +275,7 @@ type sibling struct {
 func (c ClaimsView) siblings(me *Chat) ([]sibling, error) {
 	tx := c.v
 	r := me.Reply
-	if r == nil || r.Repo == "" || !me.Trusted() {
+	if r == nil || r.Repo == "" || !me.trusted() {
 		return nil, nil
 	}
 	ix, err := tx.Chats().Index()
@@ -284,8 +284,8 @@ func (c ClaimsView) siblings(me *Chat) ([]sibling, error) {
 	}
 	var out []sibling
 	for _, s := range ix.Chats {
-		if s.ID == me.ID || s.ID == me.Parent || s.Parent == me.ID || !s.Trusted() || s.ReplyStarted.IsZero() ||
-			s.ReplyComputer != r.Computer || s.ReplyPlace == "" || within(s.ReplyPlace, r.Tree) || !s.Working() {
+		if s.ID == me.ID || s.ID == me.Parent || s.Parent == me.ID || !s.trusted() || s.ReplyStarted.IsZero() ||
+			s.ReplyComputer != r.Computer || s.ReplyPlace == "" || within(s.ReplyPlace, r.Tree) || !s.working() {
 			continue
 		}
 		tree, repo := place.Tree(s.ReplyPlace)
@@ -344,7 +344,7 @@ func (c ClaimsView) guardWorktrees(me *Chat, files []string) (*Verdict, error) {
 		}
 		for _, sib := range sibs {
 			for i := range live {
-				if l := &live[i]; l.Chat == sib.chat.ID && l.Covers(filepath.Join(sib.tree, rel)) {
+				if l := &live[i]; l.Chat == sib.chat.ID && l.covers(filepath.Join(sib.tree, rel)) {
 					return worktreeNote(sib, rel, l), nil
 				}
 			}
@@ -395,7 +395,7 @@ func (c ClaimsView) Worktrees(a Actor, made []Claim) ([]Verdict, error) {
 			}
 			for _, f := range sib.chat.Reply.Files {
 				for _, root := range sib.roots {
-					if frel, ok := inTree(f, root); ok && there.Covers(filepath.Join(sib.tree, frel)) {
+					if frel, ok := inTree(f, root); ok && there.covers(filepath.Join(sib.tree, frel)) {
 						out = append(out, *worktreeNote(sib, rel, nil))
 						continue sibs
 					}

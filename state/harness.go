@@ -32,8 +32,8 @@ const (
 	HarnessQwen     = "qwen"   // Qwen Code
 )
 
-// Harnesses lists them.
-var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessCopilot, HarnessCursor, HarnessOpenCode, HarnessPi, HarnessGemini, HarnessQwen}
+// harnesses lists them.
+var harnesses = []string{HarnessClaude, HarnessCodex, HarnessCopilot, HarnessCursor, HarnessOpenCode, HarnessPi, HarnessGemini, HarnessQwen}
 
 // Adoptable are the harnesses whose session files conch reads (a
 // transcript's last words, conch adopt), for checking a word typed.
@@ -80,7 +80,7 @@ type SessionLink struct {
 	// Deleted keeps, for each chat of the session that was deleted (its
 	// own or a subagent's), what a chat remade for it must inherit: a
 	// deleted chat's session is never a way to a cleaner one.
-	Deleted map[string]*Tombstone `json:"deleted,omitempty"`
+	Deleted map[string]*tombstone `json:"deleted,omitempty"`
 	// ModeCap, once a chat was remade for the session, is the most its
 	// chat's mode may be, whatever the harness reports since.
 	ModeCap string `json:"mode_cap,omitempty"`
@@ -91,8 +91,8 @@ type SessionLink struct {
 	Shells map[string]string `json:"shells,omitempty"`
 }
 
-// Tombstone is what a deleted chat leaves in its session's link.
-type Tombstone struct {
+// tombstone is what a deleted chat leaves in its session's link.
+type tombstone struct {
 	Origin string `json:"origin"`
 	Parent string `json:"parent,omitempty"`
 	Mode   string `json:"mode"`
@@ -104,7 +104,7 @@ type Tombstone struct {
 // and, when c was made for it just now (fresh), an origin no more yours
 // and its parent. (A session that CONCH_CHAT names an existing chat for
 // brings that chat the deleted one's taint, and changes nothing else of it.)
-func (s SessionsTx) remade(c *Chat, t *Tombstone, fresh bool) {
+func (s SessionsTx) remade(c *Chat, t *tombstone, fresh bool) {
 	tx := s.tx
 	if t == nil {
 		return
@@ -126,7 +126,7 @@ func (s SessionsTx) remade(c *Chat, t *Tombstone, fresh bool) {
 // session's link that names it. Not a hot path: a delete reads the links.
 func (s SessionsTx) entomb(c *Chat) error {
 	tx := s.tx
-	for _, harness := range Harnesses {
+	for _, harness := range harnesses {
 		dir := "sessions/" + harness
 		entries, err := tx.recordIDs(dir, func(string) bool { return true })
 		if err != nil {
@@ -142,9 +142,9 @@ func (s SessionsTx) entomb(c *Chat) error {
 				continue
 			}
 			if link.Deleted == nil {
-				link.Deleted = map[string]*Tombstone{}
+				link.Deleted = map[string]*tombstone{}
 			}
-			link.Deleted[c.ID] = &Tombstone{Origin: c.Origin, Parent: c.Parent, Mode: c.Mode, Taint: c.Taint}
+			link.Deleted[c.ID] = &tombstone{Origin: c.Origin, Parent: c.Parent, Mode: c.Mode, Taint: c.Taint}
 			tx.put(rel, link, true)
 		}
 	}
@@ -303,8 +303,8 @@ func (s SessionsTx) Chat(in SessionIn) (c *Chat, made bool, err error) {
 
 // valid checks what a hook event says of its session.
 func (in SessionIn) valid() error {
-	if !slices.Contains(Harnesses, in.Harness) {
-		return usagef("harness %q: want one of %s", in.Harness, strings.Join(Harnesses, ", "))
+	if !slices.Contains(harnesses, in.Harness) {
+		return usagef("harness %q: want one of %s", in.Harness, strings.Join(harnesses, ", "))
 	}
 	for _, s := range []string{in.Session, in.Agent, in.AgentType, in.Folder, in.Title, in.Transcript} {
 		if err := validText("session field", s); err != nil {
@@ -367,7 +367,7 @@ func (s SessionsTx) sessionChat(in SessionIn) (c *Chat, fresh bool, err error) {
 	}
 	if in.Inherit != "" {
 		if c, err := tx.Chats().Get(in.Inherit); err == nil {
-			if !c.Working() && !c.IsTask() {
+			if !c.working() && !c.IsTask() {
 				return c, false, nil
 			}
 			child, err := tx.Chats().newChat(cutRunes(in.Title, MaxTitle), folder, mode, c)
@@ -413,7 +413,7 @@ func (cc ChatsTx) newChat(title, folder, mode string, parent *Chat) (*Chat, erro
 // LinkOf is the link of a harness session, or nil.
 func (s SessionsView) LinkOf(harness, session string) (*SessionLink, error) {
 	tx := s.v
-	if !slices.Contains(Harnesses, harness) || session == "" {
+	if !slices.Contains(harnesses, harness) || session == "" {
 		return nil, nil
 	}
 	return load[SessionLink](tx, sessionRel(harness, session))
@@ -505,7 +505,7 @@ func (s SessionsTx) ContinueWithMessage(a Actor, text string, pid int) (bool, er
 	if c.Reply == nil || c.StopPending() != nil || c.waking() {
 		return false, nil
 	}
-	m, err := tx.Messages().StartReply(c, nil, ByHarness)
+	m, err := tx.Messages().startReply(c, nil, byHarness)
 	if err != nil || m == nil {
 		return false, err
 	}

@@ -115,19 +115,19 @@ type Home struct {
 	selfProc *Proc
 	// receipts are the receipts of marks this process committed, by key,
 	// for Confirm to take away (receipts.go).
-	receipts map[string]*Receipt
+	receipts map[string]*receipt
 }
 
 // Open reads the home's config. It creates nothing.
 // LiveFolders are the folders whose records take live writes (a step's
 // change of a chat or a task, a session's link): only their records may
 // have an overlay in a local home (store.Files.LiveIn).
-var LiveFolders = []string{"chats", "tasks", "sessions"}
+var liveFolders = []string{"chats", "tasks", "sessions"}
 
 // localFiles is the home's own files.
 func localFiles(o Options) *store.Files {
 	f := store.NewFiles(o.Dir, o.FS, 0)
-	f.LiveIn = LiveFolders
+	f.LiveIn = liveFolders
 	return f
 }
 
@@ -365,8 +365,8 @@ type View struct {
 	// marks is the receipt of the marks MarkNotes is making; receipt and
 	// receiptRel a shared home's, to write in this computer's own files
 	// before the commit; undone the dead receipts undone (receipts.go).
-	marks      *Receipt
-	receipt    *Receipt
+	marks      *receipt
+	receipt    *receipt
 	receiptRel string
 	undone     map[string]bool
 }
@@ -434,8 +434,8 @@ func (tx *View) fail(err error) {
 	}
 }
 
-// Home is the home the transaction is over.
-func (tx *View) Home() *Home { return tx.h }
+// home is the home the transaction is over.
+func (tx *View) home() *Home { return tx.h }
 
 // Now is the transaction's clock.
 func (tx *View) Now() time.Time { return tx.h.Now().UTC() }

@@ -64,30 +64,30 @@ func summarize(c *Chat) *Summary {
 
 // Yours, OffersTogether and the rest, asked of a summary, answer as the
 // chat's own methods do.
-func (s *Summary) IsTask() bool { return s.TaskState != "" }
+func (s *Summary) isTask() bool { return s.TaskState != "" }
 
-func (s *Summary) Yours() bool {
-	return !s.IsTask() && !s.Person && (s.Origin == "" || isApp(s.Origin) || s.Origin == "routine")
+func (s *Summary) yours() bool {
+	return !s.isTask() && !s.Person && (s.Origin == "" || isApp(s.Origin) || s.Origin == "routine")
 }
 
-func (s *Summary) OffersTogether() bool {
-	return !s.IsTask() && !s.Person && (s.Origin == "" || isApp(s.Origin))
+func (s *Summary) offersTogether() bool {
+	return !s.isTask() && !s.Person && (s.Origin == "" || isApp(s.Origin))
 }
 
-// Trusted answers as Chat.Trusted: a task counts, when it is its parent's
+// trusted answers as Chat.Trusted: a task counts, when it is its parent's
 // and its parent is yours.
-func (s *Summary) Trusted() bool { return !s.Person && originRank(s.Origin) > 0 }
+func (s *Summary) trusted() bool { return !s.Person && originRank(s.Origin) > 0 }
 
-// Working says whether a reply runs now: its harness process is still
+// working says whether a reply runs now: its harness process is still
 // there. From the index this is the cheap check (is there a process with
 // that pid?), which a list of a thousand chats can afford; a pid taken over
 // by a stranger is caught where a chat's record is read (Reply.Alive).
-func (s *Summary) Working() bool {
+func (s *Summary) working() bool {
 	return !s.ReplyStarted.IsZero() && (s.remote || procExists(s.ReplyPID))
 }
 
-// State is the chat's state as the chat list has it.
-func (s *Summary) State() string { return s.stateWith(procExists) }
+// state is the chat's state as the chat list has it.
+func (s *Summary) state() string { return s.stateWith(procExists) }
 
 // stateWith is State, asking exists whether the reply's process is there.
 func (s *Summary) stateWith(exists func(pid int) bool) string {
@@ -97,7 +97,7 @@ func (s *Summary) stateWith(exists func(pid int) bool) string {
 		}
 		return StatusStopped
 	}
-	if s.IsTask() {
+	if s.isTask() {
 		return taskListState(s.TaskState)
 	}
 	return s.Status
@@ -192,11 +192,11 @@ func (c ChatsView) readIndexFile() (*Index, error) {
 	return ix, nil
 }
 
-// ScanIndex calls fn with each chat's summary, as ReadIndex would give
+// scanIndex calls fn with each chat's summary, as ReadIndex would give
 // them, without keeping them: fn is handed one summary that the next call
 // overwrites, so it copies what it keeps. Listing a thousand chats reads
 // them this way, without a thousand summaries on the heap.
-func (c ChatsView) ScanIndex(fn func(s *Summary)) error {
+func (c ChatsView) scanIndex(fn func(s *Summary)) error {
 	tx := c.v
 	if tx.index != nil {
 		for _, s := range tx.index.Chats {
@@ -251,7 +251,7 @@ func (c ChatsView) RunningIn(pid int, start uint64) (string, error) {
 	}
 	found := ""
 	for id, s := range ix.Chats {
-		if s.ReplyStarted.IsZero() || s.remote || s.ReplyPID != pid || s.Parent != "" || s.IsTask() {
+		if s.ReplyStarted.IsZero() || s.remote || s.ReplyPID != pid || s.Parent != "" || s.isTask() {
 			continue
 		}
 		if start != 0 && s.ReplyPIDStart != 0 && s.ReplyPIDStart != start {

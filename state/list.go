@@ -57,11 +57,11 @@ type ChatList struct {
 // List lists the person's other chats, as the actor may see them.
 func (cc ChatsView) List(a Actor, workingOnly bool) (*ChatList, error) {
 	tx := cc.v
-	me, err := tx.Chats().Acting(a)
+	me, err := tx.Chats().acting(a)
 	if err != nil {
 		return nil, err
 	}
-	if me != nil && !me.OffersTogether() {
+	if me != nil && !me.offersTogether() {
 		return nil, refusedf("chats list is not offered to chat %s", me.ID)
 	}
 	if err := tx.cutShort(); err != nil {
@@ -75,15 +75,15 @@ func (cc ChatsView) List(a Actor, workingOnly bool) (*ChatList, error) {
 	going := map[string]int{}
 	// Chats run by one harness share its process: each pid is asked once.
 	var pids procMemo
-	err = tx.Chats().ScanIndex(func(s *Summary) {
-		if s.IsTask() && TaskGoingState(s.TaskState) {
+	err = tx.Chats().scanIndex(func(s *Summary) {
+		if s.isTask() && taskGoingState(s.TaskState) {
 			going[s.Parent]++
 		}
 		if me != nil && s.ID == me.ID {
 			return
 		}
-		ownTask := me != nil && s.IsTask() && s.Parent == me.ID
-		if !s.Yours() && !ownTask {
+		ownTask := me != nil && s.isTask() && s.Parent == me.ID
+		if !s.yours() && !ownTask {
 			return
 		}
 		st := s.stateWith(pids.exists)
@@ -117,7 +117,7 @@ func (cc ChatsView) List(a Actor, workingOnly bool) (*ChatList, error) {
 			myPlace, myComputer = me.Reply.Place, me.Reply.Computer
 		}
 	}
-	worktrees := sync.OnceValue(tx.Chats().Worktrees)
+	worktrees := sync.OnceValue(tx.Chats().worktrees)
 	// Chats run by one harness share its process: look each up once.
 	type proc struct {
 		pid    int
@@ -141,7 +141,7 @@ func (cc ChatsView) List(a Actor, workingOnly bool) (*ChatList, error) {
 			Files: []string{}, Browser: s.Browser, TasksGoing: going[s.ID], Untrusted: s.Outside,
 			From: s.Origin, MCPOnly: s.MCPOnly,
 		}
-		if s.IsTask() {
+		if s.isTask() {
 			o.From = "task"
 		}
 		place, computer := "", s.Computer
@@ -162,7 +162,7 @@ func (cc ChatsView) List(a Actor, workingOnly bool) (*ChatList, error) {
 					o.Files, o.LastFile = tx.Messages().scrubFields(o.Files), tx.Messages().scrubField(o.LastFile)
 				}
 				o.Folder, place, computer = c.Reply.Folder, c.Reply.Place, c.Reply.Computer
-				o.LastActive = c.Active()
+				o.LastActive = c.active()
 			}
 		}
 		if elsewhere(computer, tx.h.Computer) {
@@ -186,7 +186,7 @@ func (cc ChatsView) List(a Actor, workingOnly bool) (*ChatList, error) {
 	for i := range out.Chats {
 		o := &out.Chats[i]
 		o.Claims = []ClaimRef{}
-		for _, l := range ClaimsOf(live, o.ID) {
+		for _, l := range claimsOf(live, o.ID) {
 			o.Claims = append(o.Claims, ClaimRef{Path: l.Pattern, Glob: l.Glob, Until: l.Until, Reason: l.Reason})
 		}
 	}
@@ -200,8 +200,8 @@ func newer(a, b time.Time, ida, idb string) bool {
 	return ida > idb
 }
 
-// Worktrees is conch's own folder of task worktrees, resolved.
-func (c ChatsView) Worktrees() string {
+// worktrees is conch's own folder of task worktrees, resolved.
+func (c ChatsView) worktrees() string {
 	tx := c.v
 	return placeOf(filepath.Join(tx.h.Dir, "worktrees"))
 }

@@ -91,9 +91,9 @@ func recordN(t testing.TB, h *Home, id string, n int) {
 	})
 }
 
-func headOf(t testing.TB, h *Home, id string) Head {
+func headOf(t testing.TB, h *Home, id string) head {
 	t.Helper()
-	var hd *Head
+	var hd *head
 	if err := h.View(func(tx *View) (err error) { hd, err = tx.Log().head(id); return err }); err != nil {
 		t.Fatal(err)
 	}
@@ -101,38 +101,38 @@ func headOf(t testing.TB, h *Home, id string) Head {
 }
 
 func TestCursorFrozenWatermark(t *testing.T) {
-	c := &Cursor{LastSeen: 1, Notified: 1, Material: 1}
+	c := &cursor{LastSeen: 1, Notified: 1, Material: 1}
 	// Three notifying events: one notice, opened at the first.
-	if !c.Land(2) {
+	if !c.land(2) {
 		t.Fatal("the first event opens no notice")
 	}
-	if c.Land(3) || c.Land(4) {
+	if c.land(3) || c.land(4) {
 		t.Fatal("a second notice opened while one was pending")
 	}
-	if *c != (Cursor{LastSeen: 1, Notified: 2, Material: 4}) {
+	if *c != (cursor{LastSeen: 1, Notified: 2, Material: 4}) {
 		t.Fatalf("cursor %+v, want last_seen 1, notified 2 (frozen), material 4", *c)
 	}
 	// Drain: exactly one fresh notice for the rest, then none.
-	if !c.Drain() || c.LastSeen != 2 || c.Notified != 4 {
+	if !c.drain() || c.LastSeen != 2 || c.Notified != 4 {
 		t.Fatalf("after the first drain %+v, want last_seen 2, notified 4", *c)
 	}
-	if c.Drain() || c.Pending() || c.LastSeen != 4 {
+	if c.drain() || c.pending() || c.LastSeen != 4 {
 		t.Fatalf("after the second drain %+v, want nothing pending at 4", *c)
 	}
 }
 
 func TestCursorOwnEvents(t *testing.T) {
-	c := &Cursor{LastSeen: 3, Notified: 3, Material: 3}
-	c.Own(4)
-	if c.Pending() || c.LastSeen != 4 {
+	c := &cursor{LastSeen: 3, Notified: 3, Material: 3}
+	c.own(4)
+	if c.pending() || c.LastSeen != 4 {
 		t.Fatalf("own event with nothing pending: %+v, want all at 4", *c)
 	}
-	c.Land(5)
-	c.Own(6)
-	if *c != (Cursor{LastSeen: 4, Notified: 5, Material: 5}) {
+	c.land(5)
+	c.own(6)
+	if *c != (cursor{LastSeen: 4, Notified: 5, Material: 5}) {
 		t.Fatalf("own event with a notice pending changed it: %+v", *c)
 	}
-	if c.Drain() {
+	if c.drain() {
 		t.Fatal("an own event reopened a notice")
 	}
 }
@@ -236,9 +236,9 @@ func TestRecordEventRefusesUnknownWords(t *testing.T) {
 	mustUpdate(t, h, func(tx *Tx) error {
 		c, _ := tx.Chats().Get(ids[0])
 		tx.Log().Record(c, "exploded", ActorSystem, "", "x", "")
-		tx.Log().Record(c, KindAdopted, "martian", "", "x", "")
-		tx.Log().Record(c, KindFailed, ActorSystem, "", "x", "bored")
-		tx.Log().Record(c, KindAdopted, ActorSystem, "", "adopted\nfrom   claude\x00", "")
+		tx.Log().Record(c, kindAdopted, "martian", "", "x", "")
+		tx.Log().Record(c, kindFailed, ActorSystem, "", "x", "bored")
+		tx.Log().Record(c, kindAdopted, ActorSystem, "", "adopted\nfrom   claude\x00", "")
 		warns = tx.Warnings()
 		return nil
 	})
@@ -338,7 +338,7 @@ func TestCapPrunesOldestFirst(t *testing.T) {
 		t.Fatalf("pruned %d, want 7", res.Pruned)
 	}
 	// 12 events, 7 oldest gone: a1 b1 c1 a2 b2 c2 a3. Left: b3 c3 a4 b4 c4.
-	for id, want := range map[string]Head{
+	for id, want := range map[string]head{
 		ids[0]: {StateVersion: 4, Pruned: 3},
 		ids[1]: {StateVersion: 4, Pruned: 2},
 		ids[2]: {StateVersion: 4, Pruned: 2},
@@ -372,7 +372,7 @@ func TestCap50000(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	before := map[string]Head{}
+	before := map[string]head{}
 	for _, id := range ids {
 		before[id] = headOf(t, h, id)
 	}

@@ -74,7 +74,7 @@ func decodeMessage(data []byte, m *Message) bool {
 
 // decodeClaims decodes claims.json into f, a zero ClaimsFile, by hand: the
 // guard reads it at every edit.
-func decodeClaims(data []byte, f *ClaimsFile) bool {
+func decodeClaims(data []byte, f *claimsFile) bool {
 	r := codec.NewReader(string(data))
 	ok := r.Object(func(key string) bool {
 		if key != "claims" {

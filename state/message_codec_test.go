@@ -99,7 +99,7 @@ func FuzzDecodeMessage(f *testing.F) {
 func TestDecodeClaimsReadsWhatConchWrites(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 8))
 	for i := 0; i < 300; i++ {
-		var f ClaimsFile
+		var f claimsFile
 		fillRandom(reflect.ValueOf(&f).Elem(), rnd, i%3 == 0)
 		data, err := json.MarshalIndent(&f, "", " ")
 		if err != nil {
@@ -205,7 +205,7 @@ func FuzzScanClaims(f *testing.F) {
 	f.Add([]byte(`{"claims":[{"chat":"c_1","pattern":"/w/a.go","glob":false,"since":"2026-11-29T12:00:00Z","until":"2026-11-29T14:00:00Z","pid":1,"pid_start":18,"computer":"vm"},{"chat":"c_2"}]}`), uint8(1))
 	f.Add([]byte(`{"claims":null}`), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, stop uint8) {
-		var f ClaimsFile
+		var f claimsFile
 		whole := decodeClaims(data, &f)
 		got, stopped, ok := scanAll(data, 0)
 		var keys map[string]json.RawMessage

@@ -22,10 +22,10 @@ import (
 // A message's states, as its cards say them.
 const (
 	MsgWaiting      = "waiting"
-	MsgRead         = "read"
+	msgRead         = "read"
 	MsgHeld         = "held"
 	MsgRefused      = "refused"
-	MsgDismissed    = "dismissed"
+	msgDismissed    = "dismissed"
 	MsgNotDelivered = "not-delivered"
 )
 
@@ -85,8 +85,8 @@ type SendAnswer struct {
 
 func messageRel(id string) string { return "messages/" + id + ".json" }
 
-// ValidMessageID says whether id has the shape of a message id.
-func ValidMessageID(id string) bool { return validSerial(id, "m_") }
+// validMessageID says whether id has the shape of a message id.
+func validMessageID(id string) bool { return validSerial(id, "m_") }
 
 func validSerial(id, prefix string) bool {
 	n, ok := strings.CutPrefix(id, prefix)
@@ -109,7 +109,7 @@ func serial(id string) int {
 
 func (mm MessagesView) record(id string) (*Message, error) {
 	tx := mm.v
-	if !ValidMessageID(id) {
+	if !validMessageID(id) {
 		return nil, nil
 	}
 	m, err := load[Message](tx, messageRel(id))
@@ -119,9 +119,9 @@ func (mm MessagesView) record(id string) (*Message, error) {
 	return m, err
 }
 
-// Get reads one message, as the actor may see it: the person sees
+// get reads one message, as the actor may see it: the person sees
 // every message, a chat only its own (sent or received).
-func (mm MessagesView) Get(a Actor, id string) (*Message, error) {
+func (mm MessagesView) get(a Actor, id string) (*Message, error) {
 	tx := mm.v
 	m, err := tx.Messages().record(id)
 	if err != nil {
@@ -144,7 +144,7 @@ func receives(me, to *Chat) bool {
 	if to.IsTask() {
 		return to.Parent == me.ID
 	}
-	return to.PersonsOwn()
+	return to.personsOwn()
 }
 
 // receiver is the chat id names, if me may message or stop it; anything
@@ -175,7 +175,7 @@ func (m MessagesView) together(a Actor, verb string) (*Chat, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !me.OffersTogether() {
+	if !me.offersTogether() {
 		return nil, refusedf("%s is not offered to chat %s: only the person's own chats, with nobody else's words in them, may reach other chats", verb, me.ID)
 	}
 	return me, nil
@@ -285,7 +285,7 @@ func (mm MessagesTx) Send(a Actor, in SendIn) (*Message, error) {
 		state = MsgHeld
 	}
 	outside := len(me.Taint.Outside) > 0
-	willStart := in.StartReply && state == MsgWaiting && !to.Working() && !to.waking() && tx.Wakes().canWake(to)
+	willStart := in.StartReply && state == MsgWaiting && !to.working() && !to.waking() && tx.Wakes().canWake(to)
 	// The bounds in time run on the wall clock: a sender that sets
 	// CONCH_NOW ahead (or walks it through the past) must not age its own
 	// recent sends out of them (issue 12, rule 6a: nothing resets them).
@@ -303,7 +303,7 @@ func (mm MessagesTx) Send(a Actor, in SendIn) (*Message, error) {
 		Taint: slices.Clone(me.Taint.Outside), StartReply: in.StartReply, Key: in.Key,
 	}
 	m.Answer = SendAnswer{State: state, Delivery: "reply-start"}
-	if !outside && to.Working() {
+	if !outside && to.working() {
 		m.Answer.Delivery = "step"
 	}
 	me.Cards = append(me.Cards, id)
@@ -414,7 +414,7 @@ func (mm MessagesTx) startReplyFor(to *Chat, m *Message) (string, error) {
 		m.Answer.Via = r.Harness
 	}
 	switch {
-	case to.Working():
+	case to.working():
 		if way == wayNone {
 			return StartNextReply, nil
 		}
@@ -428,7 +428,7 @@ func (mm MessagesTx) startReplyFor(to *Chat, m *Message) (string, error) {
 		// Another wake is on its way: the reply it starts reads this too.
 		return StartWoke, nil
 	}
-	started, err := tx.Messages().StartReply(to, m, ByWakeCmd)
+	started, err := tx.Messages().startReply(to, m, byWakeCmd)
 	if err != nil {
 		return "", err
 	}
@@ -444,18 +444,18 @@ func (mm MessagesTx) startReplyFor(to *Chat, m *Message) (string, error) {
 }
 
 // How the reply a message starts begins (StartReplyByMessage).
-type StartBy int
+type startBy int
 
 const (
 	// ByWakeCmd: conch runs the chat's wake_cmd once the change is
 	// written (a chat without one cannot be started so).
-	ByWakeCmd StartBy = iota
+	byWakeCmd startBy = iota
 	// ByHarness: the harness that asks is there and goes on with the
 	// reply itself (Claude Code's Stop hook answers with the message).
-	ByHarness
+	byHarness
 )
 
-// StartReply is the one path by which a message starts a reply of
+// startReply is the one path by which a message starts a reply of
 // chat c (SPEC §5): for a --start-reply send (and a held one the person
 // passes on), for a reply that ended with one unread, and for a harness's
 // turn that ends with one waiting (Claude Code's Stop). It takes m, or,
@@ -472,13 +472,13 @@ const (
 // error returned, with the message found after it if any: the end of a
 // reply goes on without it, a harness's turn fails with it (and then
 // nothing is written).
-func (mm MessagesTx) StartReply(c *Chat, m *Message, by StartBy) (*Message, error) {
+func (mm MessagesTx) startReply(c *Chat, m *Message, by startBy) (*Message, error) {
 	tx := mm.tx
-	if by == ByWakeCmd && !tx.Wakes().canWake(c) {
+	if by == byWakeCmd && !tx.Wakes().canWake(c) {
 		return nil, nil
 	}
 	var first error
-	var ch *Chain
+	var ch *chain
 	if m != nil {
 		var err error
 		if ch, err = tx.Messages().chain(m.Chain); err != nil {
@@ -513,12 +513,12 @@ func (mm MessagesTx) StartReply(c *Chat, m *Message, by StartBy) (*Message, erro
 	tx.put(chainRel(ch.ID), ch, true)
 	m.Woke = true
 	tx.put(messageRel(m.ID), m, true)
-	if by == ByWakeCmd {
-		tx.Wakes().wake(c, WakeMessage, m.ID, m.Chain)
+	if by == byWakeCmd {
+		tx.Wakes().wake(c, wakeMessage, m.ID, m.Chain)
 	} else {
 		// Recorded before the reply ends, so that its end does not wake
 		// the chat's wake_cmd for the same message: the harness is here.
-		c.Wake = &Wake{Reason: WakeMessage, Message: m.ID, Chain: m.Chain, At: now}
+		c.Wake = &Wake{Reason: wakeMessage, Message: m.ID, Chain: m.Chain, At: now}
 		tx.Chats().save(c, true)
 	}
 	return m, first
@@ -655,7 +655,7 @@ func (mm MessagesTx) mark(me *Chat, ms []DueMessage) error {
 				return err
 			}
 			if m != nil && m.State == MsgWaiting {
-				m.State, m.Done = MsgRead, now
+				m.State, m.Done = msgRead, now
 				tx.put(messageRel(m.ID), m, true)
 				joinChain(me, m.Chain)
 				read = true
@@ -665,12 +665,12 @@ func (mm MessagesTx) mark(me *Chat, ms []DueMessage) error {
 		if dropEntry(me, entry) {
 			changed = true
 			if tx.marks != nil {
-				tx.marks.Entries = append(tx.marks.Entries, ReceiptEntry{Entry: entry, Start: start, Read: read})
+				tx.marks.Entries = append(tx.marks.Entries, receiptEntry{Entry: entry, Start: start, Read: read})
 			}
 		}
 	}
 	for _, e := range slices.Concat(me.Inbox, me.InboxStart) {
-		isMsg := ValidMessageID(e)
+		isMsg := validMessageID(e)
 		if validSerial(e, "r_") {
 			r, err := tx.Requests().record(e)
 			if err != nil {
@@ -738,7 +738,7 @@ func (m MessagesTx) afterReply(c *Chat) {
 	}
 	// A record that cannot be read is passed over here: the reply's end
 	// does not fail for it (the message waits for the next reply anyway).
-	_, _ = tx.Messages().StartReply(c, nil, ByWakeCmd)
+	_, _ = tx.Messages().startReply(c, nil, byWakeCmd)
 }
 
 // messagesOnDelete: a chat is being deleted. What waits for it is not
@@ -749,7 +749,7 @@ func (mm MessagesTx) onDelete(c *Chat) error {
 	tx := mm.tx
 	now := tx.Now()
 	for _, e := range slices.Concat(c.Inbox, c.InboxStart, c.Held) {
-		if !ValidMessageID(e) {
+		if !validMessageID(e) {
 			continue
 		}
 		m, err := tx.Messages().record(e)
@@ -784,10 +784,10 @@ func (mm MessagesTx) onDelete(c *Chat) error {
 	return tx.Requests().onDelete(c)
 }
 
-// State is the state a card shows: the record's, except that a
+// state is the state a card shows: the record's, except that a
 // message whose send was cut short (its receiver's record never named it)
 // is not delivered.
-func (mm MessagesView) State(m *Message) (state, why string, err error) {
+func (mm MessagesView) state(m *Message) (state, why string, err error) {
 	tx := mm.v
 	state, why = m.State, m.Why
 	if state != MsgWaiting && state != MsgHeld {
@@ -848,7 +848,7 @@ func (mm MessagesTx) Dismiss(a Actor, id string) (*Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.State, m.Done = MsgDismissed, tx.Now()
+	m.State, m.Done = msgDismissed, tx.Now()
 	if to, err := tx.Chats().ifAny(m.To); err != nil {
 		return nil, err
 	} else if to != nil && dropEntry(to, m.ID) {
@@ -863,11 +863,11 @@ func (mm MessagesView) held(a Actor, id, what string) (*Message, error) {
 	if !a.Press() {
 		return nil, notPress(what)
 	}
-	m, err := tx.Messages().Get(a, id)
+	m, err := tx.Messages().get(a, id)
 	if err != nil {
 		return nil, err
 	}
-	state, why, err := tx.Messages().State(m)
+	state, why, err := tx.Messages().state(m)
 	if err != nil {
 		return nil, err
 	}
@@ -922,7 +922,7 @@ func (mm MessagesView) Cards(a Actor, id string) ([]Card, error) {
 	var ids []string
 	if id == "" && a.Person() {
 		for _, dir := range []string{"messages", "requests"} {
-			in, err := tx.recordIDs(dir, func(n string) bool { return ValidMessageID(n) || ValidRequestID(n) })
+			in, err := tx.recordIDs(dir, func(n string) bool { return validMessageID(n) || validRequestID(n) })
 			if err != nil {
 				return nil, err
 			}
@@ -958,7 +958,7 @@ func (mm MessagesView) Cards(a Actor, id string) ([]Card, error) {
 	}
 	for _, cid := range ids {
 		side := ""
-		if ValidRequestID(cid) {
+		if validRequestID(cid) {
 			r, err := tx.Requests().record(cid)
 			if err != nil {
 				return nil, err
@@ -985,7 +985,7 @@ func (mm MessagesView) Cards(a Actor, id string) ([]Card, error) {
 		if m == nil || hidden(m.From) || hidden(m.To) {
 			continue
 		}
-		state, why, err := tx.Messages().State(m)
+		state, why, err := tx.Messages().state(m)
 		if err != nil {
 			return nil, err
 		}
@@ -999,7 +999,7 @@ func (mm MessagesView) Cards(a Actor, id string) ([]Card, error) {
 			ID: m.ID, Kind: "message", Side: side, From: m.From, FromTitle: m.FromTitle, To: m.To,
 			ToTitle: m.ToTitle, State: state, Why: why, At: m.Sent, StartReply: m.StartReply,
 		}
-		if a.Person() || a.ID == m.From || (a.ID == m.To && state == MsgRead) {
+		if a.Person() || a.ID == m.From || (a.ID == m.To && state == msgRead) {
 			card.Text = m.Text
 		}
 		cards = append(cards, card)

@@ -61,7 +61,7 @@ func (nn NotesView) For(a Actor) (*Notes, error) {
 		n.Stop, n.StopNow = s, true
 		return n, nil
 	}
-	n.Stop = me.StopHeard()
+	n.Stop = me.stopHeard()
 	if n.Reader, err = tx.Notes().readerLines(me); err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (nn NotesTx) Mark(a Actor, n *Notes) error {
 	if n.StopNow {
 		return nil
 	}
-	tx.marks = &Receipt{Chat: me.ID, Proc: tx.h.self()}
+	tx.marks = &receipt{Chat: me.ID, Proc: tx.h.self()}
 	if n.Stop != nil && me.Stopped != nil {
 		tx.marks.Stop = me.Stopped
 		me.Stopped = nil
@@ -199,7 +199,7 @@ func (nn NotesTx) Mark(a Actor, n *Notes) error {
 func (n NotesView) readerLines(me *Chat) ([]ReaderLine, error) {
 	tx := n.v
 	lines := []ReaderLine{}
-	if !me.Trusted() {
+	if !me.trusted() {
 		// Someone else's words are in it, or it is an outside agent's or
 		// another app's chat, or a task of one: it is told nothing of the
 		// person's chats.
@@ -220,16 +220,16 @@ func (n NotesView) readerLines(me *Chat) ([]ReaderLine, error) {
 	if err != nil {
 		return nil, err
 	}
-	worktrees := sync.OnceValue(tx.Chats().Worktrees)
+	worktrees := sync.OnceValue(tx.Chats().worktrees)
 	var others []*Summary
 	for _, s := range ix.Chats {
-		if s.ID == me.ID || !s.Trusted() {
+		if s.ID == me.ID || !s.trusted() {
 			continue
 		}
 		if s.ReplyStarted.IsZero() || !sharePlace(computer, place, s.ReplyComputer, s.ReplyPlace, worktrees) {
 			continue
 		}
-		if !s.Working() {
+		if !s.working() {
 			continue
 		}
 		others = append(others, s)
@@ -296,7 +296,7 @@ func claimNear(l *Claim, folder, place string, files []string) bool {
 	if within(lit, folder) || within(lit, place) || within(folder, lit) || within(place, lit) {
 		return true
 	}
-	return slices.ContainsFunc(files, l.Covers)
+	return slices.ContainsFunc(files, l.covers)
 }
 
 // relTo is path p relative to dir when inside it, else p itself.

@@ -141,8 +141,8 @@ func noticeCommand(argv, env []string, words string) ([]string, error) {
 	return cmd, fmt.Errorf("the [notify] command %s is not on its PATH (%s): name it by its whole path, or set PATH in [notify] env", cmd[0], path)
 }
 
-// ErrNoNotify is conch notify test's error when no command is set.
-var ErrNoNotify = errors.New("no [notify] command")
+// errNoNotify is conch notify test's error when no command is set.
+var errNoNotify = errors.New("no [notify] command")
 
 // NotifyTest runs the [notify] command once with a test notice, and waits
 // for it (at most until ctx is done), so that a setup that does not work
@@ -150,7 +150,7 @@ var ErrNoNotify = errors.New("no [notify] command")
 func (h *Home) NotifyTest(ctx context.Context) ([]string, error) {
 	argv := h.Config.Notify.Command
 	if len(argv) == 0 || argv[0] == "" {
-		return nil, &Error{Kind: ErrUsage, Msg: fmt.Sprintf("%s: set one in %s, as [notify] command = [\"notify-send\", \"conch\"]", ErrNoNotify, h.where("config.toml"))}
+		return nil, &Error{Kind: ErrUsage, Msg: fmt.Sprintf("%s: set one in %s, as [notify] command = [\"notify-send\", \"conch\"]", errNoNotify, h.where("config.toml"))}
 	}
 	n := PersonNotice{Kind: NoticeTest}
 	env := h.noticeEnv(n)

@@ -37,8 +37,8 @@ import (
 // receiptsDir is the folder of the receipts, in this computer's own files.
 const receiptsDir = "marks"
 
-// Receipt is what one process marked said for one chat.
-type Receipt struct {
+// receipt is what one process marked said for one chat.
+type receipt struct {
 	Chat string `json:"chat"`
 	Proc Proc   `json:"proc"`
 	// Stop is the last reply's stop notice, heard.
@@ -47,35 +47,35 @@ type Receipt struct {
 	Reply string   `json:"reply,omitempty"`
 	Said  []string `json:"said,omitempty"`
 	// Entries are the inbox entries said (messages, gone chats, requests).
-	Entries []ReceiptEntry `json:"entries,omitempty"`
+	Entries []receiptEntry `json:"entries,omitempty"`
 	// Waits are the ended waits told, as they were before they went.
-	Waits []*Wait `json:"waits,omitempty"`
+	Waits []*wait `json:"waits,omitempty"`
 	// Notices are the notices drained.
-	Notices []ReceiptNotice `json:"notices,omitempty"`
+	Notices []receiptNotice `json:"notices,omitempty"`
 }
 
-// ReceiptEntry is one inbox entry said.
-type ReceiptEntry struct {
+// receiptEntry is one inbox entry said.
+type receiptEntry struct {
 	Entry string `json:"entry"`           // m_1, gone m_1, r_1
 	Start bool   `json:"start,omitempty"` // it was due at a reply's start
 	Read  bool   `json:"read,omitempty"`  // its message went from waiting to read
 }
 
-// ReceiptNotice is one notice drained: its cursor's last_seen before and
+// receiptNotice is one notice drained: its cursor's last_seen before and
 // after.
-type ReceiptNotice struct {
+type receiptNotice struct {
 	Target   string `json:"target"`
 	LastSeen int64  `json:"last_seen"`
 	Drained  int64  `json:"drained"`
 }
 
-func (r *Receipt) empty() bool {
+func (r *receipt) empty() bool {
 	return r.Stop == nil && len(r.Said) == 0 && len(r.Entries) == 0 && len(r.Waits) == 0 && len(r.Notices) == 0
 }
 
 // durable says whether the receipt must survive a power cut: it undoes
 // durable marks (the reader lines alone are live state).
-func (r *Receipt) durable() bool {
+func (r *receipt) durable() bool {
 	return r.Stop != nil || len(r.Entries) > 0 || len(r.Waits) > 0 || len(r.Notices) > 0
 }
 
@@ -112,14 +112,14 @@ func (h *Home) self() Proc {
 
 // deadReceipts are the receipts of chat's marks whose process is gone
 // (and that this transaction has not undone already), by key.
-func (n NotesView) deadReceipts(chat string) (map[string]*Receipt, error) {
+func (n NotesView) deadReceipts(chat string) (map[string]*receipt, error) {
 	tx := n.v
 	local := tx.h.local
 	names, err := local.List(receiptsDir)
 	if err != nil || len(names) == 0 {
 		return nil, err
 	}
-	var dead map[string]*Receipt
+	var dead map[string]*receipt
 	for _, name := range names {
 		rel := receiptsDir + "/" + name
 		if !strings.HasPrefix(name, chat+".") || !validReceiptName(name) || tx.undone[rel] {
@@ -129,7 +129,7 @@ func (n NotesView) deadReceipts(chat string) (map[string]*Receipt, error) {
 		if err != nil {
 			continue // taken away since it was listed: its process got out
 		}
-		r := &Receipt{}
+		r := &receipt{}
 		if json.Unmarshal(data, r) != nil || r.Chat != chat {
 			// Not a receipt conch wrote: doctor says so; its marks,
 			// whatever they were, cannot be undone.
@@ -139,7 +139,7 @@ func (n NotesView) deadReceipts(chat string) (map[string]*Receipt, error) {
 			continue // its process may still get out
 		}
 		if dead == nil {
-			dead = map[string]*Receipt{}
+			dead = map[string]*receipt{}
 		}
 		dead[rel] = r
 	}
@@ -183,7 +183,7 @@ func (n NotesTx) undoDeadMarks(a Actor) error {
 	return nil
 }
 
-func (nn NotesTx) undoReceipt(me *Chat, r *Receipt) error {
+func (nn NotesTx) undoReceipt(me *Chat, r *receipt) error {
 	tx := nn.tx
 	changed, durable := false, false
 	if r.Stop != nil && me.Stopped == nil {
@@ -204,7 +204,7 @@ func (nn NotesTx) undoReceipt(me *Chat, r *Receipt) error {
 			if err != nil {
 				return err
 			}
-			if m == nil || m.State != MsgRead {
+			if m == nil || m.State != msgRead {
 				continue // gone, or moved on since
 			}
 			m.State, m.Done = MsgWaiting, time.Time{}
@@ -288,14 +288,14 @@ func (n NotesTx) keepReceipt() {
 	}
 	tx.After(func() {
 		if tx.h.receipts == nil {
-			tx.h.receipts = map[string]*Receipt{}
+			tx.h.receipts = map[string]*receipt{}
 		}
 		tx.h.receipts[rel] = r
 	})
 }
 
 // merge is the receipt of both p's marks and then r's.
-func (p *Receipt) merge(r *Receipt) *Receipt {
+func (p *receipt) merge(r *receipt) *receipt {
 	m := *p
 	if m.Stop == nil {
 		m.Stop = r.Stop

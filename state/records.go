@@ -4,14 +4,14 @@ import "time"
 
 // The values a chat's fields may take (SPEC §1).
 var (
-	Origins   = []string{"", "routine", "peer", "client", "artifact"} // and app:NAME
-	Statuses  = []string{StatusIdle, StatusNeedsYou, StatusStopped}
+	origins   = []string{"", "routine", "peer", "client", "artifact"} // and app:NAME
+	statuses  = []string{StatusIdle, StatusNeedsYou, StatusStopped}
 	Modes     = []string{ModePlan, ModeAsk, ModeAuto} // in order of trust
-	Inbounds  = []string{InboundAccept, InboundHold, InboundRefuse}
-	Families  = []string{"edit", "run", "read", "search", "browse", "talk", "wait", "other"}
-	TaskGoing = []string{TaskRunning, TaskWaitingRoom, TaskWaitingOK}
-	TaskEnded = []string{TaskDone, TaskUnverified, TaskFailed, TaskStopped, TaskInterrupted}
-	Outcomes  = []string{OutcomeFinished, OutcomeStopped, OutcomeFailed, OutcomeNeedsYou}
+	inbounds  = []string{InboundAccept, InboundHold, InboundRefuse}
+	families  = []string{"edit", "run", "read", "search", "browse", "talk", "wait", "other"}
+	taskGoing = []string{TaskRunning, taskWaitingRoom, taskWaitingOK}
+	taskEnded = []string{TaskDone, TaskUnverified, TaskFailed, TaskStopped, TaskInterrupted}
+	outcomes  = []string{OutcomeFinished, OutcomeStopped, OutcomeFailed, outcomeNeedsYou}
 )
 
 const (
@@ -29,8 +29,8 @@ const (
 	InboundRefuse = "refuse"
 
 	TaskRunning     = "running"
-	TaskWaitingRoom = "waiting-room"
-	TaskWaitingOK   = "waiting-ok"
+	taskWaitingRoom = "waiting-room"
+	taskWaitingOK   = "waiting-ok"
 	TaskDone        = "done"
 	TaskUnverified  = "unverified"
 	TaskFailed      = "failed"
@@ -40,9 +40,9 @@ const (
 	OutcomeFinished = "finished"
 	OutcomeStopped  = "stopped"
 	OutcomeFailed   = "failed"
-	OutcomeNeedsYou = "needs-you"
-	// OutcomeGone is a reply whose harness process went away: it did not finish.
-	OutcomeGone = "did-not-finish"
+	outcomeNeedsYou = "needs-you"
+	// outcomeGone is a reply whose harness process went away: it did not finish.
+	outcomeGone = "did-not-finish"
 )
 
 // Chat is one chat's record, CONCH_HOME/chats/ID.json. A task is a chat
@@ -196,8 +196,8 @@ type RecentSend struct {
 	At  time.Time `json:"at"`
 }
 
-// Counters allocates ids in order, CONCH_HOME/counters.json.
-type Counters map[string]int
+// counters allocates ids in order, CONCH_HOME/counters.json.
+type counters map[string]int
 
 // Keys remembers what a keyed command answered, CONCH_HOME/keys.json.
 type Keys map[string]string

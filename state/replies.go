@@ -47,7 +47,7 @@ func (rr RepliesTx) Start(a Actor, in ReplyStart) (*Chat, error) {
 		unwatched = c.Reply
 	}
 	if c.Reply != nil {
-		tx.Replies().end(a, c, OutcomeGone, "")
+		tx.Replies().end(a, c, outcomeGone, "")
 	}
 	if c.Title == "" && in.Title != "" {
 		c.Title = tx.Messages().scrubField(in.Title)
@@ -129,7 +129,7 @@ func (rr RepliesTx) Step(a Actor, in StepIn) (*Chat, error) {
 	if a.Person() {
 		return nil, needsChat("step")
 	}
-	if err := oneOf("family", in.Family, Families); err != nil {
+	if err := oneOf("family", in.Family, families); err != nil {
 		return nil, err
 	}
 	for _, f := range in.Files {
@@ -146,7 +146,7 @@ func (rr RepliesTx) Step(a Actor, in StepIn) (*Chat, error) {
 		return nil, &StoppedError{Notice: *n}
 	}
 	if c.Reply != nil && !c.Reply.Alive() {
-		tx.Replies().end(a, c, OutcomeGone, "")
+		tx.Replies().end(a, c, outcomeGone, "")
 	}
 	if c.Reply == nil {
 		r := tx.Replies().newReply(c, "", in.harness())
@@ -192,9 +192,9 @@ func (c *Chat) StopPending() *StopNotice {
 	return c.Stopped
 }
 
-// StopHeard is the notice of a stop of the chat's last reply, to be said at
+// stopHeard is the notice of a stop of the chat's last reply, to be said at
 // its next reply, or nil.
-func (c *Chat) StopHeard() *StopNotice {
+func (c *Chat) stopHeard() *StopNotice {
 	if c.Stopped == nil || c.Stopped.Heard || c.Reply == nil || c.Reply.ID == c.Stopped.Reply {
 		return nil
 	}
@@ -234,7 +234,7 @@ func (r RepliesTx) End(a Actor, in ReplyEnd) (*Chat, error) {
 	if in.Outcome == "" {
 		in.Outcome = OutcomeFinished
 	}
-	if err := oneOf("outcome", in.Outcome, Outcomes); err != nil {
+	if err := oneOf("outcome", in.Outcome, outcomes); err != nil {
 		return nil, err
 	}
 	if err := validText("text", in.Text); err != nil {
@@ -252,7 +252,7 @@ func (r RepliesTx) End(a Actor, in ReplyEnd) (*Chat, error) {
 			if in.Text != "" {
 				c.LastReply.Text = in.Text
 			}
-		case in.Outcome == OutcomeNeedsYou && c.Status != StatusNeedsYou:
+		case in.Outcome == outcomeNeedsYou && c.Status != StatusNeedsYou:
 			c.Status = StatusNeedsYou
 			c.LastActive = tx.Now()
 			tx.ripple().stoppedWorking(a, c)
@@ -321,10 +321,10 @@ func (rr RepliesTx) end(a Actor, c *Chat, outcome, text string) {
 	c.Reply, c.LastReply = nil, r
 	c.LastActive = now
 	switch outcome {
-	case OutcomeNeedsYou:
+	case outcomeNeedsYou:
 		c.Status = StatusNeedsYou
 		tx.ripple().nowNeedsYou(c)
-	case OutcomeStopped, OutcomeGone:
+	case OutcomeStopped, outcomeGone:
 		c.Status = StatusStopped
 	default:
 		c.Status = StatusIdle

@@ -47,12 +47,12 @@ type Request struct {
 
 func requestRel(id string) string { return "requests/" + id + ".json" }
 
-// ValidRequestID says whether id has the shape of a request id.
-func ValidRequestID(id string) bool { return validSerial(id, "r_") }
+// validRequestID says whether id has the shape of a request id.
+func validRequestID(id string) bool { return validSerial(id, "r_") }
 
 func (rr RequestsView) record(id string) (*Request, error) {
 	tx := rr.v
-	if !ValidRequestID(id) {
+	if !validRequestID(id) {
 		return nil, nil
 	}
 	r, err := load[Request](tx, requestRel(id))
@@ -62,9 +62,9 @@ func (rr RequestsView) record(id string) (*Request, error) {
 	return r, err
 }
 
-// Get reads one stop, as the actor may see it: the person every one,
+// get reads one stop, as the actor may see it: the person every one,
 // a chat those it asked for or that were asked of it.
-func (rr RequestsView) Get(a Actor, id string) (*Request, error) {
+func (rr RequestsView) get(a Actor, id string) (*Request, error) {
 	tx := rr.v
 	r, err := tx.Requests().record(id)
 	if err != nil {
@@ -79,7 +79,7 @@ func (rr RequestsView) Get(a Actor, id string) (*Request, error) {
 // all reads every stop record, oldest first.
 func (rr RequestsView) all() ([]*Request, error) {
 	tx := rr.v
-	ids, err := tx.recordIDs("requests", ValidRequestID)
+	ids, err := tx.recordIDs("requests", validRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +147,7 @@ func (rr RequestsTx) Confirm(a Actor, id string) (*Request, error) {
 	switch {
 	case target == nil:
 		r.State, r.Why = ReqEnded, "the chat was deleted"
-	case target.Reply == nil || target.Reply.ID != r.Reply || !target.Working():
+	case target.Reply == nil || target.Reply.ID != r.Reply || !target.working():
 		r.State, r.Why = ReqEnded, "its reply had ended"
 	default:
 		tx.Replies().stopNow(a, r, target)
@@ -174,7 +174,7 @@ func (rr RequestsView) waitingRequest(a Actor, id, what string) (*Request, error
 	if !a.Press() {
 		return nil, notPress(what)
 	}
-	r, err := tx.Requests().Get(a, id)
+	r, err := tx.Requests().get(a, id)
 	if err != nil {
 		return nil, err
 	}

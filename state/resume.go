@@ -75,9 +75,9 @@ func resumeRel(id string) string { return "resume/" + id + ".json" }
 // WakeRunArg is the verb of conch's own wake_cmd.
 const WakeRunArg = "wake-run"
 
-// OwnWake says whether a wake_cmd is conch's own (conch wake-run), which a
+// ownWake says whether a wake_cmd is conch's own (conch wake-run), which a
 // harness's session start set.
-func OwnWake(cmd string) bool {
+func ownWake(cmd string) bool {
 	return strings.HasSuffix(cmd, " "+WakeRunArg) || cmd == WakeRunArg
 }
 
@@ -100,7 +100,7 @@ func (s SessionsTx) KeepResume(id string, r Resume, cmdEnv []string) error {
 	if err != nil {
 		return err
 	}
-	if c.WakeCmd != "" && !OwnWake(c.WakeCmd) || c.IsTask() || c.Parent != "" || elsewhere(c.Computer, tx.h.Computer) {
+	if c.WakeCmd != "" && !ownWake(c.WakeCmd) || c.IsTask() || c.Parent != "" || elsewhere(c.Computer, tx.h.Computer) {
 		return nil
 	}
 	if len(r.How.Argv) == 0 || len(r.How.Argv) > 16 || len(r.Env) > 64 {
@@ -159,7 +159,7 @@ func (s SessionsView) resumeOf(id string) (*Resume, error) {
 // harness conch knows and a program to run, within the bounds a wake_cmd
 // has.
 func (r *Resume) valid() error {
-	if !slices.Contains(Harnesses, r.Harness) {
+	if !slices.Contains(harnesses, r.Harness) {
 		return fmt.Errorf("it names no harness conch knows (%q)", r.Harness)
 	}
 	if len(r.How.Argv) == 0 || r.How.Argv[0] == "" || !filepath.IsAbs(r.How.Argv[0]) {
@@ -243,7 +243,7 @@ func (w WakesView) wakeWay(c *Chat) (string, *Resume) {
 	if c.WakeCmd == "" || elsewhere(c.Computer, tx.h.Computer) {
 		return wayNone, nil
 	}
-	if !OwnWake(c.WakeCmd) {
+	if !ownWake(c.WakeCmd) {
 		return wayCmd, nil
 	}
 	r, err := tx.Sessions().resumeOf(c.ID)
@@ -268,7 +268,7 @@ func (w WakesView) wakeWay(c *Chat) (string, *Resume) {
 // ended (SessionEnd), not by another chat, and conch can resume it: a
 // notice wakes it as it would an idle chat.
 func (c *Chat) sessionEnded() bool {
-	return c.Status == StatusStopped && c.Reply == nil && c.StopPending() == nil && OwnWake(c.WakeCmd)
+	return c.Status == StatusStopped && c.Reply == nil && c.StopPending() == nil && ownWake(c.WakeCmd)
 }
 
 // waking says whether a wake recorded for c is still on its way: claimed
@@ -310,7 +310,7 @@ func (w WakesTx) Claim(id string, runner Proc) (*WakeRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.Wake == nil || c.Working() || !OwnWake(c.WakeCmd) {
+	if c.Wake == nil || c.working() || !ownWake(c.WakeCmd) {
 		return nil, nil
 	}
 	r, err := tx.Sessions().resumeOf(id)
@@ -374,7 +374,7 @@ func (w WakesTx) RunEnded(id string, runner Proc) (again bool, err error) {
 		tx.Sessions().putResume(id, &rr)
 	}
 	switch {
-	case c.Wake == nil || c.Working():
+	case c.Wake == nil || c.working():
 		return false, nil
 	case c.Wake.Runner == 0:
 		return true, nil // recorded for this run to take once it ended
@@ -386,7 +386,7 @@ func (w WakesTx) RunEnded(id string, runner Proc) (again bool, err error) {
 	// its place.
 	c.Wake.Runner, c.Wake.RunnerStart, c.Wake.dead = wakeFailed, 0, true
 	tx.Chats().save(c, true)
-	tx.Log().record(c, KindFailed, ActorSystem, "", "a wake: its harness ended before a reply began", "error")
+	tx.Log().record(c, kindFailed, ActorSystem, "", "a wake: its harness ended before a reply began", "error")
 	return false, tx.Waits().endWaits(Actor{ID: c.ID}, c)
 }
 

@@ -24,8 +24,8 @@ func decodeSession(data []byte, l *SessionLink) bool {
 		case "last_turn":
 			return r.Str(&l.LastTurn)
 		case "deleted":
-			return codec.StrMap(r, &l.Deleted, func(r *codec.Reader, p **Tombstone) bool {
-				t := new(Tombstone)
+			return codec.StrMap(r, &l.Deleted, func(r *codec.Reader, p **tombstone) bool {
+				t := new(tombstone)
 				*p = t
 				return r.Object(func(key string) bool {
 					switch key {

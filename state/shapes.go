@@ -75,7 +75,7 @@ func shapeOf(rel string) shape {
 		switch {
 		case dir == "chats" && validSerial(id, "c_"), dir == "tasks" && validSerial(id, "t_"):
 			return record("chat", id, func(tx *View, id string) error { _, err := tx.Chats().Get(id); return err })
-		case dir == "messages" && ValidMessageID(id):
+		case dir == "messages" && validMessageID(id):
 			return record("message", id, func(tx *View, id string) error { _, err := tx.Messages().record(id); return err })
 		case dir == "requests" && validSerial(id, "r_"):
 			return record("request", id, func(tx *View, id string) error { _, err := tx.Requests().record(id); return err })
@@ -97,7 +97,7 @@ func shapeOf(rel string) shape {
 	case 3:
 		switch {
 		case parts[0] == "log" && ValidID(parts[1]) && last == "head.json":
-			return record("log head", parts[1], func(tx *View, id string) error { _, err := load[Head](tx, headRel(id)); return err })
+			return record("log head", parts[1], func(tx *View, id string) error { _, err := load[head](tx, headRel(id)); return err })
 		case parts[0] == "log" && ValidID(parts[1]) && isJSON && len(id) == 12:
 			seq, err := strconv.ParseInt(id, 10, 64)
 			if err != nil || seq < 1 {
@@ -112,7 +112,7 @@ func shapeOf(rel string) shape {
 }
 
 func readCounters(tx *View) error {
-	c, err := load[Counters](tx, "counters.json")
+	c, err := load[counters](tx, "counters.json")
 	if err != nil || c == nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func readAdoption(tx *View, id string) error {
 }
 
 func readReceipt(tx *View, rel string) error {
-	r, err := load[Receipt](tx, rel)
+	r, err := load[receipt](tx, rel)
 	if err == nil && r != nil && !strings.HasPrefix(rel, receiptsDir+"/"+r.Chat+".") {
 		return tx.misnamed(rel, r.Chat)
 	}

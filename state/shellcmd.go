@@ -17,16 +17,16 @@ const maxShellLine = 64 << 10
 // taken to move the checkout.
 const maxShellDepth = 8
 
-// CheckoutMove is a git command that moves a checkout: it discards or
+// checkoutMove is a git command that moves a checkout: it discards or
 // rewrites the files under whoever else works in that work tree.
-type CheckoutMove struct {
+type checkoutMove struct {
 	Words string // what it is, in a few words: "git stash", "git reset --hard"
 	// Dir is where it runs, absolute: a cd or pushd before it on the line,
 	// git -C or --work-tree, env -C; the line's own folder when none.
 	Dir string
 }
 
-// MovesCheckout finds, in a shell command line run in folder cwd, a git
+// movesCheckout finds, in a shell command line run in folder cwd, a git
 // command that moves the checkout it runs in: git checkout of a branch or
 // of the whole tree (. or a folder), restore of the same, switch, stash
 // (but list and show), reset --hard, --keep or --merge, rebase, pull,
@@ -38,9 +38,9 @@ type CheckoutMove struct {
 // finds. What it
 // cannot read (a script file, a variable, an alias of git's config) is
 // said in conch help security.
-func MovesCheckout(line, cwd string) (CheckoutMove, bool) {
+func movesCheckout(line, cwd string) (checkoutMove, bool) {
 	if !saysGit(line) {
-		return CheckoutMove{}, false // the common case, at every shell step
+		return checkoutMove{}, false // the common case, at every shell step
 	}
 	if len(line) > maxShellLine {
 		line = line[:maxShellLine] // a command past this is a script: its start is read
@@ -64,9 +64,9 @@ type shellReader struct{ budget int }
 const opMark = "\x00"
 
 // line reads one command line run in dir.
-func (r *shellReader) line(line, dir string, depth int) (CheckoutMove, bool) {
+func (r *shellReader) line(line, dir string, depth int) (checkoutMove, bool) {
 	if r.budget -= len(line); depth > maxShellDepth || r.budget < 0 {
-		return CheckoutMove{Words: "git (a command nested too deep to read)", Dir: dir}, true
+		return checkoutMove{Words: "git (a command nested too deep to read)", Dir: dir}, true
 	}
 	var (
 		stack  []string // the folders of the subshells open, outermost first
@@ -125,7 +125,7 @@ func (r *shellReader) line(line, dir string, depth int) (CheckoutMove, bool) {
 		}
 		prevOp = ""
 	}
-	return CheckoutMove{}, false
+	return checkoutMove{}, false
 }
 
 // cdTarget is the folder cd or pushd goes to: one that is there, else
@@ -213,7 +213,7 @@ func wrapperOpts(name string) (opts []string, ok bool) {
 }
 
 // command judges one simple command (past assignments) run in dir.
-func (r *shellReader) command(cmd []string, dir string, depth int) (CheckoutMove, bool) {
+func (r *shellReader) command(cmd []string, dir string, depth int) (checkoutMove, bool) {
 	name := filepath.Base(cmd[0])
 	switch name {
 	case "git":
@@ -246,11 +246,11 @@ func (r *shellReader) command(cmd []string, dir string, depth int) (CheckoutMove
 				}
 			}
 		}
-		return CheckoutMove{}, false
+		return checkoutMove{}, false
 	}
 	opts, ok := wrapperOpts(name)
 	if !ok {
-		return CheckoutMove{}, false
+		return checkoutMove{}, false
 	}
 	rest, at, split := cmd[1:], dir, ""
 	wantsWord := false
@@ -306,11 +306,11 @@ func (r *shellReader) command(cmd []string, dir string, depth int) (CheckoutMove
 		return r.line(split+" "+shellJoin(rest), at, depth+1)
 	}
 	if len(rest) == 0 || (name == "command" && slicesHasFlag(cmd[1:], "-v", "-V")) {
-		return CheckoutMove{}, false
+		return checkoutMove{}, false
 	}
 	next := plainWords(rest)
 	if len(next) == 0 {
-		return CheckoutMove{}, false
+		return checkoutMove{}, false
 	}
 	if name == "xargs" && filepath.Base(next[0]) == "git" {
 		// The arguments come from its input, which is not read.
@@ -321,11 +321,11 @@ func (r *shellReader) command(cmd []string, dir string, depth int) (CheckoutMove
 
 // shell reads sh -c STRING (any shell, any cluster of its one-letter
 // options holding c): the string is read again as a line.
-func (r *shellReader) shell(cmd []string, dir string, depth int) (CheckoutMove, bool) {
+func (r *shellReader) shell(cmd []string, dir string, depth int) (checkoutMove, bool) {
 	rest := cmd[1:]
 	if filepath.Base(cmd[0]) == "busybox" {
 		if len(rest) == 0 {
-			return CheckoutMove{}, false
+			return checkoutMove{}, false
 		}
 		return r.command(rest, dir, depth+1)
 	}
@@ -347,15 +347,15 @@ func (r *shellReader) shell(cmd []string, dir string, depth int) (CheckoutMove, 
 		}
 	}
 	if !runs || len(rest) == 0 {
-		return CheckoutMove{}, false // a script file, or the shell reading its input: not read
+		return checkoutMove{}, false // a script file, or the shell reading its input: not read
 	}
 	return r.line(rest[0], dir, depth+1)
 }
 
 // git judges a git command line run in dir. unknown: arguments not on the
 // line come after it (xargs), so what a pathspec would be is not known.
-func (r *shellReader) git(cmd []string, dir string, unknown bool, depth int) (CheckoutMove, bool) {
-	m := CheckoutMove{Dir: dir}
+func (r *shellReader) git(cmd []string, dir string, unknown bool, depth int) (checkoutMove, bool) {
+	m := checkoutMove{Dir: dir}
 	aliases := map[string]string{}
 	i := 1
 	for ; i < len(cmd); i++ {
@@ -403,7 +403,7 @@ sub:
 	if v, ok := aliases[strings.ToLower(sub)]; ok {
 		v = strings.TrimSpace(v)
 		if depth > maxShellDepth {
-			return CheckoutMove{Words: "git (an alias nested too deep to read)", Dir: m.Dir}, true
+			return checkoutMove{Words: "git (an alias nested too deep to read)", Dir: m.Dir}, true
 		}
 		if sh, isShell := strings.CutPrefix(v, "!"); isShell {
 			return r.line(sh+" "+shellJoin(args), m.Dir, depth+1)

@@ -65,7 +65,7 @@ func (rr RepliesTx) Stop(a Actor, in StopIn) (*StopResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !target.Working() {
+	if !target.working() {
 		return &StopResult{Target: target.ID, NotWorking: true}, nil
 	}
 	because := ""

@@ -73,7 +73,7 @@ func (tt TasksTx) Create(a Actor, in NewTask) (*Chat, error) {
 // or the person may.
 func (tt TasksTx) Set(a Actor, id, state string, result *string) (*Chat, error) {
 	tx := tt.tx
-	if err := oneOf("state", state, append(slices.Clone(TaskGoing), TaskEnded...)); err != nil {
+	if err := oneOf("state", state, append(slices.Clone(taskGoing), taskEnded...)); err != nil {
 		return nil, err
 	}
 	if result != nil {
@@ -102,7 +102,7 @@ func (tt TasksTx) Set(a Actor, id, state string, result *string) (*Chat, error) 
 	now := tx.Now()
 	t.LastActive = now
 	tx.Chats().save(t, true)
-	if slices.Contains(TaskEnded, state) && !slices.Contains(TaskEnded, was) {
+	if slices.Contains(taskEnded, state) && !slices.Contains(taskEnded, was) {
 		t.Task.Ended = now
 		tx.ripple().taskEnded(a, t)
 		tx.ripple().stoppedWorking(a, t)
@@ -110,8 +110,8 @@ func (tt TasksTx) Set(a Actor, id, state string, result *string) (*Chat, error) 
 	return t, nil
 }
 
-// TaskGoingState says whether a task state is one still going.
-func TaskGoingState(s string) bool { return slices.Contains(TaskGoing, s) }
+// taskGoingState says whether a task state is one still going.
+func taskGoingState(s string) bool { return slices.Contains(taskGoing, s) }
 
 // Capacity is how many tasks may run at once and how many run and wait now,
 // across every chat.
@@ -145,14 +145,14 @@ type TaskStatus struct {
 // records.
 func (tt TasksView) Status(a Actor) (*TaskStatus, error) {
 	tx := tt.v
-	me, err := tx.Chats().Acting(a)
+	me, err := tx.Chats().acting(a)
 	if err != nil {
 		return nil, err
 	}
 	// A chat that is not yours (an outside agent's, or one with someone
 	// else's words in it) learns nothing of the person's, not even how
 	// many tasks they run.
-	closed := me != nil && !me.Yours()
+	closed := me != nil && !me.yours()
 	ix, err := tx.Chats().Index()
 	if err != nil {
 		return nil, err
@@ -160,15 +160,15 @@ func (tt TasksView) Status(a Actor) (*TaskStatus, error) {
 	st := &TaskStatus{Capacity: Capacity{MaxRunning: tx.h.Config.Tasks.MaxRunning}, Tasks: []TaskRow{}}
 	var ids []string
 	for _, s := range ix.Chats {
-		if !s.IsTask() || closed && s.Parent != a.ID {
+		if !s.isTask() || closed && s.Parent != a.ID {
 			continue
 		}
 		switch s.TaskState {
 		case TaskRunning:
 			st.Capacity.Running++
-		case TaskWaitingRoom:
+		case taskWaitingRoom:
 			st.Capacity.WaitingRoom++
-		case TaskWaitingOK:
+		case taskWaitingOK:
 			st.Capacity.WaitingOK++
 		}
 		if a.Person() || s.Parent == a.ID {

@@ -61,7 +61,7 @@ func (t TopView) Person(settled Settled) (*PersonView, error) {
 	computers := map[string]string{}
 	several := false
 	first := ""
-	if err := tx.Chats().ScanIndex(func(s *Summary) {
+	if err := tx.Chats().scanIndex(func(s *Summary) {
 		if !listed[s.ID] {
 			return
 		}
@@ -90,7 +90,7 @@ func (t TopView) Person(settled Settled) (*PersonView, error) {
 // first, as conch requests has them; a request decided is settled.
 func (rr RequestsView) waitingRequests(settled Settled) ([]*Request, error) {
 	tx := rr.v
-	ids, err := tx.recordIDs("requests", ValidRequestID)
+	ids, err := tx.recordIDs("requests", validRequestID)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func (rr RequestsView) waitingRequests(settled Settled) ([]*Request, error) {
 // for the person to go back to an open session, oldest first.
 func (mm MessagesView) heldMessages(settled Settled) (held, open []HeldMessage, err error) {
 	tx := mm.v
-	ids, err := tx.recordIDs("messages", ValidMessageID)
+	ids, err := tx.recordIDs("messages", validMessageID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -135,7 +135,7 @@ func (mm MessagesView) heldMessages(settled Settled) (held, open []HeldMessage, 
 		if m == nil {
 			continue
 		}
-		state, _, err := tx.Messages().State(m)
+		state, _, err := tx.Messages().state(m)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -176,8 +176,8 @@ type ChatDetail struct {
 	Waits  []*WaitView
 }
 
-// DetailEvents is how many of a chat's last events its detail shows.
-const DetailEvents = 8
+// detailEvents is how many of a chat's last events its detail shows.
+const detailEvents = 8
 
 // Detail reads chat id whole, as the person sees it.
 func (t TopView) Detail(id string) (*ChatDetail, error) {
@@ -192,15 +192,15 @@ func (t TopView) Detail(id string) (*ChatDetail, error) {
 		return nil, err
 	}
 	d := &ChatDetail{Shown: shown}
-	since := max(shown.StateVersion-DetailEvents, 0)
+	since := max(shown.StateVersion-detailEvents, 0)
 	if st, err := tx.Log().Status(person, id, &since); err == nil {
 		d.Events = st.Events
 	}
 	if d.Cards, err = tx.Messages().Cards(person, id); err != nil {
 		return nil, err
 	}
-	if len(d.Cards) > DetailEvents {
-		d.Cards = d.Cards[len(d.Cards)-DetailEvents:]
+	if len(d.Cards) > detailEvents {
+		d.Cards = d.Cards[len(d.Cards)-detailEvents:]
 	}
 	// A chat's waits, as it sees them; one that may not wait has none.
 	if ws, err := tx.Waits().List(Actor{ID: id}); err == nil {

@@ -29,10 +29,10 @@ func TestTrustedIsYoursChain(t *testing.T) {
 		if tc.c.Task != nil {
 			tc.c.ID = "t_1"
 		}
-		if got := tc.c.Trusted(); got != tc.want {
+		if got := tc.c.trusted(); got != tc.want {
 			t.Errorf("%+v: Trusted %v, want %v", tc.c, got, tc.want)
 		}
-		if got := summarize(&tc.c).Trusted(); got != tc.want {
+		if got := summarize(&tc.c).trusted(); got != tc.want {
 			t.Errorf("%+v: summary Trusted %v, want %v", tc.c, got, tc.want)
 		}
 	}

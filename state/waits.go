@@ -62,16 +62,16 @@ const (
 
 // unseen says whether an ending tells nothing of the target: it is gone,
 // or no longer the waiter's to see.
-func (e *Ending) unseen() bool { return e.How == EndedGone || e.How == EndedHidden }
+func (e *ending) unseen() bool { return e.How == EndedGone || e.How == EndedHidden }
 
-// Waits is one waiter's record, CONCH_HOME/waits/WAITER.json.
-type Waits struct {
+// waits is one waiter's record, CONCH_HOME/waits/WAITER.json.
+type waits struct {
 	Waiter string           `json:"waiter"`
-	Waits  map[string]*Wait `json:"waits"` // by target id
+	Waits  map[string]*wait `json:"waits"` // by target id
 }
 
-// Wait is one wait, registered or ended and not yet told.
-type Wait struct {
+// wait is one wait, registered or ended and not yet told.
+type wait struct {
 	Target string    `json:"target"`
 	Kind   string    `json:"kind"` // chat, task
 	Title  string    `json:"title"`
@@ -81,7 +81,7 @@ type Wait struct {
 	// Blocker is the process blocking on the wait, if one is: while it
 	// lives, it tells the waiter, and nobody wakes it.
 	Blocker *Proc   `json:"blocker,omitempty"`
-	Ended   *Ending `json:"ended,omitempty"`
+	Ended   *ending `json:"ended,omitempty"`
 }
 
 // Proc is a process, with its start time so a reused pid is not taken for it.
@@ -90,8 +90,8 @@ type Proc struct {
 	Start uint64 `json:"start,omitempty"`
 }
 
-// Ending is how a waited-for chat or task ended, written when the wait ended.
-type Ending struct {
+// ending is how a waited-for chat or task ended, written when the wait ended.
+type ending struct {
 	At    time.Time `json:"at"`
 	How   string    `json:"how"`             // EndedFinished…, or a task's state
 	Reply string    `json:"reply,omitempty"` // the reply whose words Text holds
@@ -128,15 +128,15 @@ type WaitView struct {
 
 // Wait view states.
 const (
-	WaitWaiting   = "waiting"
+	waitWaiting   = "waiting"
 	WaitEnded     = "ended"
-	WaitCancelled = "cancelled"
+	waitCancelled = "cancelled"
 )
 
 func waitsRel(waiter string) string { return "waits/" + waiter + ".json" }
 
-// WaiterOf is the waiter key of an actor.
-func WaiterOf(a Actor) string {
+// waiterOf is the waiter key of an actor.
+func waiterOf(a Actor) string {
 	if a.Person() {
 		return PersonWaiter
 	}
@@ -145,10 +145,10 @@ func WaiterOf(a Actor) string {
 
 // of reads a waiter's record, or a new empty one (kept in the
 // transaction, so every reader in it shares one).
-func (ww WaitsView) of(waiter string) (*Waits, error) {
+func (ww WaitsView) of(waiter string) (*waits, error) {
 	tx := ww.v
 	rel := waitsRel(waiter)
-	ws, err := load[Waits](tx, rel)
+	ws, err := load[waits](tx, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -163,17 +163,17 @@ func (ww WaitsView) of(waiter string) (*Waits, error) {
 		}
 	}
 	if ws == nil {
-		ws = &Waits{Waiter: waiter}
+		ws = &waits{Waiter: waiter}
 		tx.read[rel] = ws
 	}
 	if ws.Waits == nil {
-		ws.Waits = map[string]*Wait{}
+		ws.Waits = map[string]*wait{}
 	}
 	return ws, nil
 }
 
 // save writes a waiter's record, or removes it when it holds no wait.
-func (w WaitsTx) save(ws *Waits) {
+func (w WaitsTx) save(ws *waits) {
 	tx := w.tx
 	rel := waitsRel(ws.Waiter)
 	if len(ws.Waits) == 0 {
@@ -184,19 +184,19 @@ func (w WaitsTx) save(ws *Waits) {
 	tx.put(rel, ws, true)
 }
 
-// StillWorking says whether a chat counts as working for whoever waits on
+// stillWorking says whether a chat counts as working for whoever waits on
 // it (SPEC §6): a reply running (its process there), a reply on its way in
 // (a wake for a start-reply message, or for a wait of its own that ended),
 // stopped under conch but set to carry on (recovery), or waiting for
 // something of its own. A task works until its state is an ended one.
-func (c *Chat) StillWorking() bool {
+func (c *Chat) stillWorking() bool {
 	if c.IsTask() {
-		return TaskGoingState(c.Task.State)
+		return taskGoingState(c.Task.State)
 	}
 	switch {
 	case c.Reply != nil && c.Reply.Alive():
 		return true
-	case c.waking() && (c.Wake.Reason == WakeMessage || c.Wake.Reason == WakeWait):
+	case c.waking() && (c.Wake.Reason == wakeMessage || c.Wake.Reason == wakeWait):
 		return true
 	case c.Recovery && c.Status == StatusStopped:
 		return true
@@ -221,7 +221,7 @@ func visibleTo(waiter string, c *Chat) bool {
 	if c.IsTask() {
 		return c.Parent == waiter
 	}
-	return c.Yours() || c.Parent == waiter
+	return c.yours() || c.Parent == waiter
 }
 
 // secretValues are the values of the [scrub] env variables, as this
@@ -263,9 +263,9 @@ func tail(s string, n int) string {
 // endingOf is how c ended, now that it has stopped working: the secret
 // values this process knows are taken out of its words before they are cut
 // (the rest when the wait is told: see takeOutValues).
-func (w WaitsView) endingOf(c *Chat) Ending {
+func (w WaitsView) endingOf(c *Chat) ending {
 	tx := w.v
-	e := Ending{At: tx.Now()}
+	e := ending{At: tx.Now()}
 	text := ""
 	switch {
 	case c.IsTask():
@@ -279,7 +279,7 @@ func (w WaitsView) endingOf(c *Chat) Ending {
 		switch c.LastReply.Outcome {
 		case OutcomeFinished:
 			e.How = EndedFinished
-		case OutcomeNeedsYou:
+		case outcomeNeedsYou:
 			e.How = EndedNeedsYou
 		default:
 			e.How = EndedStopped
@@ -301,7 +301,7 @@ func (w WaitsView) endingOf(c *Chat) Ending {
 // tell is an ended wait as the waiter hears it now: secrets taken out again
 // (as this process knows them) before the cut, and only how it ended when
 // someone else's words came into the waiter.
-func (ww WaitsView) tell(waiter *Chat, w *Wait) *EndedWait {
+func (ww WaitsView) tell(waiter *Chat, w *wait) *EndedWait {
 	tx := ww.v
 	e := w.Ended
 	ew := &EndedWait{Target: w.Target, Kind: w.Kind, Title: w.Title, How: e.How, Ended: e.At}
@@ -331,7 +331,7 @@ func (w WaitsTx) endWaitsOn(a Actor, c *Chat) {
 
 func (ww WaitsTx) endWaits(a Actor, c *Chat) error {
 	tx := ww.tx
-	if len(c.Waiters) == 0 || c.StillWorking() {
+	if len(c.Waiters) == 0 || c.stillWorking() {
 		return nil
 	}
 	e := tx.Waits().endingOf(c)
@@ -352,7 +352,7 @@ func (ww WaitsTx) endWaits(a Actor, c *Chat) error {
 // its reply runs (it hears at its next step). A waiter that waited for
 // nothing else and is not woken stops working itself, and the waits on it
 // end in turn.
-func (ww WaitsTx) endWait(a Actor, waiter string, target *Chat, e Ending) error {
+func (ww WaitsTx) endWait(a Actor, waiter string, target *Chat, e ending) error {
 	tx := ww.tx
 	target.Waiters = without(target.Waiters, waiter)
 	ws, err := tx.Waits().of(waiter)
@@ -366,7 +366,7 @@ func (ww WaitsTx) endWait(a Actor, waiter string, target *Chat, e Ending) error 
 	switch {
 	case e.How == EndedGone:
 	case e.How == EndedHidden || !visibleTo(waiter, target):
-		e = Ending{At: e.At, How: EndedHidden}
+		e = ending{At: e.At, How: EndedHidden}
 	default:
 		w.Title = target.Title
 	}
@@ -388,8 +388,8 @@ func (ww WaitsTx) endWait(a Actor, waiter string, target *Chat, e Ending) error 
 	if !e.unseen() {
 		tx.Chats().carryTaint(target, me)
 	}
-	if !w.blocked() && !me.Working() {
-		e.Woke = tx.Wakes().wake(me, WakeWait, "", w.Chain)
+	if !w.blocked() && !me.working() {
+		e.Woke = tx.Wakes().wake(me, wakeWait, "", w.Chain)
 	}
 	w.Ended = &e
 	tx.Waits().save(ws)
@@ -403,7 +403,7 @@ func (ww WaitsTx) endWait(a Actor, waiter string, target *Chat, e Ending) error 
 func (w WaitsTx) settle(a Actor, c *Chat) error {
 	tx := w.tx
 	if c.goneReply() {
-		tx.Replies().end(a, c, OutcomeGone, "")
+		tx.Replies().end(a, c, outcomeGone, "")
 		return tx.failed
 	}
 	return tx.Waits().endWaits(a, c)
@@ -425,16 +425,16 @@ func (ww WaitsTx) afterReply(c *Chat) {
 	for _, id := range sortedTargets(ws) {
 		w := ws.Waits[id]
 		if w.Ended != nil && !w.Ended.Woke && !w.blocked() {
-			w.Ended.Woke = tx.Wakes().wake(c, WakeWait, "", w.Chain)
+			w.Ended.Woke = tx.Wakes().wake(c, wakeWait, "", w.Chain)
 			tx.Waits().save(ws)
 			return
 		}
 	}
 }
 
-func (w *Wait) blocked() bool { return w.Blocker != nil && alive(w.Blocker.PID, w.Blocker.Start) }
+func (w *wait) blocked() bool { return w.Blocker != nil && alive(w.Blocker.PID, w.Blocker.Start) }
 
-func sortedTargets(ws *Waits) []string {
+func sortedTargets(ws *waits) []string {
 	ids := make([]string, 0, len(ws.Waits))
 	for id := range ws.Waits {
 		ids = append(ids, id)
@@ -448,7 +448,7 @@ func sortedTargets(ws *Waits) []string {
 func (ww WaitsTx) onDelete(c *Chat) error {
 	tx := ww.tx
 	a := Actor{}
-	e := Ending{At: tx.Now(), How: EndedGone}
+	e := ending{At: tx.Now(), How: EndedGone}
 	for _, w := range slices.Clone(c.Waiters) {
 		if err := tx.Waits().endWait(a, w, c, e); err != nil {
 			return err
@@ -490,18 +490,18 @@ func (ww WaitsTx) Start(a Actor, kind, id string, blocker int) (*WaitView, error
 	if err := waitKind(kind, id); err != nil {
 		return nil, err
 	}
-	me, err := tx.Chats().Acting(a)
+	me, err := tx.Chats().acting(a)
 	if err != nil {
 		return nil, err
 	}
-	if me != nil && !me.OffersTogether() {
+	if me != nil && !me.offersTogether() {
 		return nil, refusedf("wait is not offered to chat %s: only a chat the person is in, with nobody else's words in it, waits on others", me.ID)
 	}
 	t, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
 	}
-	waiter := WaiterOf(a)
+	waiter := waiterOf(a)
 	ws, err := tx.Waits().of(waiter)
 	if err != nil {
 		return nil, err
@@ -524,7 +524,7 @@ func (ww WaitsTx) Start(a Actor, kind, id string, blocker int) (*WaitView, error
 		}
 		return tx.Waits().view(me, waiter, w), nil
 	}
-	if !t.StillWorking() {
+	if !t.stillWorking() {
 		// Already not working: say how it ended, registering nothing.
 		e := tx.Waits().endingOf(t)
 		if me != nil {
@@ -532,7 +532,7 @@ func (ww WaitsTx) Start(a Actor, kind, id string, blocker int) (*WaitView, error
 				tx.Chats().save(me, true)
 			}
 		}
-		w := &Wait{Target: id, Kind: kind, Title: t.Title, Since: tx.Now(), Ended: &e}
+		w := &wait{Target: id, Kind: kind, Title: t.Title, Since: tx.Now(), Ended: &e}
 		v := tx.Waits().view(me, waiter, w)
 		v.Recorded = false
 		return v, nil
@@ -544,7 +544,7 @@ func (ww WaitsTx) Start(a Actor, kind, id string, blocker int) (*WaitView, error
 			return nil, loopf("chat %s cannot wait for %s: the waits would go round in a loop, %s", me.ID, id, strings.Join(loop, " → "))
 		}
 	}
-	w := &Wait{Target: id, Kind: kind, Title: t.Title, Since: tx.Now()}
+	w := &wait{Target: id, Kind: kind, Title: t.Title, Since: tx.Now()}
 	if me != nil {
 		w.Chain = me.Chain
 		me.Waiting = append(me.Waiting, id)
@@ -621,10 +621,10 @@ func (w WaitsView) waitLoop(from, to string) ([]string, error) {
 }
 
 // view is a wait as the wait commands print it.
-func (ww WaitsView) view(me *Chat, waiter string, w *Wait) *WaitView {
+func (ww WaitsView) view(me *Chat, waiter string, w *wait) *WaitView {
 	tx := ww.v
 	v := &WaitView{
-		Waiter: waiter, Target: w.Target, Kind: w.Kind, Title: w.Title, State: WaitWaiting,
+		Waiter: waiter, Target: w.Target, Kind: w.Kind, Title: w.Title, State: waitWaiting,
 		Since: w.Since, Chain: w.Chain, Blocking: w.blocked(),
 	}
 	if w.Ended != nil {
@@ -638,7 +638,7 @@ func (ww WaitsView) view(me *Chat, waiter string, w *Wait) *WaitView {
 // a wait command found it ended): its record goes.
 func (ww WaitsTx) Told(a Actor, target string, ended time.Time) error {
 	tx := ww.tx
-	ws, err := tx.Waits().of(WaiterOf(a))
+	ws, err := tx.Waits().of(waiterOf(a))
 	if err != nil {
 		return err
 	}
@@ -648,7 +648,7 @@ func (ww WaitsTx) Told(a Actor, target string, ended time.Time) error {
 		if !a.Person() {
 			// Told by a command a chat runs: the chat's notes say it
 			// again if that command does not get out (receipts.go).
-			tx.marks = &Receipt{Chat: a.ID, Proc: tx.h.self(), Waits: []*Wait{w}}
+			tx.marks = &receipt{Chat: a.ID, Proc: tx.h.self(), Waits: []*wait{w}}
 			tx.Notes().keepReceipt()
 		}
 	}
@@ -674,12 +674,12 @@ func (ww WaitsView) Of(a Actor, target string) (*WaitView, error) {
 
 // actorWaits is the acting chat (nil for the person), its name as a
 // waiter, and its waits record.
-func (w WaitsView) actorWaits(a Actor) (me *Chat, waiter string, ws *Waits, err error) {
+func (w WaitsView) actorWaits(a Actor) (me *Chat, waiter string, ws *waits, err error) {
 	tx := w.v
-	if me, err = tx.Chats().Acting(a); err != nil {
+	if me, err = tx.Chats().acting(a); err != nil {
 		return nil, "", nil, err
 	}
-	waiter = WaiterOf(a)
+	waiter = waiterOf(a)
 	ws, err = tx.Waits().of(waiter)
 	return me, waiter, ws, err
 }
@@ -697,7 +697,7 @@ func (ww WaitsTx) Cancel(a Actor, target string) (*WaitView, error) {
 		return nil, refusedf("no wait for %s", target)
 	}
 	v := tx.Waits().view(me, waiter, w)
-	v.State = WaitCancelled
+	v.State = waitCancelled
 	delete(ws.Waits, target)
 	tx.Waits().save(ws)
 	if w.Ended != nil {
@@ -741,7 +741,7 @@ func (w WaitsView) List(a Actor) ([]*WaitView, error) {
 // whether it changed anything.
 func (w WaitsTx) Settle(a Actor) (bool, error) {
 	tx := w.tx
-	waiter := WaiterOf(a)
+	waiter := waiterOf(a)
 	ws, err := tx.Waits().of(waiter)
 	if err != nil {
 		return false, err
@@ -777,7 +777,7 @@ func (w WaitsView) targetOver(waiter, id string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return t.goneReply() || !t.StillWorking() || !visibleTo(waiter, t), nil
+	return t.goneReply() || !t.stillWorking() || !visibleTo(waiter, t), nil
 }
 
 // settleTarget ends a registered wait whose target stopped working
@@ -786,7 +786,7 @@ func (w WaitsTx) settleTarget(a Actor, waiter, id string) error {
 	tx := w.tx
 	t, err := tx.Chats().Get(id)
 	if errors.Is(err, ErrNoChat) {
-		return tx.Waits().endWait(a, waiter, &Chat{ID: id}, Ending{At: tx.Now(), How: EndedGone})
+		return tx.Waits().endWait(a, waiter, &Chat{ID: id}, ending{At: tx.Now(), How: EndedGone})
 	}
 	if err != nil {
 		return err
@@ -794,7 +794,7 @@ func (w WaitsTx) settleTarget(a Actor, waiter, id string) error {
 	if !visibleTo(waiter, t) {
 		// No longer one the waiter may see: this wait ends alone, saying
 		// nothing of it.
-		if err := tx.Waits().endWait(a, waiter, t, Ending{At: tx.Now(), How: EndedHidden}); err != nil {
+		if err := tx.Waits().endWait(a, waiter, t, ending{At: tx.Now(), How: EndedHidden}); err != nil {
 			return err
 		}
 		tx.Chats().save(t, true)
@@ -844,22 +844,22 @@ func (ww WaitsView) ended(me *Chat) ([]EndedWait, error) {
 // endingNow is how a target that stopped working unannounced would be said
 // to have ended (as settling it would write it), or nil if, once settled,
 // it still works (stopped, but set to carry on).
-func (w WaitsView) endingNow(waiter, id string) *Ending {
+func (w WaitsView) endingNow(waiter, id string) *ending {
 	tx := w.v
 	t, err := tx.Chats().Get(id)
 	if err != nil {
-		return &Ending{At: tx.Now(), How: EndedGone}
+		return &ending{At: tx.Now(), How: EndedGone}
 	}
 	if !visibleTo(waiter, t) {
-		return &Ending{At: tx.Now(), How: EndedHidden}
+		return &ending{At: tx.Now(), How: EndedHidden}
 	}
 	cp := *t
 	if cp.goneReply() {
 		r := *cp.Reply
-		r.Outcome, r.Text = OutcomeGone, ""
+		r.Outcome, r.Text = outcomeGone, ""
 		cp.Reply, cp.LastReply, cp.Status = nil, &r, StatusStopped
 	}
-	if cp.StillWorking() {
+	if cp.stillWorking() {
 		return nil
 	}
 	e := tx.Waits().endingOf(&cp)
@@ -904,7 +904,7 @@ func (ww WaitsTx) mark(me *Chat, told []EndedWait) error {
 // stopped working unannounced (SettleWaits would change something): a read.
 func (w WaitsView) Over(a Actor) (bool, error) {
 	tx := w.v
-	waiter := WaiterOf(a)
+	waiter := waiterOf(a)
 	ws, err := tx.Waits().of(waiter)
 	if err != nil {
 		return false, err

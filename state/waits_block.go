@@ -19,7 +19,7 @@ const pollEvery = 250 * time.Millisecond
 // a change went unsaid. ready,
 // if not nil, is called once the watch is in place.
 func (h *Home) Await(ctx context.Context, a Actor, target string, ready func()) (*WaitView, error) {
-	waiter := WaiterOf(a)
+	waiter := waiterOf(a)
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// A store that cannot watch leaves the poll to notice.

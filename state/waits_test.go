@@ -28,17 +28,17 @@ func TestStillWorking(t *testing.T) {
 		{"needs you", Chat{Status: StatusNeedsYou}, false},
 		{"stopped", Chat{Status: StatusStopped}, false},
 		{"stopped, set to carry on", Chat{Status: StatusStopped, Recovery: true}, true},
-		{"a start-reply message on its way in", Chat{Status: StatusIdle, Wake: &Wake{Reason: WakeMessage}}, true},
-		{"woken for a wait of its own that ended", Chat{Status: StatusIdle, Wake: &Wake{Reason: WakeWait}}, true},
-		{"woken for a notice", Chat{Status: StatusIdle, Wake: &Wake{Reason: WakeNotice}}, false},
+		{"a start-reply message on its way in", Chat{Status: StatusIdle, Wake: &Wake{Reason: wakeMessage}}, true},
+		{"woken for a wait of its own that ended", Chat{Status: StatusIdle, Wake: &Wake{Reason: wakeWait}}, true},
+		{"woken for a notice", Chat{Status: StatusIdle, Wake: &Wake{Reason: wakeNotice}}, false},
 		{"waiting for something of its own", Chat{Status: StatusIdle, Waiting: []string{"c_2"}}, true},
 		{"a task running", Chat{Task: &TaskInfo{State: TaskRunning}}, true},
-		{"a task waiting for room", Chat{Task: &TaskInfo{State: TaskWaitingRoom}}, true},
-		{"a task waiting for the person's OK", Chat{Task: &TaskInfo{State: TaskWaitingOK}}, true},
+		{"a task waiting for room", Chat{Task: &TaskInfo{State: taskWaitingRoom}}, true},
+		{"a task waiting for the person's OK", Chat{Task: &TaskInfo{State: taskWaitingOK}}, true},
 		{"a task done", Chat{Task: &TaskInfo{State: TaskDone}}, false},
 		{"a task interrupted, its reply still running", Chat{Task: &TaskInfo{State: TaskInterrupted}, Reply: running}, false},
 	} {
-		if got := tc.c.StillWorking(); got != tc.want {
+		if got := tc.c.stillWorking(); got != tc.want {
 			t.Errorf("%s: StillWorking = %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -81,7 +81,7 @@ func TestWaitOnChatWithMessageOnItsWay(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		c2.Wake = &Wake{Reason: WakeMessage, Message: "m_1", Chain: "ch_9", At: tx.Now()}
+		c2.Wake = &Wake{Reason: wakeMessage, Message: "m_1", Chain: "ch_9", At: tx.Now()}
 		tx.Chats().save(c2, true)
 		return nil
 	})
@@ -91,7 +91,7 @@ func TestWaitOnChatWithMessageOnItsWay(t *testing.T) {
 		v, err = tx.Waits().Start(c1, WaitChat, "c_2", 0)
 		return err
 	})
-	if v.State != WaitWaiting {
+	if v.State != waitWaiting {
 		t.Fatalf("wait on a chat with a message on its way in: %s, want waiting", v.State)
 	}
 	c2 := Actor{ID: "c_2"}
@@ -274,7 +274,7 @@ func TestAwaitNoticesAGoneProcess(t *testing.T) {
 	}
 	if err := h.View(func(tx *View) error {
 		c, err := tx.Chats().Get("c_2")
-		if err == nil && (c.Reply != nil || c.LastReply == nil || c.LastReply.Outcome != OutcomeGone) {
+		if err == nil && (c.Reply != nil || c.LastReply == nil || c.LastReply.Outcome != outcomeGone) {
 			t.Errorf("the gone reply was not recorded: reply %+v, last %+v", c.Reply, c.LastReply)
 		}
 		return err

@@ -8,9 +8,9 @@ import (
 
 // Wake reasons: what started a reply conch woke.
 const (
-	WakeMessage = "message"
-	WakeWait    = "wait"
-	WakeNotice  = "notice"
+	wakeMessage = "message"
+	wakeWait    = "wait"
+	wakeNotice  = "notice"
 )
 
 // wake records a wake on c (so that its next reply is the wake's: it joins
@@ -57,12 +57,12 @@ func (w WakesTx) runStopCmd(c *Chat, by, reason string) {
 	tx.Wakes().runCmd(c, c.StopCmd, "CONCH_STOPPED_BY="+by, "CONCH_STOP_REASON="+reason)
 }
 
-// CmdEnvNames are the variables of the harness's environment that conch
+// cmdEnvNames are the variables of the harness's environment that conch
 // records when the harness registers a wake_cmd or stop_cmd, and runs them
 // with: enough to find and start a program, nothing a sender could use to
 // steer it.
 // CONCH_NOW among them is the clock a test harness pins.
-var CmdEnvNames = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "XDG_RUNTIME_DIR", "CONCH_NOW"}
+var cmdEnvNames = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "XDG_RUNTIME_DIR", "CONCH_NOW"}
 
 // minimalPath is the PATH of a command whose harness registered none.
 const minimalPath = "PATH=/usr/local/bin:/usr/bin:/bin"
@@ -71,7 +71,7 @@ const minimalPath = "PATH=/usr/local/bin:/usr/bin:/bin"
 // CmdEnvNames that are set, each within MaxCommand bytes.
 func CmdEnvOf(getenv func(string) string) []string {
 	var env []string
-	for _, k := range CmdEnvNames {
+	for _, k := range cmdEnvNames {
 		if v := getenv(k); v != "" && len(v) <= MaxCommand {
 			env = append(env, k+"="+v)
 		}

@@ -29,7 +29,7 @@ func (c ChatsTx) watch(watcher, target *Chat) bool {
 
 // register is watch with its reasons: a refusal when the watcher may not
 // watch the target, an error when a record cannot be read.
-func (c ChatsTx) register(watcher, target *Chat) (*Cursor, error) {
+func (c ChatsTx) register(watcher, target *Chat) (*cursor, error) {
 	tx := c.tx
 	if watcher.ID == target.ID {
 		return nil, refusedf("a chat does not watch itself")
@@ -43,12 +43,12 @@ func (c ChatsTx) register(watcher, target *Chat) (*Cursor, error) {
 	}
 	now := tx.Now()
 	cur := cs.Targets[target.ID]
-	if cur == nil || cur.Expired(tx.Log().retentionNow()) {
+	if cur == nil || cur.expired(tx.Log().retentionNow()) {
 		v, err := tx.Log().Version(target.ID)
 		if err != nil {
 			return nil, err
 		}
-		cur = &Cursor{LastSeen: v, Notified: v, Material: v}
+		cur = &cursor{LastSeen: v, Notified: v, Material: v}
 		cs.Targets[target.ID] = cur
 	}
 	cur.Touched = now
@@ -72,11 +72,11 @@ type Watch struct {
 	Pending  bool      `json:"pending"` // a notice waits
 }
 
-func watchOf(watcher, target string, cur *Cursor) *Watch {
+func watchOf(watcher, target string, cur *cursor) *Watch {
 	w := &Watch{Watcher: watcher, Target: target}
 	if cur != nil {
 		w.Watching, w.LastSeen, w.Notified, w.Material, w.Touched, w.Pending =
-			true, cur.LastSeen, cur.Notified, cur.Material, cur.Touched, cur.Pending()
+			true, cur.LastSeen, cur.Notified, cur.Material, cur.Touched, cur.pending()
 	}
 	return w
 }
