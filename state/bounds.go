@@ -106,16 +106,16 @@ func ValidTaintSource(s string) error {
 // scrubField takes secrets out of a field that another chat may read (a
 // title, a goal, a result, a taint source, a file name: rule 15 of issue
 // 12). Empty fields cost nothing; the rules are compiled on first use.
-func (m MessagesView) scrubField(s string) string {
-	tx := m.v
+func (d MessagesView) scrubField(s string) string {
+	tx := d.v
 	if s == "" {
 		return s
 	}
 	return tx.Messages().scrubber().Scrub(s)
 }
 
-func (m MessagesView) scrubFields(list []string) []string {
-	tx := m.v
+func (d MessagesView) scrubFields(list []string) []string {
+	tx := d.v
 	if len(list) == 0 {
 		return list
 	}

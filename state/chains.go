@@ -42,8 +42,8 @@ type chain struct {
 
 func chainRel(id string) string { return "chains/" + id + ".json" }
 
-func (m MessagesView) chain(id string) (*chain, error) {
-	tx := m.v
+func (d MessagesView) chain(id string) (*chain, error) {
+	tx := d.v
 	ch, err := load[chain](tx, chainRel(id))
 	if err != nil {
 		return nil, err
@@ -63,8 +63,8 @@ func (m MessagesView) chain(id string) (*chain, error) {
 // currentChain is the chain the chat is in now: its running reply's, else
 // the one it was last in. A chat that was never in one (no reply, no
 // message read) begins one, so that what it sends is bounded too.
-func (m MessagesTx) currentChain(c *Chat) (string, error) {
-	tx := m.tx
+func (dom MessagesTx) currentChain(c *Chat) (string, error) {
+	tx := dom.tx
 	if c.Reply != nil && c.Reply.Chain != "" {
 		return c.Reply.Chain, nil
 	}
@@ -103,7 +103,7 @@ func joinChain(c *Chat, chain string) {
 // chain's counts by countMessage and countStart, a sender's recent words
 // by countRecent; what waits for a chat is its inbox itself. checkBounds
 // asks them all of a message about to be sent, in this order, and
-// StartReplyByMessage asks startsBound again of a message about to start
+// MessagesTx.startReply asks startsBound again of a message about to start
 // a reply.
 
 // checkBounds refuses a message from me to to past one of the bounds,

@@ -61,7 +61,7 @@ func chatOf(t *testing.T, h *Home, id string) *Chat {
 
 // TestStartsBoundOnEveryPath: the bound of replies started by messages in
 // one chain holds on every path by which a message starts a reply, through
-// the one StartReplyByMessage: a send to an idle chat is refused at the
+// the one MessagesTx.startReply: a send to an idle chat is refused at the
 // bound; a held message the person passes on, a reply that ends with one
 // unread, and a harness's turn that ends with one waiting start nothing at
 // the bound (the message waits for the next reply); below it each starts

@@ -121,8 +121,8 @@ func originRank(o string) int {
 // inherit makes c, new, no more trusted than from, the chat it is made
 // from: from's taint (outside and person) copied in, and an origin no more
 // yours than from's.
-func (cc ChatsView) inherit(c, from *Chat) {
-	tx := cc.v
+func (ch ChatsView) inherit(c, from *Chat) {
+	tx := ch.v
 	if from == nil {
 		return
 	}
@@ -203,8 +203,8 @@ func (c *Chat) active() time.Time {
 }
 
 // Get reads a chat or task record. A missing one is ErrNoChat.
-func (cc ChatsView) Get(id string) (*Chat, error) {
-	tx := cc.v
+func (ch ChatsView) Get(id string) (*Chat, error) {
+	tx := ch.v
 	c, err := tx.Chats().ifAny(id)
 	if err == nil && c == nil {
 		return nil, noChat(id)
@@ -215,8 +215,8 @@ func (cc ChatsView) Get(id string) (*Chat, error) {
 // ifAny reads a chat or task record, or nil when there is none (or
 // the id is none a chat could have). A record that holds another id is
 // corrupt: written back, it would land on the other's file.
-func (cc ChatsView) ifAny(id string) (*Chat, error) {
-	tx := cc.v
+func (ch ChatsView) ifAny(id string) (*Chat, error) {
+	tx := ch.v
 	if !ValidID(id) {
 		return nil, nil
 	}
@@ -250,8 +250,8 @@ func kindOf(c *Chat) string {
 }
 
 // acting is the chat the actor is, or nil for the person.
-func (c ChatsView) acting(a Actor) (*Chat, error) {
-	tx := c.v
+func (ch ChatsView) acting(a Actor) (*Chat, error) {
+	tx := ch.v
 	if a.Person() {
 		return nil, nil
 	}
@@ -261,8 +261,8 @@ func (c ChatsView) acting(a Actor) (*Chat, error) {
 // Named is the chat id as the actor may see it: the person sees every chat;
 // a chat sees itself, the person's chats that are yours, and its own tasks
 // and children. Anything else is, to it, no chat at all.
-func (cc ChatsView) Named(a Actor, id string) (*Chat, error) {
-	tx := cc.v
+func (ch ChatsView) Named(a Actor, id string) (*Chat, error) {
+	tx := ch.v
 	c, err := tx.Chats().Get(id)
 	if err != nil {
 		return nil, err
@@ -294,8 +294,8 @@ func canSee(me, c *Chat) bool {
 	return me.offersTogether() && c.yours()
 }
 
-func (cc ChatsTx) save(c *Chat, durable bool) {
-	tx := cc.tx
+func (dom ChatsTx) save(c *Chat, durable bool) {
+	tx := dom.tx
 	tx.put(chatRel(c.ID), c, durable)
 }
 
@@ -371,8 +371,8 @@ type NewChat struct {
 }
 
 // Create registers a chat. The same key gives the same chat.
-func (cc ChatsTx) Create(a Actor, in NewChat) (*Chat, error) {
-	tx := cc.tx
+func (dom ChatsTx) Create(a Actor, in NewChat) (*Chat, error) {
+	tx := dom.tx
 	if err := validTitle(in.Title); err != nil {
 		return nil, err
 	}
@@ -482,8 +482,8 @@ type ChatChange struct {
 }
 
 // Set changes a chat, under the rules of who may change what.
-func (cc ChatsTx) Set(a Actor, id string, ch ChatChange) (*Chat, error) {
-	tx := cc.tx
+func (dom ChatsTx) Set(a Actor, id string, ch ChatChange) (*Chat, error) {
+	tx := dom.tx
 	if ch.Title != nil {
 		if err := validTitle(*ch.Title); err != nil {
 			return nil, err
@@ -624,8 +624,8 @@ func looser(to, from string) bool {
 // acting) or the chat itself may add: from another chat it would be a way
 // to shut the person's chats out of each other. A person taint reaches
 // every chat and task made from this one (spreadPerson).
-func (cc ChatsTx) AddTaint(a Actor, id string, outside, person string) (*Chat, error) {
-	tx := cc.tx
+func (dom ChatsTx) AddTaint(a Actor, id string, outside, person string) (*Chat, error) {
+	tx := dom.tx
 	if (outside == "") == (person == "") {
 		return nil, usagef("give one of --outside SOURCE or --person WHO")
 	}
@@ -659,8 +659,8 @@ func (cc ChatsTx) AddTaint(a Actor, id string, outside, person string) (*Chat, e
 // made from it, through any number of generations (found by their parent
 // in the index): yours holds only where the whole parent chain is free of
 // person taint. Not a hot path: it runs when a person taint is added.
-func (cc ChatsTx) spreadPerson(c *Chat, who string) error {
-	tx := cc.tx
+func (dom ChatsTx) spreadPerson(c *Chat, who string) error {
+	tx := dom.tx
 	ix, err := tx.Chats().Index()
 	if err != nil {
 		return err
@@ -698,7 +698,7 @@ func (cc ChatsTx) spreadPerson(c *Chat, who string) error {
 
 // carryTaint carries outside taint from one chat into another (and names
 // the chat it came through). It says whether anything was added.
-func (c ChatsView) carryTaint(from, to *Chat) bool {
+func (ch ChatsView) carryTaint(from, to *Chat) bool {
 	added := false
 	for _, src := range from.Taint.Outside {
 		var more bool
@@ -714,8 +714,8 @@ func (c ChatsView) carryTaint(from, to *Chat) bool {
 }
 
 // Delete deletes a chat: the person may delete any, a chat only itself.
-func (cc ChatsTx) Delete(a Actor, id string) (*Chat, error) {
-	tx := cc.tx
+func (dom ChatsTx) Delete(a Actor, id string) (*Chat, error) {
+	tx := dom.tx
 	c, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
@@ -748,8 +748,8 @@ type ChatShown struct {
 // may not see, and of another chat no reply text, no cards, inbox, chain or
 // wake, and no watcher, waiter or writer but itself; the file and tool
 // names of another chat's replies come with secrets out.
-func (cc ChatsView) Show(a Actor, c *Chat) (*ChatShown, error) {
-	tx := cc.v
+func (ch ChatsView) Show(a Actor, c *Chat) (*ChatShown, error) {
+	tx := ch.v
 	v, err := tx.Log().Version(c.ID)
 	if err != nil {
 		return nil, err
@@ -775,8 +775,8 @@ func (cc ChatsView) Show(a Actor, c *Chat) (*ChatShown, error) {
 }
 
 // showTo narrows a copy of a chat's record to what chat me may see.
-func (cc ChatsView) showTo(me *Chat, c *Chat) {
-	tx := cc.v
+func (ch ChatsView) showTo(me *Chat, c *Chat) {
+	tx := ch.v
 	c.WakeCmd, c.StopCmd, c.CmdEnv = "", "", nil
 	seen := map[string]bool{me.ID: true, "person": true}
 	visible := func(id string) bool {

@@ -112,24 +112,24 @@ func (l *LiveClaim) ownClaim(me *Chat) bool {
 
 // read reads the claims record; nil when there is none (the hot
 // path's one look at the disk for claims).
-func (c ClaimsView) read() (*claimsFile, error) {
-	tx := c.v
+func (dom ClaimsView) read() (*claimsFile, error) {
+	tx := dom.v
 	return load[claimsFile](tx, claimsRel)
 }
 
 // live are the claims still in force, each with its claimant: not
 // past its time, its chat still there, the person's own, neither stopped
 // nor archived, and its harness process still running.
-func (c ClaimsView) live() ([]LiveClaim, error) {
-	tx := c.v
+func (dom ClaimsView) live() ([]LiveClaim, error) {
+	tx := dom.v
 	return tx.Claims().liveOf(nil)
 }
 
 // liveOf is liveClaims of the claims keep keeps (nil: every one): a
 // claim it leaves out costs no look at its claimant, so the hot path's
 // claims that could not concern it open no record.
-func (c ClaimsView) liveOf(keep func(*Claim) bool) ([]LiveClaim, error) {
-	tx := c.v
+func (dom ClaimsView) liveOf(keep func(*Claim) bool) ([]LiveClaim, error) {
+	tx := dom.v
 	var out []LiveClaim
 	err := tx.Claims().eachLive(keep, func(l LiveClaim) bool {
 		out = append(out, l)
@@ -141,8 +141,8 @@ func (c ClaimsView) liveOf(keep func(*Claim) bool) ([]LiveClaim, error) {
 // eachLive hands the live claims keep keeps to yield, in claims.json's
 // order, until yield says false: a reader with its lines full looks at
 // the claimant of no claim more.
-func (c ClaimsView) eachLive(keep func(*Claim) bool, yield func(LiveClaim) bool) error {
-	tx := c.v
+func (dom ClaimsView) eachLive(keep func(*Claim) bool, yield func(LiveClaim) bool) error {
+	tx := dom.v
 	now := tx.Now()
 	type proc struct {
 		pid   int
@@ -193,8 +193,8 @@ func (c ClaimsView) eachLive(keep func(*Claim) bool, yield func(LiveClaim) bool)
 // few, decodes no more (issue 25). Else, and for a record not as conch
 // writes it, the record as load has it (past the claims already handed
 // over).
-func (c ClaimsView) each(yield func(*Claim) bool) error {
-	tx := c.v
+func (dom ClaimsView) each(yield func(*Claim) bool) error {
+	tx := dom.v
 	handed := 0
 	if _, read := tx.read[claimsRel]; !read && !tx.inTx() {
 		data, err := tx.h.store.Get(claimsRel)
@@ -227,8 +227,8 @@ func (c ClaimsView) each(yield func(*Claim) bool) error {
 // claimant is what liveClaims needs of a claim's chat: its summary in the
 // index when this transaction has read the index and not the record (the
 // index is true of every committed record), else the record's.
-func (cc ClaimsView) claimant(id string) (*Summary, error) {
-	tx := cc.v
+func (dom ClaimsView) claimant(id string) (*Summary, error) {
+	tx := dom.v
 	if _, read := tx.cached(chatRel(id)); !read && tx.index != nil {
 		if s := tx.index.Chats[id]; s != nil {
 			return s, nil
@@ -269,8 +269,8 @@ func (e *ClaimConflict) Unwrap() error { return ErrRefused }
 
 // Take makes the acting chat's claims, all or none. A pattern it holds
 // already is held again, until the new time.
-func (c ClaimsTx) Take(a Actor, in ClaimIn) ([]Claim, error) {
-	tx := c.tx
+func (dom ClaimsTx) Take(a Actor, in ClaimIn) ([]Claim, error) {
+	tx := dom.tx
 	if a.Person() {
 		return nil, needsChat("claim")
 	}
@@ -458,7 +458,7 @@ func literalDir(p string) string {
 }
 
 // kept are the live claims less those drop says go.
-func (c ClaimsView) kept(live []LiveClaim, drop func(*Claim) bool) []Claim {
+func (dom ClaimsView) kept(live []LiveClaim, drop func(*Claim) bool) []Claim {
 	out := []Claim{}
 	for i := range live {
 		if !drop(&live[i].Claim) {
@@ -470,8 +470,8 @@ func (c ClaimsView) kept(live []LiveClaim, drop func(*Claim) bool) []Claim {
 
 // save writes the claims, durably; with none left the record goes,
 // so that the hot path finds nothing to read.
-func (c ClaimsTx) save(claims []Claim) {
-	tx := c.tx
+func (dom ClaimsTx) save(claims []Claim) {
+	tx := dom.tx
 	if len(claims) == 0 {
 		if f, _ := tx.Claims().read(); f != nil {
 			tx.remove(claimsRel)
@@ -485,8 +485,8 @@ func (c ClaimsTx) save(claims []Claim) {
 // Release ends claims: the acting chat's that the patterns name (all of
 // them when none are named), or, for the person, anyone's. A path named
 // releases the claims on it and inside it.
-func (c ClaimsTx) Release(a Actor, patterns []string) ([]Claim, error) {
-	tx := c.tx
+func (dom ClaimsTx) Release(a Actor, patterns []string) ([]Claim, error) {
+	tx := dom.tx
 	me, err := tx.Chats().acting(a)
 	if err != nil {
 		return nil, err
@@ -534,8 +534,8 @@ func (c ClaimsTx) Release(a Actor, patterns []string) ([]Claim, error) {
 // List are the live claims the actor may see: the person sees all; a
 // chat of the person's own sees those of the person's chats; any other
 // chat, none.
-func (c ClaimsView) List(a Actor) ([]LiveClaim, error) {
-	tx := c.v
+func (dom ClaimsView) List(a Actor) ([]LiveClaim, error) {
+	tx := dom.v
 	me, err := tx.Chats().acting(a)
 	if err != nil {
 		return nil, err
@@ -565,8 +565,8 @@ func claimsOf(live []LiveClaim, id string) []LiveClaim {
 // endClaims, at a commit, drops the claims of every chat the transaction
 // stopped, archived, deleted or made not the person's: a claim ends with
 // them, and does not come back when the chat does.
-func (cc ClaimsTx) end() error {
-	tx := cc.tx
+func (dom ClaimsTx) end() error {
+	tx := dom.tx
 	var ended []string
 	for rel := range tx.recs.dirty {
 		id, ok := chatIDOf(rel)

@@ -70,8 +70,8 @@ func sharedCopy(c *Chat) *Chat {
 }
 
 // commandsSet notes that the transaction set c's commands, to keep here.
-func (cc ChatsTx) commandsSet(c *Chat) {
-	tx := cc.tx
+func (dom ChatsTx) commandsSet(c *Chat) {
+	tx := dom.tx
 	if tx.h.shared {
 		c.cmdFolder = c.Folder
 		tx.ownCmds = append(tx.ownCmds, c.ID)
@@ -83,8 +83,8 @@ func (cc ChatsTx) commandsSet(c *Chat) {
 // commit is done: a commit that failed leaves none here for an id another
 // chat may get. What cannot be written is a warning (the chat then has no
 // command here: what would wake it stays due, as for a chat with none).
-func (cc ChatsTx) keepCommands() {
-	tx := cc.tx
+func (dom ChatsTx) keepCommands() {
+	tx := dom.tx
 	var ws []store.Write
 	for _, id := range tx.ownCmds {
 		v, _ := tx.cached(chatRel(id))

@@ -108,8 +108,8 @@ func (l LogView) cursors(watcher string) (*cursors, error) {
 }
 
 // saveCursors writes a watcher's cursors, or removes the file when none are left.
-func (l LogTx) saveCursors(cs *cursors) {
-	tx := l.tx
+func (lo LogTx) saveCursors(cs *cursors) {
+	tx := lo.tx
 	if len(cs.Targets) == 0 {
 		tx.remove(cursorsRel(cs.Watcher))
 		return
@@ -146,8 +146,8 @@ func idLess(a, b string) bool {
 // event (or passes it, for the watcher that caused it); a notice that opens
 // wakes a main watcher that is idle and has a wake_cmd, at most once a
 // minute. Cursors found expired, or whose watcher is gone, are dropped.
-func (l LogTx) notify(c *Chat, ev *Event) {
-	tx := l.tx
+func (lo LogTx) notify(c *Chat, ev *Event) {
+	tx := lo.tx
 	now := tx.Now()
 	expiry := tx.Log().retentionNow() // expiring a watch is retention
 	keep := c.Watchers[:0:0]
@@ -205,8 +205,8 @@ func (l LogTx) notify(c *Chat, ev *Event) {
 
 // dropCursorsOf removes every cursor the watcher keeps, and the watcher from
 // each watched chat's reverse list. It returns the chats it watched.
-func (l LogTx) dropCursorsOf(watcher string) ([]string, error) {
-	tx := l.tx
+func (lo LogTx) dropCursorsOf(watcher string) ([]string, error) {
+	tx := lo.tx
 	cs, err := tx.Log().cursors(watcher)
 	if err != nil {
 		return nil, err

@@ -473,8 +473,8 @@ func (h *Home) logHoles() ([]logHole, error) {
 
 // rebuildIndex writes the index anew from every chat and task record that
 // can be read. It returns how many it read.
-func (cc ChatsTx) rebuildIndex() (int, error) {
-	tx := cc.tx
+func (dom ChatsTx) rebuildIndex() (int, error) {
+	tx := dom.tx
 	ix := &Index{Chats: map[string]*Summary{}}
 	var old *Index // the index as it was, read when needed
 	n := 0

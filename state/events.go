@@ -149,8 +149,8 @@ func actorOf(a Actor) (kind, chat string) {
 // Record appends an event to c's log and tells its watchers. Other
 // capabilities (adopted sessions, scans) call it. Recording is best-effort:
 // what goes wrong is a warning on the transaction, never a failure.
-func (l LogTx) Record(c *Chat, kind, actorKind, actorChat, summary, outcome string) {
-	tx := l.tx
+func (lo LogTx) Record(c *Chat, kind, actorKind, actorChat, summary, outcome string) {
+	tx := lo.tx
 	if _, known := notifies[kind]; !known {
 		tx.warn("event kind %q is not one conch knows; not recorded", kind)
 		return
@@ -169,8 +169,8 @@ func (l LogTx) Record(c *Chat, kind, actorKind, actorChat, summary, outcome stri
 // record appends an event to c's log, tells c's watchers when the kind
 // notifies, and starts the retention work when it is due. It returns the
 // event, or nil when it could not be recorded (said as a warning).
-func (l LogTx) record(c *Chat, kind, actor, actorChat, summary, outcome string) *Event {
-	tx := l.tx
+func (lo LogTx) record(c *Chat, kind, actor, actorChat, summary, outcome string) *Event {
+	tx := lo.tx
 	if tx.logs.off != nil {
 		tx.warn("an event in the log of chat %s was not recorded: %v", c.ID, tx.logs.off)
 		return nil
@@ -210,8 +210,8 @@ func cleanSummary(s string) string {
 // logSpawn: a chat was made with a parent, or a task started. The event
 // goes in the child's own log, and the parent's cursor on the child is
 // seeded at the child's spawn version.
-func (l LogTx) spawn(a Actor, parent, child *Chat) {
-	tx := l.tx
+func (lo LogTx) spawn(a Actor, parent, child *Chat) {
+	tx := lo.tx
 	kind, chat := actorOf(a)
 	summary := "chat spawned by chat " + parent.ID
 	if child.IsTask() {
@@ -223,8 +223,8 @@ func (l LogTx) spawn(a Actor, parent, child *Chat) {
 
 // logGoal: the goal was set, changed or removed. The goal's words stay out
 // of the log: a watcher reads them with chat show.
-func (l LogTx) goal(a Actor, c *Chat) {
-	tx := l.tx
+func (lo LogTx) goal(a Actor, c *Chat) {
+	tx := lo.tx
 	kind, chat := actorOf(a)
 	summary := "goal set"
 	if c.Goal == "" {
@@ -234,8 +234,8 @@ func (l LogTx) goal(a Actor, c *Chat) {
 }
 
 // logHuman: the person's own message started a reply of c.
-func (l LogTx) human(c *Chat) {
-	tx := l.tx
+func (lo LogTx) human(c *Chat) {
+	tx := lo.tx
 	summary := "the person wrote to it directly"
 	if isApp(c.Origin) {
 		summary += ", via " + strings.TrimPrefix(c.Origin, "app:")
@@ -245,8 +245,8 @@ func (l LogTx) human(c *Chat) {
 
 // logReplyEnd: a reply of c ended. Only a child's reply is a run worth
 // logging (a task's run is the task, logged when it ends).
-func (l LogTx) replyEnd(a Actor, c *Chat, r *Reply) {
-	tx := l.tx
+func (lo LogTx) replyEnd(a Actor, c *Chat, r *Reply) {
+	tx := lo.tx
 	if c.IsTask() || c.Parent == "" {
 		return
 	}
@@ -267,8 +267,8 @@ func (l LogTx) replyEnd(a Actor, c *Chat, r *Reply) {
 }
 
 // logTaskEnd: a task reached an ended state.
-func (l LogTx) taskEnd(a Actor, t *Chat) {
-	tx := l.tx
+func (lo LogTx) taskEnd(a Actor, t *Chat) {
+	tx := lo.tx
 	kind, chat := actorOf(a)
 	ev, outcome := kindCompleted, ""
 	switch t.Task.State {
@@ -282,8 +282,8 @@ func (l LogTx) taskEnd(a Actor, t *Chat) {
 
 // logOnDelete: c is being deleted. Its cursors go both ways (the ones it
 // keeps on others, the ones others keep on it), and its log with it.
-func (l LogTx) onDelete(c *Chat) error {
-	tx := l.tx
+func (lo LogTx) onDelete(c *Chat) error {
+	tx := lo.tx
 	if _, err := tx.Log().dropCursorsOf(c.ID); err != nil {
 		return err
 	}
@@ -305,8 +305,8 @@ func (l LogTx) onDelete(c *Chat) error {
 // Compacted records that a chat's history was compacted (conch chat
 // compacted): the chat itself, or the person (its harness), may say so. It
 // returns the event, or nil when it could not be recorded.
-func (l LogTx) Compacted(a Actor, id string) (*Event, error) {
-	tx := l.tx
+func (lo LogTx) Compacted(a Actor, id string) (*Event, error) {
+	tx := lo.tx
 	c, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
@@ -353,8 +353,8 @@ func (l LogView) pendingNotices(me *Chat) ([]Notice, error) {
 // last_seen moves to its notified mark, and where more came in since the
 // notice opened, exactly one fresh notice opens for the rest. A notice that
 // changed since it was read (another notes drained it) is left alone.
-func (l LogTx) drainNotices(me *Chat, ns []Notice) error {
-	tx := l.tx
+func (lo LogTx) drainNotices(me *Chat, ns []Notice) error {
+	tx := lo.tx
 	if len(ns) == 0 {
 		return nil
 	}

@@ -49,8 +49,8 @@ type GCResult struct {
 
 // gcIfDue starts a detached `conch gc` once the transaction is written, when
 // the last one is an hour old. A home's first event starts the clock.
-func (l LogTx) gcIfDue() {
-	tx := l.tx
+func (lo LogTx) gcIfDue() {
+	tx := lo.tx
 	if tx.logs.gcChecked {
 		return
 	}
@@ -86,8 +86,8 @@ func (l LogView) retentionNow() time.Time {
 }
 
 // stampGC moves the retention clock to now; it never goes back.
-func (l LogTx) stampGC() error {
-	tx := l.tx
+func (lo LogTx) stampGC() error {
+	tx := lo.tx
 	clock, err := load[gcClock](tx, gcRel)
 	if err != nil {
 		return err
@@ -189,8 +189,8 @@ func (l LogView) logIDs() ([]string, error) {
 // go in ascending order after their watermark is written, so what such a
 // gc left is a run ending at the watermark: it probes down from there, one
 // file per clean log.
-func (l LogTx) sweep() (orphans int, err error) {
-	tx := l.tx
+func (lo LogTx) sweep() (orphans int, err error) {
+	tx := lo.tx
 	ids, err := tx.Log().logIDs()
 	if err != nil {
 		return 0, err
@@ -219,8 +219,8 @@ func (l LogTx) sweep() (orphans int, err error) {
 
 // expireCursors drops watches untouched for CursorTTL, and watches of or on
 // chats that are gone, with their places in the reverse lists.
-func (l LogTx) expireCursors() (int, error) {
-	tx := l.tx
+func (lo LogTx) expireCursors() (int, error) {
+	tx := lo.tx
 	ids, err := tx.recordIDs("watch", ValidID)
 	if err != nil {
 		return 0, err
@@ -269,8 +269,8 @@ func without(list []string, s string) []string {
 // (a prefix of each log), then the oldest in all while more than l.Events
 // remain. Each chat's watermark is stamped (its head, written first at
 // commit) before its events are removed.
-func (ll LogTx) pruneBatch(l Limits) (int, error) {
-	tx := ll.tx
+func (lo LogTx) pruneBatch(l Limits) (int, error) {
+	tx := lo.tx
 	ids, err := tx.Log().logIDs()
 	if err != nil {
 		return 0, err

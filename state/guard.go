@@ -84,8 +84,8 @@ type Verdict struct {
 // that read something from outside is only ever a note. It reads nothing
 // more than claims.json for an edit in a home with no claims, and nothing
 // at all for a command that moves no checkout.
-func (c ClaimsView) Guard(a Actor, in GuardIn) (*Verdict, error) {
-	tx := c.v
+func (dom ClaimsView) Guard(a Actor, in GuardIn) (*Verdict, error) {
+	tx := dom.v
 	if a.Person() || (len(in.Files) == 0 && in.Command == "") {
 		return nil, nil
 	}
@@ -174,8 +174,8 @@ func (c ClaimsView) Guard(a Actor, in GuardIn) (*Verdict, error) {
 // the person's chats works in: the same work tree (place.Tree, worktrees
 // apart), or, out of git, the same place. The trees are looked up only
 // for a command that moves one.
-func (c ClaimsView) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
-	tx := c.v
+func (dom ClaimsView) guardCheckout(me *Chat, in GuardIn) (*Verdict, error) {
+	tx := dom.v
 	computer, folder := me.Computer, me.Folder
 	if r := me.Reply; r != nil {
 		computer, folder = r.Computer, r.Folder
@@ -272,8 +272,8 @@ type sibling struct {
 // repository me works in (none for a chat that is not the person's, or
 // out of git). It costs a look up the disk for each other chat working on
 // this computer, and nothing when there is none.
-func (c ClaimsView) siblings(me *Chat) ([]sibling, error) {
-	tx := c.v
+func (dom ClaimsView) siblings(me *Chat) ([]sibling, error) {
+	tx := dom.v
 	r := me.Reply
 	if r == nil || r.Repo == "" || !me.trusted() {
 		return nil, nil
@@ -324,8 +324,8 @@ func worktreeNote(sib sibling, rel string, l *LiveClaim) *Verdict {
 // changes, or holds a claim on, in another worktree of the same
 // repository is a note, never a denial: their branches will meet at the
 // merge.
-func (c ClaimsView) guardWorktrees(me *Chat, files []string) (*Verdict, error) {
-	tx := c.v
+func (dom ClaimsView) guardWorktrees(me *Chat, files []string) (*Verdict, error) {
+	tx := dom.v
 	sibs, err := tx.Claims().siblings(me)
 	if err != nil || len(sibs) == 0 {
 		return nil, err
@@ -361,8 +361,8 @@ func (c ClaimsView) guardWorktrees(me *Chat, files []string) (*Verdict, error) {
 // Worktrees are the notes on claims just made: a path another of the
 // person's chats changes, or claims, in another worktree of the same
 // repository (a note: the claims stand).
-func (c ClaimsView) Worktrees(a Actor, made []Claim) ([]Verdict, error) {
-	tx := c.v
+func (dom ClaimsView) Worktrees(a Actor, made []Claim) ([]Verdict, error) {
+	tx := dom.v
 	if a.Person() || len(made) == 0 {
 		return nil, nil
 	}

@@ -323,7 +323,7 @@ func (in SessionIn) valid() error {
 	return nil
 }
 
-// Find is the chat HarnessChat would answer for a session
+// Find is the chat SessionsTx.Chat would answer for a session
 // linked already, read without the lock and changing nothing (a mode or a
 // title the event brings is the locked path's to write); nil when the
 // session, or its subagent, has no chat yet.
@@ -387,8 +387,8 @@ func (s SessionsTx) sessionChat(in SessionIn) (c *Chat, fresh bool, err error) {
 // newChat makes a chat the way a harness does: it may have no title yet (it
 // takes one from the person's first prompt). A child of parent gets at most
 // its mode, its taint, and an origin no more yours.
-func (cc ChatsTx) newChat(title, folder, mode string, parent *Chat) (*Chat, error) {
-	tx := cc.tx
+func (dom ChatsTx) newChat(title, folder, mode string, parent *Chat) (*Chat, error) {
+	tx := dom.tx
 	id, err := tx.nextID("c")
 	if err != nil {
 		return nil, err
@@ -493,7 +493,7 @@ func (s SessionsView) TurnEnded(harness, session, turn string) (bool, error) {
 // same session, so the harness can go on with the message instead of
 // stopping. That reply is the message's, as if conch had woken the chat:
 // it joins the message's chain, counts toward its bound of replies started
-// by messages, and runs unwatched (StartReplyByMessage, ByHarness). It
+// by messages, and runs unwatched (MessagesTx.startReply, ByHarness). It
 // says whether it did; a reply another chat stopped, or a message past its
 // chain's bound, goes on nowhere.
 func (s SessionsTx) ContinueWithMessage(a Actor, text string, pid int) (bool, error) {

@@ -331,7 +331,9 @@ func (h *Home) View(fn func(v *View) error) error {
 }
 
 // Tx is a transaction of Home.Update: a View of the records, and the
-// changes to write. Every method that writes is a Tx method.
+// changes to write. Everything that writes is reached from a Tx, through
+// the domain type of what it is about (domains.go): tx.Chats().Create,
+// tx.Messages().Send, tx.Replies().Step.
 type Tx struct {
 	*View
 	// recs is the record cache: what the transaction changed and removed,
@@ -344,8 +346,9 @@ type Tx struct {
 }
 
 // View is a read of the records, lock-free (Home.View) or inside a
-// transaction (Tx.View). It only reads: what a transaction changed it
-// sees through the transaction's record cache.
+// transaction (Tx.View), reached the same way: v.Chats().Get(id). It only
+// reads: what a transaction changed it sees through the transaction's
+// record cache.
 type View struct {
 	h *Home
 	// read is each record this View read, as it read it (nil: there is
@@ -362,7 +365,7 @@ type View struct {
 	// failed is an error met where there was none to return (a ripple
 	// point): the transaction then writes nothing and Update returns it.
 	failed error
-	// marks is the receipt of the marks MarkNotes is making; receipt and
+	// marks is the receipt of the marks NotesTx.Mark is making; receipt and
 	// receiptRel a shared home's, to write in this computer's own files
 	// before the commit; undone the dead receipts undone (receipts.go).
 	marks      *receipt

@@ -104,8 +104,8 @@ func (s *Summary) stateWith(exists func(pid int) bool) string {
 }
 
 // Index is the index as it is now.
-func (c ChatsView) Index() (*Index, error) {
-	tx := c.v
+func (ch ChatsView) Index() (*Index, error) {
+	tx := ch.v
 	if tx.index != nil {
 		return tx.index, nil
 	}
@@ -129,8 +129,8 @@ func (c ChatsView) Index() (*Index, error) {
 // updateIndex brings the index in line with the chats the transaction
 // changed; it is written only when a summary changed (so a step, which
 // changes only its reply's live state, leaves it alone).
-func (cc ChatsTx) updateIndex() error {
-	tx := cc.tx
+func (dom ChatsTx) updateIndex() error {
+	tx := dom.tx
 	changed := false
 	var ix *Index
 	for rel := range tx.recs.dirty {
@@ -175,8 +175,8 @@ func (cc ChatsTx) updateIndex() error {
 
 // readIndexFile reads index.json straight into its fast form: through
 // load, encoding/json would first scan the whole file once more.
-func (c ChatsView) readIndexFile() (*Index, error) {
-	tx := c.v
+func (ch ChatsView) readIndexFile() (*Index, error) {
+	tx := ch.v
 	p := tx.h.where("index.json")
 	data, err := tx.h.store.Get("index.json")
 	if errors.Is(err, store.ErrNotFound) {
@@ -192,12 +192,12 @@ func (c ChatsView) readIndexFile() (*Index, error) {
 	return ix, nil
 }
 
-// scanIndex calls fn with each chat's summary, as ReadIndex would give
+// scanIndex calls fn with each chat's summary, as ChatsView.Index would give
 // them, without keeping them: fn is handed one summary that the next call
 // overwrites, so it copies what it keeps. Listing a thousand chats reads
 // them this way, without a thousand summaries on the heap.
-func (c ChatsView) scanIndex(fn func(s *Summary)) error {
-	tx := c.v
+func (ch ChatsView) scanIndex(fn func(s *Summary)) error {
+	tx := ch.v
 	if tx.index != nil {
 		for _, s := range tx.index.Chats {
 			fn(s)
@@ -240,8 +240,8 @@ func (c ChatsView) scanIndex(fn func(s *Summary)) error {
 // the session that process serves, as a hook recorded it. A subagent's
 // chat, or a task, that runs in the same process is passed over; "" when
 // no chat, or more than one main chat, claims the process.
-func (c ChatsView) RunningIn(pid int, start uint64) (string, error) {
-	tx := c.v
+func (ch ChatsView) RunningIn(pid int, start uint64) (string, error) {
+	tx := ch.v
 	if pid <= 0 {
 		return "", nil
 	}

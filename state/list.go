@@ -55,8 +55,8 @@ type ChatList struct {
 }
 
 // List lists the person's other chats, as the actor may see them.
-func (cc ChatsView) List(a Actor, workingOnly bool) (*ChatList, error) {
-	tx := cc.v
+func (ch ChatsView) List(a Actor, workingOnly bool) (*ChatList, error) {
+	tx := ch.v
 	me, err := tx.Chats().acting(a)
 	if err != nil {
 		return nil, err
@@ -201,8 +201,8 @@ func newer(a, b time.Time, ida, idb string) bool {
 }
 
 // worktrees is conch's own folder of task worktrees, resolved.
-func (c ChatsView) worktrees() string {
-	tx := c.v
+func (ch ChatsView) worktrees() string {
+	tx := ch.v
 	return placeOf(filepath.Join(tx.h.Dir, "worktrees"))
 }
 

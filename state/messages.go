@@ -107,8 +107,8 @@ func serial(id string) int {
 	return v
 }
 
-func (mm MessagesView) record(id string) (*Message, error) {
-	tx := mm.v
+func (d MessagesView) record(id string) (*Message, error) {
+	tx := d.v
 	if !validMessageID(id) {
 		return nil, nil
 	}
@@ -121,8 +121,8 @@ func (mm MessagesView) record(id string) (*Message, error) {
 
 // get reads one message, as the actor may see it: the person sees
 // every message, a chat only its own (sent or received).
-func (mm MessagesView) get(a Actor, id string) (*Message, error) {
-	tx := mm.v
+func (d MessagesView) get(a Actor, id string) (*Message, error) {
+	tx := d.v
 	m, err := tx.Messages().record(id)
 	if err != nil {
 		return nil, err
@@ -149,8 +149,8 @@ func receives(me, to *Chat) bool {
 
 // receiver is the chat id names, if me may message or stop it; anything
 // else is no chat at all.
-func (m MessagesView) receiver(a Actor, me *Chat, id string) (*Chat, error) {
-	tx := m.v
+func (d MessagesView) receiver(a Actor, me *Chat, id string) (*Chat, error) {
+	tx := d.v
 	if id == me.ID {
 		return nil, refusedf("chat %s cannot message or stop itself", id)
 	}
@@ -166,8 +166,8 @@ func (m MessagesView) receiver(a Actor, me *Chat, id string) (*Chat, error) {
 
 // together checks that the acting chat may message or stop others: a chat
 // that offers together (plan mode is checked after a key's replay).
-func (m MessagesView) together(a Actor, verb string) (*Chat, error) {
-	tx := m.v
+func (d MessagesView) together(a Actor, verb string) (*Chat, error) {
+	tx := d.v
 	if a.Person() {
 		return nil, needsChat(verb)
 	}
@@ -232,8 +232,8 @@ func ValidMessageText(text string) error {
 // the receiver turns away is recorded (state refused) and returned without
 // error: the caller answers exit 3 after the record is written. A message
 // past a bound is refused with the bound named, and writes nothing.
-func (mm MessagesTx) Send(a Actor, in SendIn) (*Message, error) {
-	tx := mm.tx
+func (dom MessagesTx) Send(a Actor, in SendIn) (*Message, error) {
+	tx := dom.tx
 	if err := ValidMessageText(in.Text); err != nil {
 		return nil, err
 	}
@@ -353,8 +353,8 @@ func (mm MessagesTx) Send(a Actor, in SendIn) (*Message, error) {
 // that send finished (the receiver's record names it: it is written with
 // the inbox). A send killed half way is marked not delivered and what it
 // counted is taken back, and the retry sends anew.
-func (mm MessagesTx) keyed(me *Chat, key string) (*Message, error) {
-	tx := mm.tx
+func (dom MessagesTx) keyed(me *Chat, key string) (*Message, error) {
+	tx := dom.tx
 	id, err := tx.key(key)
 	if err != nil || id == "" {
 		return nil, err
@@ -392,8 +392,8 @@ func (mm MessagesTx) keyed(me *Chat, key string) (*Message, error) {
 
 // deliver puts a waiting message in its receiver's inbox, carrying the
 // sender's outside taint in the same write.
-func (mm MessagesView) deliver(to *Chat, m *Message) {
-	tx := mm.v
+func (d MessagesView) deliver(to *Chat, m *Message) {
+	tx := d.v
 	if len(m.Taint) > 0 {
 		tx.Chats().carryTaint(&Chat{ID: m.From, Taint: Taint{Outside: m.Taint}}, to)
 	}
@@ -407,8 +407,8 @@ func (mm MessagesView) deliver(to *Chat, m *Message) {
 // startReplyFor starts the receiver's reply for a --start-reply message
 // that is now waiting for it, and says how (m.Answer.Via says through
 // what: the harness whose session conch resumes, else its wake_cmd).
-func (mm MessagesTx) startReplyFor(to *Chat, m *Message) (string, error) {
-	tx := mm.tx
+func (dom MessagesTx) startReplyFor(to *Chat, m *Message) (string, error) {
+	tx := dom.tx
 	way, r := tx.Wakes().wakeWay(to)
 	if r != nil {
 		m.Answer.Via = r.Harness
@@ -443,7 +443,7 @@ func (mm MessagesTx) startReplyFor(to *Chat, m *Message) (string, error) {
 	return StartWoke, nil
 }
 
-// How the reply a message starts begins (StartReplyByMessage).
+// How the reply a message starts begins (MessagesTx.startReply).
 type startBy int
 
 const (
@@ -472,8 +472,8 @@ const (
 // error returned, with the message found after it if any: the end of a
 // reply goes on without it, a harness's turn fails with it (and then
 // nothing is written).
-func (mm MessagesTx) startReply(c *Chat, m *Message, by startBy) (*Message, error) {
-	tx := mm.tx
+func (dom MessagesTx) startReply(c *Chat, m *Message, by startBy) (*Message, error) {
+	tx := dom.tx
 	if by == byWakeCmd && !tx.Wakes().canWake(c) {
 		return nil, nil
 	}
@@ -527,8 +527,8 @@ func (mm MessagesTx) startReply(c *Chat, m *Message, by startBy) (*Message, erro
 // scrubber takes out the values of the variables [scrub] env names and
 // anything shaped like a key. Only this path (and a wait's reply) loads
 // the rules.
-func (m MessagesView) scrubber() *scrub.Scrubber {
-	tx := m.v
+func (d MessagesView) scrubber() *scrub.Scrubber {
+	tx := d.v
 	return scrub.New(tx.Waits().secretValues())
 }
 
@@ -578,8 +578,8 @@ func inboxNow(c *Chat) []string {
 // recheck says that some message can no longer be delivered as it is (the
 // chat stopped taking messages, or it is gone): the notes must take the
 // lock so markMessages records that.
-func (mm MessagesView) due(me *Chat) (due []DueMessage, recheck bool, err error) {
-	tx := mm.v
+func (d MessagesView) due(me *Chat) (due []DueMessage, recheck bool, err error) {
+	tx := d.v
 	due = []DueMessage{}
 	entries := inboxNow(me)
 	if len(entries) == 0 {
@@ -636,8 +636,8 @@ func (mm MessagesView) due(me *Chat) (due []DueMessage, recheck bool, err error)
 // their chain), the rest taken off the inbox. Under the lock it also
 // checks the chat again: if it no longer takes messages, what waits for it
 // is marked not delivered, with why (or held, if it now holds them).
-func (mm MessagesTx) mark(me *Chat, ms []DueMessage) error {
-	tx := mm.tx
+func (dom MessagesTx) mark(me *Chat, ms []DueMessage) error {
+	tx := dom.tx
 	now := tx.Now()
 	changed := false
 	for _, d := range ms {
@@ -728,8 +728,8 @@ func dropEntry(c *Chat, e string) bool {
 // finished or failed by itself. A reply stopped, waiting for the person,
 // or ended because another began (or its harness went) starts nothing:
 // someone meant it to stop, or the next reply is already there to read it.
-func (m MessagesTx) afterReply(c *Chat) {
-	tx := m.tx
+func (dom MessagesTx) afterReply(c *Chat) {
+	tx := dom.tx
 	if c.LastReply == nil || c.waking() || c.WakeCmd == "" || (len(c.Inbox) == 0 && len(c.InboxStart) == 0) {
 		return
 	}
@@ -745,8 +745,8 @@ func (m MessagesTx) afterReply(c *Chat) {
 // delivered; each chat that wrote to it hears so at its next notes (a
 // "gone" entry naming the last message it sent there); stops it asked for
 // or that were asked of it, still waiting for the person, end.
-func (mm MessagesTx) onDelete(c *Chat) error {
-	tx := mm.tx
+func (dom MessagesTx) onDelete(c *Chat) error {
+	tx := dom.tx
 	now := tx.Now()
 	for _, e := range slices.Concat(c.Inbox, c.InboxStart, c.Held) {
 		if !validMessageID(e) {
@@ -787,8 +787,8 @@ func (mm MessagesTx) onDelete(c *Chat) error {
 // state is the state a card shows: the record's, except that a
 // message whose send was cut short (its receiver's record never named it)
 // is not delivered.
-func (mm MessagesView) state(m *Message) (state, why string, err error) {
-	tx := mm.v
+func (d MessagesView) state(m *Message) (state, why string, err error) {
+	tx := d.v
 	state, why = m.State, m.Why
 	if state != MsgWaiting && state != MsgHeld {
 		return state, why, nil
@@ -807,8 +807,8 @@ func (mm MessagesView) state(m *Message) (state, why string, err error) {
 // press): it waits for the receiver's next notes as if let in, and the
 // sender's taint goes with it. A receiver that is gone, or that someone
 // else's words came into, does not get it: not delivered.
-func (mm MessagesTx) Pass(a Actor, id string) (*Message, error) {
-	tx := mm.tx
+func (dom MessagesTx) Pass(a Actor, id string) (*Message, error) {
+	tx := dom.tx
 	m, err := tx.Messages().held(a, id, "passing a held message on")
 	if err != nil {
 		return nil, err
@@ -842,8 +842,8 @@ func (mm MessagesTx) Pass(a Actor, id string) (*Message, error) {
 }
 
 // Dismiss dismisses a held message (the person's press).
-func (mm MessagesTx) Dismiss(a Actor, id string) (*Message, error) {
-	tx := mm.tx
+func (dom MessagesTx) Dismiss(a Actor, id string) (*Message, error) {
+	tx := dom.tx
 	m, err := tx.Messages().held(a, id, "dismissing a held message")
 	if err != nil {
 		return nil, err
@@ -858,8 +858,8 @@ func (mm MessagesTx) Dismiss(a Actor, id string) (*Message, error) {
 	return m, nil
 }
 
-func (mm MessagesView) held(a Actor, id, what string) (*Message, error) {
-	tx := mm.v
+func (d MessagesView) held(a Actor, id, what string) (*Message, error) {
+	tx := d.v
 	if !a.Press() {
 		return nil, notPress(what)
 	}
@@ -916,8 +916,8 @@ type Card struct {
 // Cards are the message and stop cards of chat id, as the actor may see
 // them (a chat: its own, or those of a chat it may read); with id "" and
 // no chat acting, every card in the home, each once.
-func (mm MessagesView) Cards(a Actor, id string) ([]Card, error) {
-	tx := mm.v
+func (d MessagesView) Cards(a Actor, id string) ([]Card, error) {
+	tx := d.v
 	cards := []Card{}
 	var ids []string
 	if id == "" && a.Person() {

@@ -24,7 +24,7 @@ type Notes struct {
 	Notices  []Notice     `json:"notices"`
 
 	// recheck: something in the inbox can no longer be delivered as it
-	// stands; MarkNotes, under the lock, records why.
+	// stands; NotesTx.Mark, under the lock, records why.
 	recheck bool
 }
 
@@ -45,9 +45,9 @@ type ReaderLine struct {
 }
 
 // For gathers what the acting chat must hear now. It changes nothing:
-// MarkNotes records what was said.
-func (nn NotesView) For(a Actor) (*Notes, error) {
-	tx := nn.v
+// NotesTx.Mark records what was said.
+func (d NotesView) For(a Actor) (*Notes, error) {
+	tx := d.v
 	if a.Person() {
 		return nil, needsChat("notes")
 	}
@@ -76,7 +76,7 @@ func (nn NotesView) For(a Actor) (*Notes, error) {
 	}
 	if !tx.inTx() {
 		// A process died with marks it said: the lock undoes them
-		// (under it, NotesDue has).
+		// (under it, NotesTx.Due has).
 		if dead, err := tx.Notes().deadReceipts(me.ID); err != nil {
 			return nil, err
 		} else if len(dead) > 0 {
@@ -142,8 +142,8 @@ func (h *Home) TellNotes(a Actor, t Teller) error {
 // Due gathers the notes under the lock, once the marks of every
 // process that died before it got out with them are undone (receipts.go):
 // what such a process said is due again.
-func (n NotesTx) Due(a Actor) (*Notes, error) {
-	tx := n.tx
+func (d NotesTx) Due(a Actor) (*Notes, error) {
+	tx := d.tx
 	if err := tx.Notes().undoDeadMarks(a); err != nil {
 		return nil, err
 	}
@@ -155,8 +155,8 @@ func (n NotesTx) Due(a Actor) (*Notes, error) {
 // under the lock and marks only what is still due, and writes the receipt
 // of what it marked, which this process takes away once it is out
 // (receipts.go).
-func (nn NotesTx) Mark(a Actor, n *Notes) error {
-	tx := nn.tx
+func (d NotesTx) Mark(a Actor, n *Notes) error {
+	tx := d.tx
 	me, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return err
@@ -196,8 +196,8 @@ func (nn NotesTx) Mark(a Actor, n *Notes) error {
 // readerLines are the lines about the person's other chats working in the
 // same place as this chat's reply: each chat and each shared file once per
 // reply, four lines a reply at most.
-func (n NotesView) readerLines(me *Chat) ([]ReaderLine, error) {
-	tx := n.v
+func (d NotesView) readerLines(me *Chat) ([]ReaderLine, error) {
+	tx := d.v
 	lines := []ReaderLine{}
 	if !me.trusted() {
 		// Someone else's words are in it, or it is an outside agent's or

@@ -61,8 +61,8 @@ type notifyLog struct {
 // tellPerson tells the person of n once the transaction is written, unless
 // no [notify] command is set or n's chat told them within the minute. It
 // never fails the command: a notify.json that cannot be read is a warning.
-func (r rippleTx) tellPerson(n PersonNotice) {
-	tx := r.tx
+func (ri rippleTx) tellPerson(n PersonNotice) {
+	tx := ri.tx
 	argv := tx.h.Config.Notify.Command
 	if len(argv) == 0 || argv[0] == "" {
 		return
@@ -172,26 +172,26 @@ func (h *Home) NotifyTest(ctx context.Context) ([]string, error) {
 }
 
 // nowNeedsYou: c has just come to need the person.
-func (r rippleTx) nowNeedsYou(c *Chat) {
-	tx := r.tx
+func (ri rippleTx) nowNeedsYou(c *Chat) {
+	tx := ri.tx
 	tx.ripple().tellPerson(PersonNotice{Kind: NoticeNeedsYou, Chat: c.ID, Title: c.Title})
 }
 
 // requestWaits: a stop waits for the person's OK.
-func (rr rippleTx) requestWaits(r *Request) {
-	tx := rr.tx
+func (ri rippleTx) requestWaits(r *Request) {
+	tx := ri.tx
 	tx.ripple().tellPerson(PersonNotice{Kind: NoticeRequest, Chat: r.By, Title: r.ByTitle, Other: r.Target, OtherTitle: r.TargetTitle, ID: r.ID})
 }
 
 // messageWaitsOpen: a --start-reply message waits for the person to go
 // back to its receiver's session, open in its harness (Via).
-func (r rippleTx) messageWaitsOpen(m *Message) {
-	tx := r.tx
+func (ri rippleTx) messageWaitsOpen(m *Message) {
+	tx := ri.tx
 	tx.ripple().tellPerson(PersonNotice{Kind: NoticeOpen, Chat: m.From, Title: m.FromTitle, Other: m.To, OtherTitle: m.ToTitle, ID: m.ID, Via: m.Answer.Via})
 }
 
 // messageHeld: a message is held for the person.
-func (r rippleTx) messageHeld(m *Message) {
-	tx := r.tx
+func (ri rippleTx) messageHeld(m *Message) {
+	tx := ri.tx
 	tx.ripple().tellPerson(PersonNotice{Kind: NoticeHeld, Chat: m.From, Title: m.FromTitle, Other: m.To, OtherTitle: m.ToTitle, ID: m.ID})
 }

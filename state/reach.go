@@ -40,8 +40,8 @@ func narrowReach(c, from *Chat) {
 
 // moveReach is a reply the harness or the person started in folder: the
 // chat's reach is where it works now, no further than its parent's.
-func (cc ChatsTx) moveReach(c *Chat, folder string) {
-	tx := cc.tx
+func (dom ChatsTx) moveReach(c *Chat, folder string) {
+	tx := dom.tx
 	if folder == "" {
 		folder = c.Folder
 	}

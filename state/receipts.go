@@ -112,8 +112,8 @@ func (h *Home) self() Proc {
 
 // deadReceipts are the receipts of chat's marks whose process is gone
 // (and that this transaction has not undone already), by key.
-func (n NotesView) deadReceipts(chat string) (map[string]*receipt, error) {
-	tx := n.v
+func (d NotesView) deadReceipts(chat string) (map[string]*receipt, error) {
+	tx := d.v
 	local := tx.h.local
 	names, err := local.List(receiptsDir)
 	if err != nil || len(names) == 0 {
@@ -150,8 +150,8 @@ func (n NotesView) deadReceipts(chat string) (map[string]*receipt, error) {
 // process died before it got out: what it said is due again. Each undo
 // goes only as far as the records still stand as the marks left them, so
 // undoing a commit that never happened changes nothing.
-func (n NotesTx) undoDeadMarks(a Actor) error {
-	tx := n.tx
+func (d NotesTx) undoDeadMarks(a Actor) error {
+	tx := d.tx
 	if a.Person() {
 		return nil
 	}
@@ -183,8 +183,8 @@ func (n NotesTx) undoDeadMarks(a Actor) error {
 	return nil
 }
 
-func (nn NotesTx) undoReceipt(me *Chat, r *receipt) error {
-	tx := nn.tx
+func (d NotesTx) undoReceipt(me *Chat, r *receipt) error {
+	tx := d.tx
 	changed, durable := false, false
 	if r.Stop != nil && me.Stopped == nil {
 		me.Stopped = r.Stop
@@ -268,8 +268,8 @@ func insertBySerial(list []string, entry string) []string {
 // keepReceipt writes the receipt of the marks this transaction made, once
 // they are committed: on a local home in the same commit; on a shared one
 // in this computer's own files first (commit).
-func (n NotesTx) keepReceipt() {
-	tx := n.tx
+func (d NotesTx) keepReceipt() {
+	tx := d.tx
 	r := tx.marks
 	tx.marks = nil
 	if r == nil || r.empty() {
@@ -315,8 +315,8 @@ func (p *receipt) merge(r *receipt) *receipt {
 // writeLocalReceipt writes a shared home's receipt in this computer's own
 // files, before the shared commit it stands for: killed between the two,
 // it undoes marks that were never made, which changes nothing.
-func (n NotesTx) writeLocalReceipt() error {
-	tx := n.tx
+func (d NotesTx) writeLocalReceipt() error {
+	tx := d.tx
 	if tx.receipt == nil {
 		return nil
 	}
@@ -339,8 +339,8 @@ func (n NotesTx) writeLocalReceipt() error {
 
 // dropUndoneLocal takes away, from this computer's own files, the
 // receipts a shared commit has just undone.
-func (n NotesTx) dropUndoneLocal() {
-	tx := n.tx
+func (d NotesTx) dropUndoneLocal() {
+	tx := d.tx
 	if !tx.h.shared || len(tx.undone) == 0 {
 		return
 	}

@@ -24,8 +24,8 @@ type ReplyStart struct {
 // Start begins a reply of the acting chat. A reply that still runs is
 // ended first, as not finished. A reply that conch's own wake started is the
 // wake's, whatever Person says: it joins the wake's chain and runs unwatched.
-func (rr RepliesTx) Start(a Actor, in ReplyStart) (*Chat, error) {
-	tx := rr.tx
+func (re RepliesTx) Start(a Actor, in ReplyStart) (*Chat, error) {
+	tx := re.tx
 	if a.Person() {
 		return nil, needsChat("reply start")
 	}
@@ -124,8 +124,8 @@ func (in StepIn) harness() int {
 // Step records that a step of the family begins. A step with no reply
 // running starts one (not the person's). A chat whose reply another chat
 // stopped gets ErrStopped with the notice, until its next reply starts.
-func (rr RepliesTx) Step(a Actor, in StepIn) (*Chat, error) {
-	tx := rr.tx
+func (re RepliesTx) Step(a Actor, in StepIn) (*Chat, error) {
+	tx := re.tx
 	if a.Person() {
 		return nil, needsChat("step")
 	}
@@ -204,8 +204,8 @@ func (c *Chat) stopHeard() *StopNotice {
 // HeardStop records that the chat was told, where its harness shows it at
 // once (a hook's answer that ends the turn), that its reply was stopped:
 // its next reply's notes do not say it again.
-func (r RepliesTx) HeardStop(a Actor) error {
-	tx := r.tx
+func (re RepliesTx) HeardStop(a Actor) error {
+	tx := re.tx
 	c, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return err
@@ -226,8 +226,8 @@ type ReplyEnd struct {
 
 // End ends the acting chat's reply; its finished text is kept for
 // whoever waits on it.
-func (r RepliesTx) End(a Actor, in ReplyEnd) (*Chat, error) {
-	tx := r.tx
+func (re RepliesTx) End(a Actor, in ReplyEnd) (*Chat, error) {
+	tx := re.tx
 	if a.Person() {
 		return nil, needsChat("reply end")
 	}
@@ -274,8 +274,8 @@ func (r RepliesTx) End(a Actor, in ReplyEnd) (*Chat, error) {
 // lock first. The last reply's outcome becomes failed, with the error as its
 // words; a reply another chat stopped, or one that ended otherwise, keeps
 // its outcome. Waits on it have ended already, with the stop.
-func (rr RepliesTx) FailEnded(a Actor, text string) error {
-	tx := rr.tx
+func (re RepliesTx) FailEnded(a Actor, text string) error {
+	tx := re.tx
 	c, err := tx.Chats().Get(a.ID)
 	if err != nil {
 		return err
@@ -296,8 +296,8 @@ func (rr RepliesTx) FailEnded(a Actor, text string) error {
 // a harness that says it before its turn ends and not at the end (Cursor's
 // afterAgentResponse): the turn's end takes them as the reply's last
 // words. With no reply running it does nothing.
-func (r RepliesTx) Words(a Actor, text string) error {
-	tx := r.tx
+func (re RepliesTx) Words(a Actor, text string) error {
+	tx := re.tx
 	c, err := tx.Chats().Get(a.ID)
 	if err != nil || c.Reply == nil {
 		return err
@@ -312,8 +312,8 @@ func (r RepliesTx) Words(a Actor, text string) error {
 
 // end moves the running reply to LastReply, sets the status its
 // outcome gives, and tells whoever waits on or watches the chat.
-func (rr RepliesTx) end(a Actor, c *Chat, outcome, text string) {
-	tx := rr.tx
+func (re RepliesTx) end(a Actor, c *Chat, outcome, text string) {
+	tx := re.tx
 	r := c.Reply
 	now := tx.Now()
 	r.Ended, r.Outcome, r.Text = now, outcome, text

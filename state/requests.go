@@ -50,8 +50,8 @@ func requestRel(id string) string { return "requests/" + id + ".json" }
 // validRequestID says whether id has the shape of a request id.
 func validRequestID(id string) bool { return validSerial(id, "r_") }
 
-func (rr RequestsView) record(id string) (*Request, error) {
-	tx := rr.v
+func (re RequestsView) record(id string) (*Request, error) {
+	tx := re.v
 	if !validRequestID(id) {
 		return nil, nil
 	}
@@ -64,8 +64,8 @@ func (rr RequestsView) record(id string) (*Request, error) {
 
 // get reads one stop, as the actor may see it: the person every one,
 // a chat those it asked for or that were asked of it.
-func (rr RequestsView) get(a Actor, id string) (*Request, error) {
-	tx := rr.v
+func (re RequestsView) get(a Actor, id string) (*Request, error) {
+	tx := re.v
 	r, err := tx.Requests().record(id)
 	if err != nil {
 		return nil, err
@@ -77,8 +77,8 @@ func (rr RequestsView) get(a Actor, id string) (*Request, error) {
 }
 
 // all reads every stop record, oldest first.
-func (rr RequestsView) all() ([]*Request, error) {
-	tx := rr.v
+func (re RequestsView) all() ([]*Request, error) {
+	tx := re.v
 	ids, err := tx.recordIDs("requests", validRequestID)
 	if err != nil {
 		return nil, err
@@ -99,8 +99,8 @@ func (rr RequestsView) all() ([]*Request, error) {
 
 // List are the stops that wait for the person (no chat acting), or
 // every stop the acting chat asked for.
-func (rr RequestsView) List(a Actor) ([]*Request, error) {
-	tx := rr.v
+func (re RequestsView) List(a Actor) ([]*Request, error) {
+	tx := re.v
 	out := []*Request{}
 	if a.Person() {
 		rs, err := tx.Requests().all()
@@ -133,8 +133,8 @@ func (rr RequestsView) List(a Actor) ([]*Request, error) {
 // Confirm carries out a stop that waited for the person (their
 // press). If the reply it would stop has ended since, nothing is stopped.
 // Either way the asking chat hears how its request ended.
-func (rr RequestsTx) Confirm(a Actor, id string) (*Request, error) {
-	tx := rr.tx
+func (re RequestsTx) Confirm(a Actor, id string) (*Request, error) {
+	tx := re.tx
 	r, err := tx.Requests().waitingRequest(a, id, "confirming a request")
 	if err != nil {
 		return nil, err
@@ -158,8 +158,8 @@ func (rr RequestsTx) Confirm(a Actor, id string) (*Request, error) {
 }
 
 // Deny turns a waiting stop down (the person's press).
-func (rr RequestsTx) Deny(a Actor, id string) (*Request, error) {
-	tx := rr.tx
+func (re RequestsTx) Deny(a Actor, id string) (*Request, error) {
+	tx := re.tx
 	r, err := tx.Requests().waitingRequest(a, id, "denying a request")
 	if err != nil {
 		return nil, err
@@ -169,8 +169,8 @@ func (rr RequestsTx) Deny(a Actor, id string) (*Request, error) {
 	return r, tx.Requests().tellAsker(r)
 }
 
-func (rr RequestsView) waitingRequest(a Actor, id, what string) (*Request, error) {
-	tx := rr.v
+func (re RequestsView) waitingRequest(a Actor, id, what string) (*Request, error) {
+	tx := re.v
 	if !a.Press() {
 		return nil, notPress(what)
 	}
@@ -199,8 +199,8 @@ func (e *NotWaitingError) Unwrap() error { return &Error{Kind: ErrRefused, Msg: 
 
 // tellAsker puts the request in the asking chat's inbox: its next notes
 // says how the request ended.
-func (rr RequestsTx) tellAsker(r *Request) error {
-	tx := rr.tx
+func (re RequestsTx) tellAsker(r *Request) error {
+	tx := re.tx
 	asker, err := tx.Chats().ifAny(r.By)
 	if err != nil || asker == nil {
 		return err
@@ -215,8 +215,8 @@ func (rr RequestsTx) tellAsker(r *Request) error {
 // requestsOnDelete: a chat is being deleted. Stops that wait for the
 // person and that it asked for, or that were asked of it, end; a chat
 // whose request so ended hears it.
-func (rr RequestsTx) onDelete(c *Chat) error {
-	tx := rr.tx
+func (re RequestsTx) onDelete(c *Chat) error {
+	tx := re.tx
 	rs, err := tx.Requests().all()
 	if err != nil {
 		return err

@@ -6,55 +6,55 @@ package state
 // through one path.
 
 // spawned: a chat was made with a parent, or a task was started.
-func (r rippleTx) spawned(a Actor, parent, child *Chat) {
-	tx := r.tx
+func (ri rippleTx) spawned(a Actor, parent, child *Chat) {
+	tx := ri.tx
 	tx.Log().spawn(a, parent, child)
 }
 
 // goalChanged: a chat's goal was set, changed or removed.
-func (r rippleTx) goalChanged(a Actor, c *Chat) {
-	tx := r.tx
+func (ri rippleTx) goalChanged(a Actor, c *Chat) {
+	tx := ri.tx
 	tx.Log().goal(a, c)
 }
 
 // humanMessage: the person's own message started a reply.
-func (r rippleTx) humanMessage(c *Chat) {
-	tx := r.tx
+func (ri rippleTx) humanMessage(c *Chat) {
+	tx := ri.tx
 	tx.Log().human(c)
 }
 
 // replyEnded: a chat's reply ended (r is now its LastReply).
-func (rr rippleTx) replyEnded(a Actor, c *Chat, r *Reply) {
-	tx := rr.tx
+func (ri rippleTx) replyEnded(a Actor, c *Chat, r *Reply) {
+	tx := ri.tx
 	tx.Log().replyEnd(a, c, r)
 	tx.Messages().afterReply(c)
 	tx.Waits().afterReply(c)
 }
 
 // taskEnded: a task reached an ended state.
-func (r rippleTx) taskEnded(a Actor, t *Chat) {
-	tx := r.tx
+func (ri rippleTx) taskEnded(a Actor, t *Chat) {
+	tx := ri.tx
 	tx.Log().taskEnd(a, t)
 }
 
 // stoppedWorking: a chat or task stopped working (its reply ended, it needs
 // you, it was stopped, a task ended): the waits on it end.
-func (r rippleTx) stoppedWorking(a Actor, c *Chat) {
-	tx := r.tx
+func (ri rippleTx) stoppedWorking(a Actor, c *Chat) {
+	tx := ri.tx
 	tx.Waits().endWaitsOn(a, c)
 }
 
 // mayStopWorking: something that keeps a chat counted as working changed
 // (its recovery, a status set by hand): if it no longer works, the waits on
 // it end.
-func (r rippleTx) mayStopWorking(a Actor, c *Chat) {
-	tx := r.tx
+func (ri rippleTx) mayStopWorking(a Actor, c *Chat) {
+	tx := ri.tx
 	tx.Waits().endWaitsOn(a, c)
 }
 
 // deleted: a chat is being deleted.
-func (r rippleTx) deleted(a Actor, c *Chat) error {
-	tx := r.tx
+func (ri rippleTx) deleted(a Actor, c *Chat) error {
+	tx := ri.tx
 	if err := tx.Messages().onDelete(c); err != nil {
 		return err
 	}

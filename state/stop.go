@@ -30,8 +30,8 @@ type StopResult struct {
 // from outside or runs unwatched; in Auto with nothing read it stops the
 // reply at once. A target that is not working has nothing to stop: nothing
 // is recorded, not even the key.
-func (rr RepliesTx) Stop(a Actor, in StopIn) (*StopResult, error) {
-	tx := rr.tx
+func (re RepliesTx) Stop(a Actor, in StopIn) (*StopResult, error) {
+	tx := re.tx
 	if err := validText("reason", in.Reason); err != nil {
 		return nil, err
 	}
@@ -121,8 +121,8 @@ func (rr RepliesTx) Stop(a Actor, in StopIn) (*StopResult, error) {
 // keyedStop is the stop an earlier command with the same key made, if it
 // finished (the target's record names it, and it is written last). One
 // killed half way ends with nothing stopped, and the retry stops anew.
-func (rr RepliesTx) keyedStop(key string) (*Request, error) {
-	tx := rr.tx
+func (re RepliesTx) keyedStop(key string) (*Request, error) {
+	tx := re.tx
 	id, err := tx.key(key)
 	if err != nil || id == "" {
 		return nil, err
@@ -148,8 +148,8 @@ func (rr RepliesTx) keyedStop(key string) (*Request, error) {
 // stopNow stops the target's running reply: it ends as stopped, the
 // target's next step or notes exits 5 with the notice and its next reply
 // hears who stopped it and why, and its stop_cmd runs.
-func (rr RepliesTx) stopNow(a Actor, r *Request, target *Chat) {
-	tx := rr.tx
+func (re RepliesTx) stopNow(a Actor, r *Request, target *Chat) {
+	tx := re.tx
 	target.Stopped = &StopNotice{By: r.By, ByTitle: r.ByTitle, Reason: r.Reason, At: tx.Now(), Reply: target.Reply.ID}
 	if !slices.Contains(target.Cards, r.ID) {
 		target.Cards = append(target.Cards, r.ID)

@@ -11,8 +11,8 @@ type NewTask struct {
 }
 
 // Create registers a task the acting chat started.
-func (tt TasksTx) Create(a Actor, in NewTask) (*Chat, error) {
-	tx := tt.tx
+func (ta TasksTx) Create(a Actor, in NewTask) (*Chat, error) {
+	tx := ta.tx
 	if a.Person() {
 		return nil, needsChat("task new")
 	}
@@ -71,8 +71,8 @@ func (tt TasksTx) Create(a Actor, in NewTask) (*Chat, error) {
 
 // Set sets a task's state and result: its parent chat, the task itself
 // or the person may.
-func (tt TasksTx) Set(a Actor, id, state string, result *string) (*Chat, error) {
-	tx := tt.tx
+func (ta TasksTx) Set(a Actor, id, state string, result *string) (*Chat, error) {
+	tx := ta.tx
 	if err := oneOf("state", state, append(slices.Clone(taskGoing), taskEnded...)); err != nil {
 		return nil, err
 	}
@@ -143,8 +143,8 @@ type TaskStatus struct {
 
 // Status reads the capacity from the index and the actor's tasks from their
 // records.
-func (tt TasksView) Status(a Actor) (*TaskStatus, error) {
-	tx := tt.v
+func (ta TasksView) Status(a Actor) (*TaskStatus, error) {
+	tx := ta.v
 	me, err := tx.Chats().acting(a)
 	if err != nil {
 		return nil, err

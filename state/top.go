@@ -88,8 +88,8 @@ func (t TopView) Person(settled Settled) (*PersonView, error) {
 
 // waitingRequests are the stops that wait for the person's OK, oldest
 // first, as conch requests has them; a request decided is settled.
-func (rr RequestsView) waitingRequests(settled Settled) ([]*Request, error) {
-	tx := rr.v
+func (re RequestsView) waitingRequests(settled Settled) ([]*Request, error) {
+	tx := re.v
 	ids, err := tx.recordIDs("requests", validRequestID)
 	if err != nil {
 		return nil, err
@@ -117,8 +117,8 @@ func (rr RequestsView) waitingRequests(settled Settled) ([]*Request, error) {
 
 // heldMessages are the messages held for the person, and those that wait
 // for the person to go back to an open session, oldest first.
-func (mm MessagesView) heldMessages(settled Settled) (held, open []HeldMessage, err error) {
-	tx := mm.v
+func (d MessagesView) heldMessages(settled Settled) (held, open []HeldMessage, err error) {
+	tx := d.v
 	ids, err := tx.recordIDs("messages", validMessageID)
 	if err != nil {
 		return nil, nil, err

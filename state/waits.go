@@ -145,8 +145,8 @@ func waiterOf(a Actor) string {
 
 // of reads a waiter's record, or a new empty one (kept in the
 // transaction, so every reader in it shares one).
-func (ww WaitsView) of(waiter string) (*waits, error) {
-	tx := ww.v
+func (wa WaitsView) of(waiter string) (*waits, error) {
+	tx := wa.v
 	rel := waitsRel(waiter)
 	ws, err := load[waits](tx, rel)
 	if err != nil {
@@ -173,8 +173,8 @@ func (ww WaitsView) of(waiter string) (*waits, error) {
 }
 
 // save writes a waiter's record, or removes it when it holds no wait.
-func (w WaitsTx) save(ws *waits) {
-	tx := w.tx
+func (wa WaitsTx) save(ws *waits) {
+	tx := wa.tx
 	rel := waitsRel(ws.Waiter)
 	if len(ws.Waits) == 0 {
 		tx.remove(rel)
@@ -226,8 +226,8 @@ func visibleTo(waiter string, c *Chat) bool {
 
 // secretValues are the values of the [scrub] env variables, as this
 // process sees them.
-func (w WaitsView) secretValues() []string {
-	tx := w.v
+func (wa WaitsView) secretValues() []string {
+	tx := wa.v
 	var vals []string
 	for _, name := range tx.h.Config.Scrub.Env {
 		if v := tx.h.Getenv(name); v != "" {
@@ -263,8 +263,8 @@ func tail(s string, n int) string {
 // endingOf is how c ended, now that it has stopped working: the secret
 // values this process knows are taken out of its words before they are cut
 // (the rest when the wait is told: see takeOutValues).
-func (w WaitsView) endingOf(c *Chat) ending {
-	tx := w.v
+func (wa WaitsView) endingOf(c *Chat) ending {
+	tx := wa.v
 	e := ending{At: tx.Now()}
 	text := ""
 	switch {
@@ -301,8 +301,8 @@ func (w WaitsView) endingOf(c *Chat) ending {
 // tell is an ended wait as the waiter hears it now: secrets taken out again
 // (as this process knows them) before the cut, and only how it ended when
 // someone else's words came into the waiter.
-func (ww WaitsView) tell(waiter *Chat, w *wait) *EndedWait {
-	tx := ww.v
+func (wa WaitsView) tell(waiter *Chat, w *wait) *EndedWait {
+	tx := wa.v
 	e := w.Ended
 	ew := &EndedWait{Target: w.Target, Kind: w.Kind, Title: w.Title, How: e.How, Ended: e.At}
 	if e.unseen() {
@@ -322,15 +322,15 @@ func (ww WaitsView) tell(waiter *Chat, w *wait) *EndedWait {
 
 // endWaitsOn ends the waits on c if it no longer works. A ripple point has
 // no error to return: a record that cannot be read fails the transaction.
-func (w WaitsTx) endWaitsOn(a Actor, c *Chat) {
-	tx := w.tx
+func (wa WaitsTx) endWaitsOn(a Actor, c *Chat) {
+	tx := wa.tx
 	if err := tx.Waits().endWaits(a, c); err != nil {
 		tx.fail(err)
 	}
 }
 
-func (ww WaitsTx) endWaits(a Actor, c *Chat) error {
-	tx := ww.tx
+func (wa WaitsTx) endWaits(a Actor, c *Chat) error {
+	tx := wa.tx
 	if len(c.Waiters) == 0 || c.stillWorking() {
 		return nil
 	}
@@ -352,8 +352,8 @@ func (ww WaitsTx) endWaits(a Actor, c *Chat) error {
 // its reply runs (it hears at its next step). A waiter that waited for
 // nothing else and is not woken stops working itself, and the waits on it
 // end in turn.
-func (ww WaitsTx) endWait(a Actor, waiter string, target *Chat, e ending) error {
-	tx := ww.tx
+func (wa WaitsTx) endWait(a Actor, waiter string, target *Chat, e ending) error {
+	tx := wa.tx
 	target.Waiters = without(target.Waiters, waiter)
 	ws, err := tx.Waits().of(waiter)
 	if err != nil {
@@ -400,8 +400,8 @@ func (ww WaitsTx) endWait(a Actor, waiter string, target *Chat, e ending) error 
 // settle brings a chat's waiters up to date with it: a reply whose process
 // is gone is ended as not finished (which ends the waits on the chat if it
 // no longer works), else the waits on it end if it no longer works.
-func (w WaitsTx) settle(a Actor, c *Chat) error {
-	tx := w.tx
+func (wa WaitsTx) settle(a Actor, c *Chat) error {
+	tx := wa.tx
 	if c.goneReply() {
 		tx.Replies().end(a, c, outcomeGone, "")
 		return tx.failed
@@ -412,8 +412,8 @@ func (w WaitsTx) settle(a Actor, c *Chat) error {
 // waitsAfterReply: a chat's reply ended while a wait of its own had ended
 // and it had not yet heard (its reply ran, so it was not woken): it is woken
 // now, so the next reply starts with it.
-func (ww WaitsTx) afterReply(c *Chat) {
-	tx := ww.tx
+func (wa WaitsTx) afterReply(c *Chat) {
+	tx := wa.tx
 	if c.WakeCmd == "" || c.waking() || c.IsTask() {
 		return
 	}
@@ -445,8 +445,8 @@ func sortedTargets(ws *waits) []string {
 
 // waitsOnDelete: a chat is being deleted. The waits on it end (it is gone),
 // and its own waits go with it.
-func (ww WaitsTx) onDelete(c *Chat) error {
-	tx := ww.tx
+func (wa WaitsTx) onDelete(c *Chat) error {
+	tx := wa.tx
 	a := Actor{}
 	e := ending{At: tx.Now(), How: EndedGone}
 	for _, w := range slices.Clone(c.Waiters) {
@@ -485,8 +485,8 @@ func (ww WaitsTx) onDelete(c *Chat) error {
 // working, answers how it ended at once. blocker is the process that will
 // block on the wait (0: none). An ended answer that came from a record is
 // marked told by WaitTold once it has been said.
-func (ww WaitsTx) Start(a Actor, kind, id string, blocker int) (*WaitView, error) {
-	tx := ww.tx
+func (wa WaitsTx) Start(a Actor, kind, id string, blocker int) (*WaitView, error) {
+	tx := wa.tx
 	if err := waitKind(kind, id); err != nil {
 		return nil, err
 	}
@@ -583,8 +583,8 @@ func procOf(pid int) *Proc {
 
 // waitLoop is the chain of waits that a wait of from on to would close, as
 // ids from from back to from (c_1, c_2, c_3, c_1), or nil.
-func (w WaitsView) waitLoop(from, to string) ([]string, error) {
-	tx := w.v
+func (wa WaitsView) waitLoop(from, to string) ([]string, error) {
+	tx := wa.v
 	seen := map[string]bool{}
 	var walk func(id string) ([]string, error)
 	walk = func(id string) ([]string, error) {
@@ -621,8 +621,8 @@ func (w WaitsView) waitLoop(from, to string) ([]string, error) {
 }
 
 // view is a wait as the wait commands print it.
-func (ww WaitsView) view(me *Chat, waiter string, w *wait) *WaitView {
-	tx := ww.v
+func (wa WaitsView) view(me *Chat, waiter string, w *wait) *WaitView {
+	tx := wa.v
 	v := &WaitView{
 		Waiter: waiter, Target: w.Target, Kind: w.Kind, Title: w.Title, State: waitWaiting,
 		Since: w.Since, Chain: w.Chain, Blocking: w.blocked(),
@@ -636,8 +636,8 @@ func (ww WaitsView) view(me *Chat, waiter string, w *wait) *WaitView {
 
 // Told marks an ended wait said (a blocking wait returned with it, or
 // a wait command found it ended): its record goes.
-func (ww WaitsTx) Told(a Actor, target string, ended time.Time) error {
-	tx := ww.tx
+func (wa WaitsTx) Told(a Actor, target string, ended time.Time) error {
+	tx := wa.tx
 	ws, err := tx.Waits().of(waiterOf(a))
 	if err != nil {
 		return err
@@ -659,8 +659,8 @@ func (ww WaitsTx) Told(a Actor, target string, ended time.Time) error {
 // wait that gives up at its timeout asks it: one that ended meanwhile is
 // said; else it stays registered, as if detached (its blocker gone, the
 // chat is woken when it ends).
-func (ww WaitsView) Of(a Actor, target string) (*WaitView, error) {
-	tx := ww.v
+func (wa WaitsView) Of(a Actor, target string) (*WaitView, error) {
+	tx := wa.v
 	me, waiter, ws, err := tx.Waits().actorWaits(a)
 	if err != nil {
 		return nil, err
@@ -674,8 +674,8 @@ func (ww WaitsView) Of(a Actor, target string) (*WaitView, error) {
 
 // actorWaits is the acting chat (nil for the person), its name as a
 // waiter, and its waits record.
-func (w WaitsView) actorWaits(a Actor) (me *Chat, waiter string, ws *waits, err error) {
-	tx := w.v
+func (wa WaitsView) actorWaits(a Actor) (me *Chat, waiter string, ws *waits, err error) {
+	tx := wa.v
 	if me, err = tx.Chats().acting(a); err != nil {
 		return nil, "", nil, err
 	}
@@ -686,8 +686,8 @@ func (w WaitsView) actorWaits(a Actor) (me *Chat, waiter string, ws *waits, err 
 
 // Cancel is `conch wait cancel ID`: the actor's wait on the target goes,
 // registered or ended.
-func (ww WaitsTx) Cancel(a Actor, target string) (*WaitView, error) {
-	tx := ww.tx
+func (wa WaitsTx) Cancel(a Actor, target string) (*WaitView, error) {
+	tx := wa.tx
 	me, waiter, ws, err := tx.Waits().actorWaits(a)
 	if err != nil {
 		return nil, err
@@ -722,8 +722,8 @@ func (ww WaitsTx) Cancel(a Actor, target string) (*WaitView, error) {
 }
 
 // List is `conch wait list`: the actor's waits, by target.
-func (w WaitsView) List(a Actor) ([]*WaitView, error) {
-	tx := w.v
+func (wa WaitsView) List(a Actor) ([]*WaitView, error) {
+	tx := wa.v
 	me, waiter, ws, err := tx.Waits().actorWaits(a)
 	if err != nil {
 		return nil, err
@@ -739,8 +739,8 @@ func (w WaitsView) List(a Actor) ([]*WaitView, error) {
 // targets: a target that stopped working without a command saying so (its
 // reply's process gone, a wake that went away) ends them now. It says
 // whether it changed anything.
-func (w WaitsTx) Settle(a Actor) (bool, error) {
-	tx := w.tx
+func (wa WaitsTx) Settle(a Actor) (bool, error) {
+	tx := wa.tx
 	waiter := waiterOf(a)
 	ws, err := tx.Waits().of(waiter)
 	if err != nil {
@@ -768,8 +768,8 @@ func (w WaitsTx) Settle(a Actor) (bool, error) {
 
 // targetOver says whether a registered wait's target has stopped working
 // (or gone) without the wait having been ended: a read, changing nothing.
-func (w WaitsView) targetOver(waiter, id string) (bool, error) {
-	tx := w.v
+func (wa WaitsView) targetOver(waiter, id string) (bool, error) {
+	tx := wa.v
 	t, err := tx.Chats().Get(id)
 	if errors.Is(err, ErrNoChat) {
 		return true, nil
@@ -782,8 +782,8 @@ func (w WaitsView) targetOver(waiter, id string) (bool, error) {
 
 // settleTarget ends a registered wait whose target stopped working
 // unannounced, and any other waits on that target.
-func (w WaitsTx) settleTarget(a Actor, waiter, id string) error {
-	tx := w.tx
+func (wa WaitsTx) settleTarget(a Actor, waiter, id string) error {
+	tx := wa.tx
 	t, err := tx.Chats().Get(id)
 	if errors.Is(err, ErrNoChat) {
 		return tx.Waits().endWait(a, waiter, &Chat{ID: id}, ending{At: tx.Now(), How: EndedGone})
@@ -808,8 +808,8 @@ func (w WaitsTx) settleTarget(a Actor, waiter, id string) error {
 // read, registered ones whose target stopped working unannounced (ended
 // for real, with the taint carried, in the transaction that marks them
 // told).
-func (ww WaitsView) ended(me *Chat) ([]EndedWait, error) {
-	tx := ww.v
+func (wa WaitsView) ended(me *Chat) ([]EndedWait, error) {
+	tx := wa.v
 	ws, err := tx.Waits().of(me.ID)
 	if err != nil {
 		return nil, err
@@ -844,8 +844,8 @@ func (ww WaitsView) ended(me *Chat) ([]EndedWait, error) {
 // endingNow is how a target that stopped working unannounced would be said
 // to have ended (as settling it would write it), or nil if, once settled,
 // it still works (stopped, but set to carry on).
-func (w WaitsView) endingNow(waiter, id string) *ending {
-	tx := w.v
+func (wa WaitsView) endingNow(waiter, id string) *ending {
+	tx := wa.v
 	t, err := tx.Chats().Get(id)
 	if err != nil {
 		return &ending{At: tx.Now(), How: EndedGone}
@@ -869,8 +869,8 @@ func (w WaitsView) endingNow(waiter, id string) *ending {
 // mark records that the ended waits in ws were told: a registered one
 // found over as it was read is ended for real first (its taint carried),
 // and every told one leaves the record.
-func (ww WaitsTx) mark(me *Chat, told []EndedWait) error {
-	tx := ww.tx
+func (wa WaitsTx) mark(me *Chat, told []EndedWait) error {
+	tx := wa.tx
 	if len(told) == 0 {
 		return nil
 	}
@@ -901,9 +901,9 @@ func (ww WaitsTx) mark(me *Chat, told []EndedWait) error {
 }
 
 // Over says whether any registered wait of the actor has a target that
-// stopped working unannounced (SettleWaits would change something): a read.
-func (w WaitsView) Over(a Actor) (bool, error) {
-	tx := w.v
+// stopped working unannounced (WaitsTx.Settle would change something): a read.
+func (wa WaitsView) Over(a Actor) (bool, error) {
+	tx := wa.v
 	waiter := waiterOf(a)
 	ws, err := tx.Waits().of(waiter)
 	if err != nil {

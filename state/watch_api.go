@@ -15,8 +15,8 @@ import (
 // clock is touched). It says false where the watcher may not watch the
 // target (read access, SPEC §1; a chat does not watch itself), and where
 // the watch could not be registered (said as a warning).
-func (c ChatsTx) watch(watcher, target *Chat) bool {
-	tx := c.tx
+func (dom ChatsTx) watch(watcher, target *Chat) bool {
+	tx := dom.tx
 	cur, err := tx.Chats().register(watcher, target)
 	if err != nil {
 		if !errors.Is(err, ErrRefused) && !errors.Is(err, ErrNoChat) {
@@ -29,8 +29,8 @@ func (c ChatsTx) watch(watcher, target *Chat) bool {
 
 // register is watch with its reasons: a refusal when the watcher may not
 // watch the target, an error when a record cannot be read.
-func (c ChatsTx) register(watcher, target *Chat) (*cursor, error) {
-	tx := c.tx
+func (dom ChatsTx) register(watcher, target *Chat) (*cursor, error) {
+	tx := dom.tx
 	if watcher.ID == target.ID {
 		return nil, refusedf("a chat does not watch itself")
 	}
@@ -82,8 +82,8 @@ func watchOf(watcher, target string, cur *cursor) *Watch {
 }
 
 // Watch makes the acting chat watch chat id (conch watch ID).
-func (c ChatsTx) Watch(a Actor, id string) (*Watch, error) {
-	tx := c.tx
+func (dom ChatsTx) Watch(a Actor, id string) (*Watch, error) {
+	tx := dom.tx
 	me, err := tx.Chats().watcher(a, "watch")
 	if err != nil {
 		return nil, err
@@ -101,8 +101,8 @@ func (c ChatsTx) Watch(a Actor, id string) (*Watch, error) {
 
 // Unwatch removes the acting chat's watch on chat id (conch unwatch ID). A
 // chat it does not watch is no error: Watching says whether it did.
-func (c ChatsTx) Unwatch(a Actor, id string) (*Watch, error) {
-	tx := c.tx
+func (dom ChatsTx) Unwatch(a Actor, id string) (*Watch, error) {
+	tx := dom.tx
 	me, err := tx.Chats().watcher(a, "unwatch")
 	if err != nil {
 		return nil, err
@@ -127,8 +127,8 @@ func (c ChatsTx) Unwatch(a Actor, id string) (*Watch, error) {
 	return w, nil
 }
 
-func (c ChatsView) watcher(a Actor, verb string) (*Chat, error) {
-	tx := c.v
+func (ch ChatsView) watcher(a Actor, verb string) (*Chat, error) {
+	tx := ch.v
 	if a.Person() {
 		return nil, needsChat(verb)
 	}
@@ -138,8 +138,8 @@ func (c ChatsView) watcher(a Actor, verb string) (*Chat, error) {
 // Reset is conch chat reset: the harness cleared the chat's history, so
 // the watches it kept go (its log stays, and so do the watches on it). The
 // chat itself, or the person, may. It returns the chats it watched.
-func (cc ChatsTx) Reset(a Actor, id string) ([]string, error) {
-	tx := cc.tx
+func (dom ChatsTx) Reset(a Actor, id string) ([]string, error) {
+	tx := dom.tx
 	c, err := tx.Chats().Named(a, id)
 	if err != nil {
 		return nil, err
