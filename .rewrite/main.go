@@ -412,65 +412,87 @@ func apply(path string, es []edit) ([]byte, error) {
 }
 
 // methodExpr is a function literal standing for the method expression
-// sel, (*state.Tx).Old: func(tx *state.Tx, p0 T0, ...) R { return tx.Acc().New(p0, ...) }.
+// sel, (*state.Tx).Old: func(tx *state.Tx, p1 T1, ...) R { return tx.Acc().New(p1, ...) }.
+// The signature is the old method's, or (on a tree where it is gone) the
+// new one's.
 func methodExpr(sel *ast.SelectorExpr, m move, info *types.Info, f *ast.File) string {
-	sig, ok := info.TypeOf(sel).(*types.Signature)
-	if !ok || sig.Params().Len() == 0 {
+	recvT := info.TypeOf(sel.X)
+	if recvT == nil {
 		return ""
 	}
+	var params []*types.Var
+	var results *types.Tuple
+	variadic := false
+	if sig, ok := info.TypeOf(sel).(*types.Signature); ok && sig.Params().Len() > 0 {
+		for i := 1; i < sig.Params().Len(); i++ {
+			params = append(params, sig.Params().At(i))
+		}
+		results, variadic = sig.Results(), sig.Variadic()
+	} else {
+		pkg := namedPkg(recvT)
+		acc, _, _ := types.LookupFieldOrMethod(recvT, true, pkg, m.acc)
+		af, ok := acc.(*types.Func)
+		if !ok || af.Signature().Results().Len() != 1 {
+			return ""
+		}
+		meth, _, _ := types.LookupFieldOrMethod(af.Signature().Results().At(0).Type(), true, pkg, m.name)
+		mf, ok := meth.(*types.Func)
+		if !ok {
+			return ""
+		}
+		sig := mf.Signature()
+		for i := 0; i < sig.Params().Len(); i++ {
+			params = append(params, sig.Params().At(i))
+		}
+		results, variadic = sig.Results(), sig.Variadic()
+	}
 	q := func(p *types.Package) string {
-		if p.Path() == info.TypeOf(sel.X).String() {
+		if f.Name.Name == "state" && p.Path() == statePath {
 			return ""
 		}
 		for _, im := range f.Imports {
-			if strings.Trim(im.Path.Value, `"`) == p.Path() {
-				if im.Name != nil {
-					return im.Name.Name
-				}
+			if strings.Trim(im.Path.Value, `"`) == p.Path() && im.Name != nil {
+				return im.Name.Name
 			}
 		}
 		return p.Name()
 	}
-	if f.Name.Name == "state" {
-		q = func(p *types.Package) string {
-			if p.Path() == statePath {
-				return ""
-			}
-			return p.Name()
-		}
-	}
-	var params, args []string
-	for i := 0; i < sig.Params().Len(); i++ {
-		t := sig.Params().At(i).Type()
-		ts := types.TypeString(t, q)
-		if sig.Variadic() && i == sig.Params().Len()-1 {
-			ts = "..." + types.TypeString(t.(*types.Slice).Elem(), q)
-		}
-		n := fmt.Sprintf("p%d", i)
-		if i == 0 {
-			n = "tx"
+	list := []string{"tx " + types.TypeString(recvT, q)}
+	var args []string
+	for i, v := range params {
+		ts := types.TypeString(v.Type(), q)
+		a := fmt.Sprintf("p%d", i+1)
+		if variadic && i == len(params)-1 {
+			ts = "..." + types.TypeString(v.Type().(*types.Slice).Elem(), q)
+			args = append(args, a+"...")
 		} else {
-			a := n
-			if sig.Variadic() && i == sig.Params().Len()-1 {
-				a += "..."
-			}
 			args = append(args, a)
 		}
-		params = append(params, n+" "+ts)
+		list = append(list, a+" "+ts)
 	}
-	var results []string
-	for i := 0; i < sig.Results().Len(); i++ {
-		results = append(results, types.TypeString(sig.Results().At(i).Type(), q))
+	var rs []string
+	for i := 0; i < results.Len(); i++ {
+		rs = append(rs, types.TypeString(results.At(i).Type(), q))
 	}
-	res := strings.Join(results, ", ")
-	if len(results) > 1 {
+	res := strings.Join(rs, ", ")
+	if len(rs) > 1 {
 		res = "(" + res + ")"
 	}
 	call := "tx." + m.acc + "()." + m.name + "(" + strings.Join(args, ", ") + ")"
-	if len(results) > 0 {
+	if len(rs) > 0 {
 		call = "return " + call
 	}
-	return "func(" + strings.Join(params, ", ") + ") " + res + " { " + call + " }"
+	return "func(" + strings.Join(list, ", ") + ") " + res + " { " + call + " }"
+}
+
+func namedPkg(t types.Type) *types.Package {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok {
+		return n.Obj().Pkg()
+	}
+	return nil
 }
 
 // typeCheck type-checks files of p against the export data go list built
