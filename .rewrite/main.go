@@ -36,6 +36,15 @@ import (
 
 const statePath = "github.com/conch-sh/conch/state"
 
+// receivers are the domain types' receiver names in state, one per type.
+var receivers = map[string]string{
+	"rippleTx": "ri", "MessagesView": "d", "MessagesTx": "dom", "TopView": "t", "RequestsView": "re",
+	"LogTx": "lo", "LogView": "l", "ChatsView": "ch", "ChatsTx": "dom", "WakesTx": "w", "WakesView": "w",
+	"NotesView": "d", "NotesTx": "d", "SessionsTx": "s", "SessionsView": "s", "ClaimsView": "dom",
+	"WaitsView": "wa", "WaitsTx": "wa", "RepliesTx": "re", "ClaimsTx": "dom", "TasksTx": "ta",
+	"TasksView": "ta", "RequestsTx": "re", "RepliesView": "r",
+}
+
 type move struct {
 	recv, old, acc, name string
 }
@@ -72,6 +81,9 @@ func run(patterns []string) error {
 			skip[k] = true
 		}
 		return unexport([]string{"./..."}, skip)
+	}
+	if len(patterns) > 0 && patterns[0] == "reapply" {
+		return reapply([]string{"./..."})
 	}
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
@@ -346,8 +358,8 @@ func moveDecl(fd *ast.FuncDecl, moves map[string]move, off, line func(token.Pos)
 		return true
 	})
 	recv := strings.ToLower(m.acc[:1])
-	for _, c := range []string{recv, recv + recv, "dom", "on"} {
-		if !used[c] {
+	for _, c := range []string{receivers[typ], recv, recv + recv, "dom", "on"} {
+		if c != "" && !used[c] {
 			recv = c
 			break
 		}

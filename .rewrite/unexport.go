@@ -395,3 +395,162 @@ func updateTable(cands map[string]string) error {
 	}
 	return os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644)
 }
+
+// reapply is rewrite reapply: on a tree that took another branch's version
+// of some of state's files, the names of unexported.txt that those files
+// still call by their exported name (a name that no longer resolves) are
+// given their unexported one. A package other than state that calls one
+// is reported: that name is used after all, and is to be exported again.
+func reapply(patterns []string) error {
+	data, err := os.ReadFile(strings.TrimSuffix(tablePath(), "table.txt") + "unexported.txt")
+	if err != nil {
+		return err
+	}
+	names := map[string]string{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if w := strings.Fields(l); len(w) == 2 && !strings.HasPrefix(l, "#") {
+			names[w[0]] = w[1]
+		}
+	}
+	all, err := loadAll(patterns)
+	if err != nil {
+		return err
+	}
+	edits := map[string][]edit{}
+	for _, c := range all {
+		inState := c.p.ImportPath == statePath && !c.xtest
+		for _, f := range c.files {
+			file := c.fset.File(f.Pos()).Name()
+			at := func(n ast.Node) int { return c.fset.Position(n.Pos()).Offset }
+			sels := map[*ast.Ident]bool{}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if s, ok := n.(*ast.SelectorExpr); ok {
+					sels[s.Sel] = true
+				}
+				return true
+			})
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.SelectorExpr:
+					if _, ok := c.info.Selections[n]; ok {
+						return true
+					}
+					if id, ok := n.X.(*ast.Ident); ok {
+						if pn, ok := c.info.Uses[id].(*types.PkgName); ok && pn.Imported().Path() == statePath {
+							if _, gone := names[n.Sel.Name]; gone {
+								fmt.Printf("%s: state.%s is used here: export it again\n", c.fset.Position(n.Pos()), n.Sel.Name)
+							}
+							return true
+						}
+					}
+					t := recvName(c.info.TypeOf(n.X))
+					if nn, ok := names[t+"."+n.Sel.Name]; ok && inState && t != "" {
+						edits[file] = append(edits[file], edit{at(n.Sel), at(n.Sel) + len(n.Sel.Name), nn})
+					}
+				case *ast.Ident:
+					if !inState {
+						return true
+					}
+					obj := c.info.Defs[n]
+					if obj == nil {
+						obj = c.info.Uses[n]
+					}
+					if obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == statePath {
+						// Declared, or used, still under its exported name.
+						if nn, ok := names[key(obj)]; ok && n.Name == obj.Name() {
+							edits[file] = append(edits[file], edit{at(n), at(n) + len(n.Name), nn})
+						}
+						return true
+					}
+					if obj != nil || sels[n] {
+						return true
+					}
+					if nn, ok := names[n.Name]; ok {
+						edits[file] = append(edits[file], edit{at(n), at(n) + len(n.Name), nn})
+					}
+				}
+				return true
+			})
+		}
+	}
+	for f, es := range edits {
+		out, err := apply(f, dedupe(es))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(f, out, 0o644); err != nil {
+			return err
+		}
+		fmt.Println("rewrote", f)
+	}
+	moves, err := readTable(tablePath())
+	if err != nil {
+		return err
+	}
+	return rulesMap(moves, names)
+}
+
+// rulesMap gives the names in state/doc.go's rules map rows (a file of
+// state, then its names in brackets) as they are now: a moved method as
+// Type.Method (table.txt), an unexported one by its new name.
+func rulesMap(moves map[string]move, names map[string]string) error {
+	const path = "state/doc.go"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	now := func(x string) string {
+		if m, ok := moves[x]; ok {
+			typ := m.acc + "View"
+			if m.recv == "Tx" {
+				typ = m.acc + "Tx"
+			}
+			if m.acc == "ripple" {
+				typ = "rippleTx"
+			}
+			x = typ + "." + m.name
+		}
+		if n, ok := names[x]; ok {
+			if i := strings.IndexByte(x, '.'); i >= 0 {
+				return x[:i+1] + n
+			}
+			return n
+		}
+		if strings.Contains(x, ".") {
+			return x
+		}
+		one := ""
+		for k, n := range names {
+			if strings.HasSuffix(k, "."+x) {
+				if one != "" && one != n {
+					return x
+				}
+				one = n
+			}
+		}
+		if one != "" {
+			return one
+		}
+		return x
+	}
+	lines := strings.Split(string(data), "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "//\t§") {
+			continue
+		}
+		parts := strings.SplitN(l, " → ", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		file, list, ok := strings.Cut(parts[1], " (")
+		if !ok || strings.Contains(file, "/") || !strings.HasSuffix(list, ")") {
+			continue
+		}
+		ns := strings.Split(strings.TrimSuffix(list, ")"), ", ")
+		for j, n := range ns {
+			ns[j] = now(n)
+		}
+		lines[i] = parts[0] + " → " + file + " (" + strings.Join(ns, ", ") + ") → " + parts[2]
+	}
+	return os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644)
+}

@@ -151,7 +151,7 @@
 //	§12 records from the server are input        → state/store/natsstore/keys.go (decodeKey, listNames, parseJournal) → state/store/natsstore/keys_test.go, state/shared_fuzz_test.go
 //	§12 a cluster, one node lost or frozen       → state/store/natsstore/natsstore.go (leaderGet, transient) → cli/cluster_test.go
 //	§13 claims                                   → claims.go (ClaimsTx.Take) → claim_basic, claim_overlap, claim_bound, claim_ends
-//	§13 the guard                                → guard.go (ClaimsView.Guard, guardCheckout) → guard_claude, guard_codex, guard_checkout
+//	§13 the guard                                → guard.go (ClaimsView.Guard, ClaimsView.guardCheckout) → guard_claude, guard_codex, guard_checkout
 //	§13 a claim reaches the chat's place         → reach.go (reachOf, ChatsTx.moveReach) → threat_claim_reach
 //	§13 links resolved on both sides             → claims.go (resolvePattern) → threat_claim_links
 //	§13 what moves work, through wrappers        → shellcmd.go (movesCheckout) → threat_guard_discard, threat_guard_wrappers
