@@ -77,7 +77,7 @@ func decodeChat(data []byte, c *Chat) bool {
 		case "cmd_env":
 			return r.Strs(&c.CmdEnv)
 		case "task":
-			return codec.NullOr(r, &c.Task, func(r *codec.Reader, t *TaskInfo) bool {
+			return codec.NullOr(r, &c.Task, func(t *TaskInfo) bool {
 				return r.Object(func(key string) bool {
 					switch key {
 					case "state":
@@ -91,15 +91,15 @@ func decodeChat(data []byte, c *Chat) bool {
 				})
 			})
 		case "reply":
-			return codec.NullOr(r, &c.Reply, readReply)
+			return codec.NullOr(r, &c.Reply, func(p *Reply) bool { return readReply(r, p) })
 		case "last_reply":
-			return codec.NullOr(r, &c.LastReply, readReply)
+			return codec.NullOr(r, &c.LastReply, func(p *Reply) bool { return readReply(r, p) })
 		case "replies":
 			return r.Int(&c.Replies)
 		case "chain":
 			return r.Str(&c.Chain)
 		case "wake":
-			return codec.NullOr(r, &c.Wake, func(r *codec.Reader, w *Wake) bool {
+			return codec.NullOr(r, &c.Wake, func(w *Wake) bool {
 				return r.Object(func(key string) bool {
 					switch key {
 					case "reason":
@@ -119,7 +119,7 @@ func decodeChat(data []byte, c *Chat) bool {
 				})
 			})
 		case "stopped":
-			return codec.NullOr(r, &c.Stopped, func(r *codec.Reader, s *StopNotice) bool {
+			return codec.NullOr(r, &c.Stopped, func(s *StopNotice) bool {
 				return r.Object(func(key string) bool {
 					switch key {
 					case "by":
@@ -216,7 +216,7 @@ func readReply(r *codec.Reader, p *Reply) bool {
 
 // readRecent reads the chat's recent sends: null, or an array of objects.
 func readRecent(r *codec.Reader, p *[]RecentSend) bool {
-	return codec.Objects(r, p, func(r *codec.Reader, s *RecentSend) bool {
+	return codec.Objects(r, p, func(s *RecentSend) bool {
 		return r.Object(func(key string) bool {
 			switch key {
 			case "to":

@@ -18,7 +18,7 @@ type ChatsTx struct {
 func (tx *View) Chats() ChatsView { return ChatsView{tx} }
 
 // Chats reads and changes chats: their records, the index, watches and commands.
-func (tx *Tx) Chats() ChatsTx { return ChatsTx{ChatsView{tx.View}, tx} }
+func (tx *Tx) Chats() ChatsTx { return ChatsTx{ChatsView{&tx.View}, tx} }
 
 // RepliesView reads replies: their start, steps and end, and stops.
 type RepliesView struct{ v *View }
@@ -33,7 +33,7 @@ type RepliesTx struct {
 func (tx *View) Replies() RepliesView { return RepliesView{tx} }
 
 // Replies reads and changes replies: their start, steps and end, and stops.
-func (tx *Tx) Replies() RepliesTx { return RepliesTx{RepliesView{tx.View}, tx} }
+func (tx *Tx) Replies() RepliesTx { return RepliesTx{RepliesView{&tx.View}, tx} }
 
 // MessagesView reads messages between chats, and their chains.
 type MessagesView struct{ v *View }
@@ -48,7 +48,7 @@ type MessagesTx struct {
 func (tx *View) Messages() MessagesView { return MessagesView{tx} }
 
 // Messages reads and changes messages between chats, and their chains.
-func (tx *Tx) Messages() MessagesTx { return MessagesTx{MessagesView{tx.View}, tx} }
+func (tx *Tx) Messages() MessagesTx { return MessagesTx{MessagesView{&tx.View}, tx} }
 
 // WaitsView reads waits on chats and tasks.
 type WaitsView struct{ v *View }
@@ -63,7 +63,7 @@ type WaitsTx struct {
 func (tx *View) Waits() WaitsView { return WaitsView{tx} }
 
 // Waits reads and changes waits on chats and tasks.
-func (tx *Tx) Waits() WaitsTx { return WaitsTx{WaitsView{tx.View}, tx} }
+func (tx *Tx) Waits() WaitsTx { return WaitsTx{WaitsView{&tx.View}, tx} }
 
 // ClaimsView reads claims on files, and the guard that checks them.
 type ClaimsView struct{ v *View }
@@ -78,7 +78,7 @@ type ClaimsTx struct {
 func (tx *View) Claims() ClaimsView { return ClaimsView{tx} }
 
 // Claims reads and changes claims on files, and the guard that checks them.
-func (tx *Tx) Claims() ClaimsTx { return ClaimsTx{ClaimsView{tx.View}, tx} }
+func (tx *Tx) Claims() ClaimsTx { return ClaimsTx{ClaimsView{&tx.View}, tx} }
 
 // SessionsView reads the harnesses' sessions: their chats, adoptions and resumes.
 type SessionsView struct{ v *View }
@@ -93,7 +93,7 @@ type SessionsTx struct {
 func (tx *View) Sessions() SessionsView { return SessionsView{tx} }
 
 // Sessions reads and changes the harnesses' sessions: their chats, adoptions and resumes.
-func (tx *Tx) Sessions() SessionsTx { return SessionsTx{SessionsView{tx.View}, tx} }
+func (tx *Tx) Sessions() SessionsTx { return SessionsTx{SessionsView{&tx.View}, tx} }
 
 // TasksView reads tasks.
 type TasksView struct{ v *View }
@@ -108,7 +108,7 @@ type TasksTx struct {
 func (tx *View) Tasks() TasksView { return TasksView{tx} }
 
 // Tasks reads and changes tasks.
-func (tx *Tx) Tasks() TasksTx { return TasksTx{TasksView{tx.View}, tx} }
+func (tx *Tx) Tasks() TasksTx { return TasksTx{TasksView{&tx.View}, tx} }
 
 // RequestsView reads requests to the person (confirm, deny).
 type RequestsView struct{ v *View }
@@ -123,7 +123,7 @@ type RequestsTx struct {
 func (tx *View) Requests() RequestsView { return RequestsView{tx} }
 
 // Requests reads and changes requests to the person (confirm, deny).
-func (tx *Tx) Requests() RequestsTx { return RequestsTx{RequestsView{tx.View}, tx} }
+func (tx *Tx) Requests() RequestsTx { return RequestsTx{RequestsView{&tx.View}, tx} }
 
 // NotesView reads notes: what a chat hears, and the marks of what it heard.
 type NotesView struct{ v *View }
@@ -138,7 +138,7 @@ type NotesTx struct {
 func (tx *View) Notes() NotesView { return NotesView{tx} }
 
 // Notes reads and changes notes: what a chat hears, and the marks of what it heard.
-func (tx *Tx) Notes() NotesTx { return NotesTx{NotesView{tx.View}, tx} }
+func (tx *Tx) Notes() NotesTx { return NotesTx{NotesView{&tx.View}, tx} }
 
 // LogView reads each chat's log of events, its cursors and its collection.
 type LogView struct{ v *View }
@@ -153,7 +153,7 @@ type LogTx struct {
 func (tx *View) Log() LogView { return LogView{tx} }
 
 // Log reads and changes each chat's log of events, its cursors and its collection.
-func (tx *Tx) Log() LogTx { return LogTx{LogView{tx.View}, tx} }
+func (tx *Tx) Log() LogTx { return LogTx{LogView{&tx.View}, tx} }
 
 // WakesView reads wakes: what wakes a chat, and the commands that do.
 type WakesView struct{ v *View }
@@ -168,7 +168,7 @@ type WakesTx struct {
 func (tx *View) Wakes() WakesView { return WakesView{tx} }
 
 // Wakes reads and changes wakes: what wakes a chat, and the commands that do.
-func (tx *Tx) Wakes() WakesTx { return WakesTx{WakesView{tx.View}, tx} }
+func (tx *Tx) Wakes() WakesTx { return WakesTx{WakesView{&tx.View}, tx} }
 
 // TopView reads what conch top shows the person.
 type TopView struct{ v *View }

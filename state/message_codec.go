@@ -62,7 +62,7 @@ func decodeMessage(data []byte, m *Message) bool {
 		case "key":
 			return r.Str(&m.Key)
 		case "watched":
-			return codec.NullOr(r, &m.Watched, (*codec.Reader).Bool)
+			return codec.NullOr(r, &m.Watched, r.Bool)
 		}
 		return false
 	})
@@ -80,7 +80,7 @@ func decodeClaims(data []byte, f *claimsFile) bool {
 		if key != "claims" {
 			return false
 		}
-		return codec.Objects(r, &f.Claims, decodeClaim)
+		return codec.Objects(r, &f.Claims, func(cl *Claim) bool { return decodeClaim(r, cl) })
 	})
 	if ok {
 		ok = r.Done()

@@ -16,7 +16,7 @@ func decodeSession(data []byte, l *SessionLink) bool {
 		case "chat":
 			return r.Str(&l.Chat)
 		case "agents":
-			return codec.StrMap(r, &l.Agents, (*codec.Reader).Str)
+			return codec.StrMap(r, &l.Agents, r.Str)
 		case "transcript":
 			return r.Str(&l.Transcript)
 		case "created":
@@ -24,7 +24,7 @@ func decodeSession(data []byte, l *SessionLink) bool {
 		case "last_turn":
 			return r.Str(&l.LastTurn)
 		case "deleted":
-			return codec.StrMap(r, &l.Deleted, func(r *codec.Reader, p **tombstone) bool {
+			return codec.StrMap(r, &l.Deleted, func(p **tombstone) bool {
 				t := new(tombstone)
 				*p = t
 				return r.Object(func(key string) bool {
@@ -44,7 +44,7 @@ func decodeSession(data []byte, l *SessionLink) bool {
 		case "mode_cap":
 			return r.Str(&l.ModeCap)
 		case "shells":
-			return codec.StrMap(r, &l.Shells, (*codec.Reader).Str)
+			return codec.StrMap(r, &l.Shells, r.Str)
 		}
 		return false
 	})

@@ -129,7 +129,7 @@ func (r *Reader) escapedString(start int) (string, bool) {
 
 // Objects reads null (the slice is then nil) or an array, each element
 // read into a new T by read.
-func Objects[T any](r *Reader, p *[]T, read func(*Reader, *T) bool) bool {
+func Objects[T any](r *Reader, p *[]T, read func(*T) bool) bool {
 	if r.Literal("null") {
 		*p = nil
 		return true
@@ -143,7 +143,7 @@ func Objects[T any](r *Reader, p *[]T, read func(*Reader, *T) bool) bool {
 			return false
 		}
 		var v T
-		if !read(r, &v) {
+		if !read(&v) {
 			return false
 		}
 		out = append(out, v)
@@ -153,13 +153,13 @@ func Objects[T any](r *Reader, p *[]T, read func(*Reader, *T) bool) bool {
 }
 
 // NullOr reads null (the pointer is then nil) or an object, into a new T.
-func NullOr[T any](r *Reader, p **T, read func(*Reader, *T) bool) bool {
+func NullOr[T any](r *Reader, p **T, read func(*T) bool) bool {
 	if r.Literal("null") {
 		*p = nil
 		return true
 	}
 	*p = new(T)
-	return read(r, *p)
+	return read(*p)
 }
 
 // Object reads an object, handing each key to field, which reads its value
@@ -305,7 +305,7 @@ func (r *Reader) Strings() ([]string, bool) {
 
 // StrMap reads null (nil) or an object into a map, each value by read. A
 // null value is handed on to encoding/json, which has its own way with it.
-func StrMap[V any](r *Reader, p *map[string]V, read func(*Reader, *V) bool) bool {
+func StrMap[V any](r *Reader, p *map[string]V, read func(*V) bool) bool {
 	if r.Literal("null") {
 		*p = nil
 		return true
@@ -318,7 +318,7 @@ func StrMap[V any](r *Reader, p *map[string]V, read func(*Reader, *V) bool) bool
 			return false
 		}
 		var v V
-		if !read(r, &v) {
+		if !read(&v) {
 			return false
 		}
 		m[key] = v
