@@ -7,7 +7,6 @@ package state
 // the file before it has been read and judged, none after it.
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/conch-sh/conch/state/digest"
 )
 
 // ScanCap is how much of one session file a look reads at most.
@@ -309,7 +310,7 @@ func isEcho(typed string, echoes []string) bool {
 
 // typedHash stands for words without keeping them.
 func typedHash(s string) string {
-	sum := sha256.Sum256([]byte(normalizeTyped(s)))
+	sum := digest.Sum256([]byte(normalizeTyped(s)))
 	return hex.EncodeToString(sum[:16])
 }
 

@@ -19,7 +19,7 @@ var floors = []struct {
 	floor int
 	dirs  []string
 }{
-	{0, []string{"lock", "state/place", "state/proc", "state/fold", "state/store/natsstore/join"}},
+	{0, []string{"lock", "state/place", "state/proc", "state/fold", "state/digest", "state/store/natsstore/join"}},
 	{1, []string{"state/scrub", "state/store", "state/store/natsstore/hub"}},
 	{2, []string{"state/store/natsstore", "state/store/storetest", "state/store/natsstore/natstest"}},
 	{3, []string{"state"}},

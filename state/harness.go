@@ -7,7 +7,6 @@ package state
 // however many sessions the home has seen.
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"maps"
@@ -15,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/conch-sh/conch/state/digest"
 )
 
 // Harnesses whose sessions conch links to chats (each with an adapter in
@@ -171,7 +172,7 @@ func plainKey(key string) bool {
 func sessionRel(harness, session string) string {
 	key := session
 	if !plainKey(key) || strings.Contains(key, "..") {
-		sum := sha256.Sum256([]byte(session))
+		sum := digest.Sum256([]byte(session))
 		key = "h-" + hex.EncodeToString(sum[:16])
 	}
 	return "sessions/" + harness + "/" + key + ".json"
