@@ -423,3 +423,35 @@ func TestLiveWriteRemembers(t *testing.T) {
 		t.Fatalf("a live write after another's write between locks: %s (the slot stands over the old record)", got)
 	}
 }
+
+// BenchmarkLiveGet: a lock-free read of a chat-sized record (1 KiB) that
+// live writes have put in its overlay, as notes and every hook read the
+// chats they show.
+func BenchmarkLiveGet(b *testing.B) {
+	h := NewFiles(filepath.Join(b.TempDir(), "home"), nil, 0)
+	unlock, err := h.Lock(0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	key := "chats/c_1.json"
+	value := func(v int) []byte {
+		return fmt.Appendf(nil, `{"v":%d,"pad":"%s"}`, v, bytes.Repeat([]byte("p"), 1000))
+	}
+	for v := range 3 {
+		class := Live
+		if v == 0 {
+			class = Durable
+		}
+		if _, err := h.Commit([]Write{{Key: key, Data: value(v), Class: class}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	unlock()
+	reader := NewFiles(h.Dir, nil, 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := reader.Get(key); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
