@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conch-sh/conch/harness"
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
-	"github.com/conch-sh/conch/state/harness"
 )
 
 // TestEveryMessageSentFitsTheHook: the largest message chat message lets

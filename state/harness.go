@@ -18,7 +18,7 @@ import (
 )
 
 // Harnesses whose sessions conch links to chats (each with an adapter in
-// cli and a row of capabilities in state/harness).
+// cli and a row of capabilities in package harness).
 const (
 	HarnessClaude  = "claude"
 	HarnessCodex   = "codex"

@@ -13,7 +13,7 @@ import (
 
 func recorded(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "hooks", name))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "hooks", name))
 	if err != nil {
 		t.Fatal(err)
 	}
