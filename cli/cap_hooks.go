@@ -62,7 +62,7 @@ type hook struct {
 	plugin bool
 	// encode, when set, says an answer in the harness's own JSON (Gemini
 	// CLI's); else in Claude Code's, which Codex and Qwen Code speak too.
-	encode func(ans harness.Answer) any
+	encode func(r harness.Reply) any
 	// then, when set, is a second event the one decoded brings (Gemini
 	// CLI's invoke_agent call is a subagent's start or end too), handled
 	// after it; its answer is said only when the first said none.
@@ -119,9 +119,9 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 				// person never reads: a locked home is said where they
 				// look, in the answer the hook gives (the context it
 				// still has, a session's introduction, goes with it).
-				ans := h.held
-				ans.SystemMessage = line
-				_ = h.say(ans)
+				r := reply(h.held)
+				r.SystemMessage = line
+				_ = h.say(r)
 			}
 		}
 		err = nil
@@ -171,13 +171,14 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 		Cwd: a.env.Cwd, PPID: a.env.PPID, Chat: a.chat,
 		PID:    func() int { return a.harnessPID(0) },
 		Getenv: a.env.Getenv, Environ: a.env.Environ, UserHome: a.userHome(),
-		Warn: func(w string) { h.warnings = append(h.warnings, w) },
+		Warn:    func(w string) { h.warnings = append(h.warnings, w) },
+		Wording: hookWording{},
 	}
 	var ans harness.Answer
 	if ev.Kind != 0 { // a plugin's event with nothing to do has none
 		ans, err = harness.Handle(home, ev, env)
 	}
-	if err == nil && h.then != nil && !(h.then.Kind == harness.SubagentStart && (ans.Permission == harness.Deny || ans.Stop)) {
+	if err == nil && h.then != nil && !(h.then.Kind == harness.SubagentStart && (ans.Permission == harness.Deny || ans.EndTurn)) {
 		// (A subagent whose call was refused never runs.)
 		var then harness.Answer
 		then, err = harness.Handle(home, *h.then, env)
@@ -187,11 +188,11 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 	}
 	say := h.say
 	if h.plugin {
-		say = func(ans harness.Answer) error { return h.sayPlugin(ev, ans) }
+		say = func(r harness.Reply) error { return h.sayPlugin(ev, r) }
 	}
 	if h.lockSaid(err) {
 		h.held = ans // said with the warning, once its line is made
-	} else if serr := say(ans); serr != nil {
+	} else if serr := say(reply(ans)); serr != nil {
 		a.unsaid = true // the harness heard nothing: what it marks stays due
 		h.warn("%v", serr)
 	}
@@ -261,7 +262,7 @@ type specific struct {
 
 // say encodes the answer in the harness's JSON and writes it, once. A
 // zero answer says nothing.
-func (h *hook) say(ans harness.Answer) error {
+func (h *hook) say(ans harness.Reply) error {
 	if ans.IsZero() && !h.speak || h.answered {
 		return nil
 	}
@@ -291,7 +292,7 @@ func (h *hook) say(ans harness.Answer) error {
 // encodeAnswer is an answer in the hooks' JSON, which Claude Code and Codex
 // share: the context and a permission decision in hookSpecificOutput, a
 // stop as continue:false, a prompt that keeps the turn going as a block.
-func encodeAnswer(event string, ans harness.Answer) *answer {
+func encodeAnswer(event string, ans harness.Reply) *answer {
 	out := &answer{SystemMessage: ans.SystemMessage}
 	if ans.Stop {
 		f := false

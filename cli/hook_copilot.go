@@ -186,7 +186,7 @@ type copilotAnswer struct {
 // context, beside the tool's result; before one, as its denial; at
 // permissionRequest, as {"behavior": "deny", "interrupt": true}, which
 // ends the turn.
-func encodeCopilot(kind harness.Kind, ans harness.Answer) any {
+func encodeCopilot(kind harness.Kind, ans harness.Reply) any {
 	if kind == harness.Permission {
 		if ans.Permission != harness.Deny {
 			return nil

@@ -146,7 +146,7 @@ type cursorAnswer struct {
 // encodeCursor is ans as Cursor reads it at event (nil: nothing it
 // reads): sessionStart's additional_context; preToolUse's decision, allow
 // or deny (it has no ask); a stop's followup_message, the next prompt.
-func encodeCursor(kind harness.Kind, ans harness.Answer) any {
+func encodeCursor(kind harness.Kind, ans harness.Reply) any {
 	var out cursorAnswer
 	switch kind {
 	case harness.SessionStart:

@@ -90,7 +90,7 @@ func (h *hook) decodeGemini() (harness.Event, error) {
 		return harness.Event{}, fmt.Errorf("unknown event %q: nothing done", h.event)
 	}
 	var rewrite map[string]json.RawMessage
-	h.encode = func(ans harness.Answer) any { return geminiAnswer(h.event, ans, rewrite) }
+	h.encode = func(ans harness.Reply) any { return geminiAnswer(h.event, ans, rewrite) }
 	ev := harness.Event{
 		Kind: h.kind, Name: h.event, Harness: h.harness,
 		Session: p.Str("session_id"), Folder: p.Str("cwd"), Transcript: p.Str("transcript_path"),
@@ -344,7 +344,7 @@ type geminiOutput struct {
 // tool); a turn kept going is a block whose reason Gemini CLI sends as
 // the next prompt; context is additionalContext; a shell command's
 // rewrite goes in tool_input.
-func geminiAnswer(event string, ans harness.Answer, rewrite map[string]json.RawMessage) any {
+func geminiAnswer(event string, ans harness.Reply, rewrite map[string]json.RawMessage) any {
 	out := geminiOutput{SystemMessage: ans.SystemMessage}
 	if ans.Stop {
 		f := false

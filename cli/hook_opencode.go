@@ -74,7 +74,7 @@ type plugAnswer struct {
 // sayPlugin writes the answer as the plugins read it, once: with the
 // chat the event is about where the plugin learns it (a session's start,
 // a prompt, a subagent's start), for CONCH_CHAT in the session's shell.
-func (h *hook) sayPlugin(ev harness.Event, ans harness.Answer) error {
+func (h *hook) sayPlugin(ev harness.Event, ans harness.Reply) error {
 	if h.answered {
 		return nil
 	}

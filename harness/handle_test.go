@@ -42,7 +42,7 @@ func (s *session) event(ev Event) Answer {
 	if s.caps != nil {
 		caps = *s.caps
 	}
-	ans, err := handle(s.home, ev, Env{Cwd: "/work/proj", PPID: pid, PID: func() int { return pid }}, caps)
+	ans, err := handle(s.home, ev, Env{Cwd: "/work/proj", PPID: pid, PID: func() int { return pid }, Wording: testWording{}}, caps)
 	if err != nil {
 		s.t.Fatalf("%v: %v", ev.Kind, err)
 	}
@@ -63,7 +63,7 @@ func TestHandleShapesAnswers(t *testing.T) {
 			me := &session{t: t, home: home, name: tc.harness, id: "S1"}
 			other := &session{t: t, home: home, name: tc.harness, id: "S2"}
 			hello := me.event(Event{Kind: SessionStart, Name: "SessionStart"})
-			if !strings.Contains(hello.Context, "this session is chat c_1") {
+			if hello.Intro == nil || hello.Intro.Chat != "c_1" {
 				t.Fatalf("SessionStart answers %+v, want the introduction", hello)
 			}
 			me.event(Event{Kind: PromptSubmit, Prompt: "Fix the parser"})
@@ -76,11 +76,11 @@ func TestHandleShapesAnswers(t *testing.T) {
 				t.Fatal(err)
 			}
 			ans := me.event(Event{Kind: PreTool, Name: "PreToolUse", Tool: "Bash", Input: Fields{"command": []byte(`"make"`)}})
-			if ans.Permission != Deny || !strings.Contains(ans.PermissionReason, "the build is mine now") {
+			if ans.Permission != Deny || ans.Stop == nil || ans.Stop.Reason != "the build is mine now" {
 				t.Errorf("the pending tool of a stopped reply: %+v, want it denied with the notice", ans)
 			}
-			if ans.Stop != tc.stop {
-				t.Errorf("stop before the tool: %v, want %v (%+v)", ans.Stop, tc.stop, ans)
+			if ans.EndTurn != tc.stop {
+				t.Errorf("stop before the tool: %v, want %v (%+v)", ans.EndTurn, tc.stop, ans)
 			}
 		})
 	}
@@ -115,7 +115,7 @@ func TestHandleLessCapable(t *testing.T) {
 	if ans := me.event(Event{Kind: PostTool, Tool: "Read", Input: Fields{"file_path": []byte(`"a.go"`)}}); !ans.IsZero() {
 		t.Errorf("PostTool answers %+v where nothing reaches the model", ans)
 	}
-	if ans := me.event(Event{Kind: PromptSubmit, Prompt: "go on"}); !strings.Contains(ans.Context, "the lexer is yours") {
+	if ans := me.event(Event{Kind: PromptSubmit, Prompt: "go on"}); ans.Notes == nil || len(ans.Notes.Messages) != 1 || ans.Notes.Messages[0].Text != "the lexer is yours" {
 		t.Errorf("the next prompt answers %+v, want the message still due", ans)
 	}
 	send("review this next", true)
@@ -133,10 +133,32 @@ func TestHandleLessCapable(t *testing.T) {
 	if ans := me.event(Event{Kind: PreTool, Tool: "Bash", Input: Fields{"command": []byte(`"make"`)}}); !ans.IsZero() {
 		t.Errorf("PreTool answers %+v from a harness that can refuse no tool", ans)
 	}
-	if ans := me.event(Event{Kind: PromptSubmit, Prompt: "and?"}); !strings.Contains(ans.Context, "stopped your last reply: the build is mine now") {
+	if ans := me.event(Event{Kind: PromptSubmit, Prompt: "and?"}); ans.Notes == nil || ans.Notes.Stop == nil || ans.Notes.Stop.Reason != "the build is mine now" {
 		t.Errorf("the next event that can say it answers %+v, want the stop", ans)
 	}
 }
+
+// testWording stands in for render's wording (cli's): it cleans by
+// folding white space, and says every note in one byte.
+type testWording struct{}
+
+func (testWording) Clean(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func (w testWording) CutTitle(s string, max int) string {
+	if s = w.Clean(s); len(s) > max {
+		s = s[:max]
+	}
+	return s
+}
+
+func (testWording) Fit(n *state.Notes, room int) (*state.Notes, int) {
+	if n.Empty() {
+		return n, 0
+	}
+	return n, 1
+}
+
+func (testWording) Size(Answer) int { return 0 }
 
 // TestFamily: each harness's tools, in the families of steps, with the
 // files they work on.

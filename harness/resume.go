@@ -159,13 +159,13 @@ func ResumeOf(harness string) *Resumer { return Of(harness).Resume }
 // keepResume keeps how to wake chat c by resuming this session, at its
 // start: the harness's program, its resume, its own variables, and the
 // process that runs it now (while it lives, the session is open).
-func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
+func keepResume(r *run, ev *Event, tx *state.Tx, c *state.Chat) error {
 	rs := r.caps.Resume
-	if rs == nil || r.ev.Agent != "" || r.ev.Session == "" || strings.HasPrefix(r.ev.Session, "-") {
+	if rs == nil || ev.Agent != "" || ev.Session == "" || strings.HasPrefix(ev.Session, "-") {
 		return nil
 	}
 	pid := r.env.PID()
-	first := r.ev.Argv
+	first := ev.Argv
 	if len(first) == 0 || len(first) > 64 {
 		first = proc.Args(pid)
 	}
@@ -173,7 +173,7 @@ func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
 	if prog == nil {
 		return nil // nothing says what to run: the chat cannot be woken so
 	}
-	how := state.ResumeHow{Argv: slices.Concat(prog, rs.Argv(r.ev.Session)), Modes: rs.Modes}
+	how := state.ResumeHow{Argv: slices.Concat(prog, rs.Argv(ev.Session)), Modes: rs.Modes}
 	if len(rs.Carry) > 0 || len(rs.CarryValues) > 0 || rs.Own != nil {
 		for _, f := range rs.Carry {
 			if slices.Contains(first, f) {
@@ -190,12 +190,12 @@ func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
 		}
 	}
 	if rs.Before != nil {
-		how.Prompt = rs.Before(r.ev.Session)
+		how.Prompt = rs.Before(ev.Session)
 	}
 	start, _ := proc.Start(pid)
 	res := state.Resume{
-		Harness: r.ev.Harness, Session: r.ev.Session, How: how, Channel: state.LocalURL(r.ev.Channel),
-		Env: r.harnessEnv(rs, pid), Proc: state.Proc{PID: pid, Start: start},
+		Harness: ev.Harness, Session: ev.Session, How: how, Channel: state.LocalURL(ev.Channel),
+		Env: harnessEnv(r, rs, pid), Proc: state.Proc{PID: pid, Start: start},
 	}
 	return tx.KeepResume(c.ID, res, state.CmdEnvOf(r.env.Getenv))
 }
@@ -204,7 +204,7 @@ func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
 // has them (the harness's environment, never another chat's): the ones
 // rs names, and those every harness shares; never those that name this
 // session's shell or files (a resumed run has its own), nor conch's.
-func (r *run) harnessEnv(rs *Resumer, pid int) []string {
+func harnessEnv(r *run, rs *Resumer, pid int) []string {
 	names := slices.Concat(sharedEnv, rs.Env)
 	if rs.ConfigEnv != nil {
 		names = append(names, rs.ConfigEnv(r.env.Getenv, r.env.UserHome)...)

@@ -7,8 +7,6 @@ package harness
 import (
 	"slices"
 	"strings"
-
-	"github.com/conch-sh/conch/render"
 )
 
 // Family is the step family of a harness's tool and the files it works on
@@ -68,19 +66,19 @@ func conchShell(ev *Event) bool {
 
 // outsideSource is what a web tool read from outside: the URL fetched, or
 // the search made.
-func outsideSource(tool string, input Fields) string {
+func outsideSource(w Wording, tool string, input Fields) string {
 	switch tool {
 	case "WebFetch", "web_fetch":
 		if u := input.Str("url"); u != "" {
-			return render.Clean(u)
+			return w.Clean(u)
 		}
 		// Gemini CLI's web_fetch takes a prompt that holds its URLs.
 		if urls := promptURLs(input.Str("prompt")); urls != "" {
-			return render.Clean(urls)
+			return w.Clean(urls)
 		}
 		return "web fetch"
 	case "WebSearch", "google_web_search", "web_search":
-		if q := render.Clean(input.Str("query")); q != "" {
+		if q := w.Clean(input.Str("query")); q != "" {
 			return "web search: " + q
 		}
 		return "web search"
