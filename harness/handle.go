@@ -32,7 +32,7 @@ type run struct {
 // failed still stands (the error is the adapter's to warn of, never to
 // fail the session with).
 func Handle(home *state.Home, ev Event, env Env) (Answer, error) {
-	return handle(home, ev, env, Of(ev.Harness))
+	return handle(home, ev, env, CapsOf(ev.Harness))
 }
 
 // handle is Handle for a harness of the capabilities given.

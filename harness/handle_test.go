@@ -38,7 +38,7 @@ func (s *session) event(ev Event) Answer {
 	}
 	ev.Mode = state.ModeAuto
 	pid := os.Getpid() // a process that is there for as long as the test runs
-	caps := Of(s.name)
+	caps := CapsOf(s.name)
 	if s.caps != nil {
 		caps = *s.caps
 	}
@@ -92,7 +92,7 @@ func TestHandleShapesAnswers(t *testing.T) {
 // there, and the message stays due for the next prompt; one that cannot
 // keep a turn going ends it, and the --start-reply message waits.
 func TestHandleLessCapable(t *testing.T) {
-	caps := Of(state.HarnessClaude)
+	caps := CapsOf(state.HarnessClaude)
 	caps.Deny, caps.KeepGoing = false, false
 	caps.Context = KindsOf(SessionStart, PromptSubmit)
 	home := newHome(t)

@@ -95,16 +95,16 @@ func keptThread(r *run, thread string) bool {
 // own session, and only a session of another harness, whose shell started
 // it, can be the chat it was started in.
 func SessionChat(records store.Store, getenv func(string) string, but string) string {
-	for _, k := range known {
-		if k.harness == but || k.caps.SessionEnv == "" {
+	for _, k := range Adapters {
+		if k.Name == but || k.Caps.SessionEnv == "" {
 			continue
 		}
-		if id := getenv(k.caps.SessionEnv); id != "" {
+		if id := getenv(k.Caps.SessionEnv); id != "" {
 			agent := ""
-			if k.caps.AgentEnv != "" {
-				agent = getenv(k.caps.AgentEnv) // a subagent's command acts as its chat
+			if k.Caps.AgentEnv != "" {
+				agent = getenv(k.Caps.AgentEnv) // a subagent's command acts as its chat
 			}
-			if c := state.LinkedAgentChat(records, k.harness, id, agent); c != "" {
+			if c := state.LinkedAgentChat(records, k.Name, id, agent); c != "" {
 				return c
 			}
 		}
@@ -118,12 +118,12 @@ func SessionChat(records store.Store, getenv func(string) string, but string) st
 // session's shell and so its CONCH_CHAT, and when the conch command
 // running there now is a subagent's, it acts as the subagent's own chat.
 func ShellChat(home *state.Home, getenv func(string) string, chat string) string {
-	for _, k := range known {
-		if !k.caps.ShellSession {
+	for _, k := range Adapters {
+		if !k.Caps.ShellSession {
 			continue
 		}
-		if session := getenv(k.caps.SessionEnv); session != "" {
-			return home.ShellChat(k.harness, session, chat)
+		if session := getenv(k.Caps.SessionEnv); session != "" {
+			return home.ShellChat(k.Name, session, chat)
 		}
 	}
 	return chat
@@ -134,8 +134,8 @@ func ShellChat(home *state.Home, getenv func(string) string, chat string) string
 // whatever runs it (conch mcp, once it has worked its chat out) hides.
 func SessionVars() []string {
 	var vars []string
-	for _, k := range known {
-		for _, v := range []string{k.caps.SessionEnv, k.caps.AgentEnv} {
+	for _, k := range Adapters {
+		for _, v := range []string{k.Caps.SessionEnv, k.Caps.AgentEnv} {
 			if v != "" && !slices.Contains(vars, v) {
 				vars = append(vars, v)
 			}
@@ -149,12 +149,12 @@ func SessionVars() []string {
 // reporting to conch (Codex's, until the person trusts them). All ""
 // when every session named is linked, or none is named.
 func UnlinkedSession(records store.Store, getenv func(string) string) (harness, variable, session string) {
-	for _, k := range known {
-		if k.caps.SessionEnv == "" {
+	for _, k := range Adapters {
+		if k.Caps.SessionEnv == "" {
 			continue
 		}
-		if id := getenv(k.caps.SessionEnv); id != "" && state.LinkedChat(records, k.harness, id) == "" {
-			return k.harness, k.caps.SessionEnv, id
+		if id := getenv(k.Caps.SessionEnv); id != "" && state.LinkedChat(records, k.Name, id) == "" {
+			return k.Name, k.Caps.SessionEnv, id
 		}
 	}
 	return "", "", ""

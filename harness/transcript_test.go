@@ -172,20 +172,30 @@ func TestCopilotLastWords(t *testing.T) {
 	}
 }
 
-// CopilotStopWritten finds the start of the agentStop hook fired at its
+// copilotStopWritten finds the start of the agentStop hook fired at its
 // time, and no other: an earlier turn's (ended or not) is not it.
 func TestCopilotStopWritten(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "events.jsonl")
 	if err := os.WriteFile(path, recorded(t, "copilot/transcript.jsonl"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if !CopilotStopWritten(path, 1761991200000) {
+	if !copilotStopWritten(path, 1761991200000) {
 		t.Error("the recorded Stop's hook start was not found")
 	}
-	if CopilotStopWritten(path, 1761991200001) {
+	if copilotStopWritten(path, 1761991200001) {
 		t.Error("another time's Stop was found")
 	}
-	if CopilotStopWritten(filepath.Join(t.TempDir(), "none.jsonl"), 1) {
+	if copilotStopWritten(filepath.Join(t.TempDir(), "none.jsonl"), 1) {
 		t.Error("a missing file holds a Stop")
 	}
+}
+
+// lastAssistant is what the adapter of the harness named reads as the
+// last assistant words of a session file's data.
+func lastAssistant(harness string, data []byte) string {
+	ad := Of(harness)
+	if ad == nil || ad.LastWords == nil {
+		return ""
+	}
+	return ad.LastWords(rows(data))
 }
