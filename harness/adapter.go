@@ -3,6 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/conch-sh/conch/state"
 )
@@ -103,7 +104,7 @@ func Names() []string {
 }
 
 // Adoptable are the harnesses whose sessions conch can adopt (their
-// session files say what the person typed).
+// session files say what the person typed), by name.
 func Adoptable() []string {
 	var names []string
 	for _, a := range Adapters {
@@ -111,6 +112,7 @@ func Adoptable() []string {
 			names = append(names, a.Name)
 		}
 	}
+	slices.Sort(names)
 	return names
 }
 

@@ -69,7 +69,7 @@ const (
 type Event struct {
 	Kind    Kind
 	Name    string // the harness's own name for the event, said in warnings and answers
-	Harness string // state.HarnessClaude, state.HarnessCodex, …
+	Harness string // its adapter's Name ("claude", "codex", …)
 
 	Session   string // the harness's session id
 	Agent     string // set when the event comes from inside a subagent

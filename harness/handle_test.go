@@ -57,7 +57,7 @@ func TestHandleShapesAnswers(t *testing.T) {
 	for _, tc := range []struct {
 		harness string
 		stop    bool
-	}{{state.HarnessClaude, true}, {state.HarnessCodex, false}} {
+	}{{claudeName, true}, {codexName, false}} {
 		t.Run(tc.harness, func(t *testing.T) {
 			home := newHome(t)
 			me := &session{t: t, home: home, name: tc.harness, id: "S1"}
@@ -92,12 +92,12 @@ func TestHandleShapesAnswers(t *testing.T) {
 // there, and the message stays due for the next prompt; one that cannot
 // keep a turn going ends it, and the --start-reply message waits.
 func TestHandleLessCapable(t *testing.T) {
-	caps := CapsOf(state.HarnessClaude)
+	caps := CapsOf(claudeName)
 	caps.Deny, caps.KeepGoing = false, false
 	caps.Context = KindsOf(SessionStart, PromptSubmit)
 	home := newHome(t)
-	me := &session{t: t, home: home, name: state.HarnessClaude, id: "S1", caps: &caps}
-	other := &session{t: t, home: home, name: state.HarnessClaude, id: "S2"}
+	me := &session{t: t, home: home, name: claudeName, id: "S1", caps: &caps}
+	other := &session{t: t, home: home, name: claudeName, id: "S2"}
 	me.event(Event{Kind: SessionStart})
 	me.event(Event{Kind: PromptSubmit, Prompt: "Fix the parser"})
 	other.event(Event{Kind: SessionStart})

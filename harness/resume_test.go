@@ -58,7 +58,7 @@ func TestHarnessEnv(t *testing.T) {
 		"CLAUDE_ENV_FILE=/tmp/env", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDE_CODE_ENTRYPOINT=cli",
 		"CONCH_CHAT=c_9", "CONCH_HOME=/h", "SENDER_SECRET=no", "EMPTY_=", "ANTHROPIC_EMPTY=",
 	}
-	r := &run{caps: CapsOf(state.HarnessClaude),
+	r := &run{caps: CapsOf(claudeName),
 		env: Env{Environ: func() []string { return environ }, Getenv: func(string) string { return "" }}}
 	got := harnessEnv(r, claudeResume, 0)
 	want := []string{"ANTHROPIC_API_KEY=sk-ant-x", "ANTHROPIC_BASE_URL=http://127.0.0.1:9", "CLAUDE_CODE_ENTRYPOINT=cli", "HTTPS_PROXY=http://p:1"}
