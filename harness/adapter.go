@@ -2,6 +2,7 @@ package harness
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -158,7 +159,7 @@ type Hook struct {
 
 // ErrNothing is a decoder's word for an event that means nothing in conch
 // (Gemini CLI's PreCompress before a request it does not compress).
-var ErrNothing = fmt.Errorf("nothing to do")
+var ErrNothing = errors.New("nothing to do")
 
 // unknownEvent is a decoder's error for an event name it does not know.
 func unknownEvent(name string) error {
@@ -166,7 +167,7 @@ func unknownEvent(name string) error {
 }
 
 // errNoEventName is a decoder's error for an event that names none.
-var errNoEventName = fmt.Errorf("the event has no hook_event_name")
+var errNoEventName = errors.New("the event has no hook_event_name")
 
 // ShowsSystemMessage says whether the harness shows a reply's
 // SystemMessage for the event: one whose answer it reads (not SessionEnd,

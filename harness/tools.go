@@ -112,7 +112,7 @@ func commits(command string) bool {
 		if len(words) == 0 || (words[0] != "git" && !strings.HasSuffix(words[0], "/git")) {
 			continue
 		}
-		if gitRewrites[gitSubcommand(words[1:])] {
+		if gitRewrites(gitSubcommand(words[1:])) {
 			return true
 		}
 	}
@@ -158,10 +158,15 @@ func shellParts(command string) []string {
 	})
 }
 
-// gitRewrites are the git subcommands that change the work tree's files.
-var gitRewrites = map[string]bool{
-	"commit": true, "merge": true, "rebase": true, "cherry-pick": true, "revert": true, "am": true,
-	"pull": true, "stash": true, "reset": true, "checkout": true, "switch": true, "restore": true,
+// gitRewrites says whether a git subcommand changes the work tree's files
+// (a switch, not a map: a map would be built at every process's start).
+func gitRewrites(sub string) bool {
+	switch sub {
+	case "commit", "merge", "rebase", "cherry-pick", "revert", "am",
+		"pull", "stash", "reset", "checkout", "switch", "restore":
+		return true
+	}
+	return false
 }
 
 // gitSubcommand is the first word after git's own options (-C DIR and
