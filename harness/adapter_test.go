@@ -237,3 +237,51 @@ func goFiles(t *testing.T) []goFile {
 	}
 	return files
 }
+
+// TestHandlersTakeTheEvent (issue 26 item 2): the event is every
+// handler's parameter, never a field of the run being handled, and a run
+// carries only what every handler shares (saying once, updating under the
+// lock): no handler hangs on it.
+func TestHandlersTakeTheEvent(t *testing.T) {
+	var methods []string
+	for _, f := range goFiles(t) {
+		if path.Dir(f.rel) != "harness" {
+			continue
+		}
+		for _, d := range f.ast.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil || len(d.Recv.List) == 0 {
+					continue
+				}
+				recv := d.Recv.List[0].Type
+				if star, ok := recv.(*ast.StarExpr); ok {
+					recv = star.X
+				}
+				if id, ok := recv.(*ast.Ident); ok && id.Name == "run" {
+					methods = append(methods, d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, spec := range d.Specs {
+					ts, ok := spec.(*ast.TypeSpec)
+					if !ok || ts.Name.Name != "run" {
+						continue
+					}
+					for _, field := range ts.Type.(*ast.StructType).Fields.List {
+						typ := field.Type
+						if star, ok := typ.(*ast.StarExpr); ok {
+							typ = star.X
+						}
+						if id, ok := typ.(*ast.Ident); ok && id.Name == "Event" {
+							t.Errorf("run holds the event (%s): pass it to the handlers", f.fset.Position(field.Pos()))
+						}
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(methods)
+	if want := []string{"say", "update"}; !slices.Equal(methods, want) {
+		t.Errorf("run's methods are %q, want only %q: a handler takes the run and the event as parameters", methods, want)
+	}
+}

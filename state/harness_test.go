@@ -1,6 +1,7 @@
 package state
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -18,4 +19,22 @@ func TestSessionRelStaysInside(t *testing.T) {
 	if got := sessionRel("codex", "019a-4f2e_b.1"); got != "sessions/codex/019a-4f2e_b.1.json" {
 		t.Errorf("a plain id is kept at %q", got)
 	}
+}
+
+// FuzzValidHarness: a name ValidHarness takes is one folder's name under
+// sessions/, never a path that leaves it, and a name it refuses makes no
+// link's path.
+func FuzzValidHarness(f *testing.F) {
+	for _, s := range []string{"claude", "qwen", "", "../x", "a/b", "Claude", "c_1", strings.Repeat("a", 33)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !ValidHarness(s) {
+			return
+		}
+		rel := sessionRel(s, "k")
+		if rel != "sessions/"+s+"/k.json" || filepath.Base(filepath.Dir(rel)) != s || strings.ContainsAny(s, "/\\.\x00 ") || len(s) > 32 {
+			t.Errorf("ValidHarness(%q) takes a name that is not one folder's: %s", s, rel)
+		}
+	})
 }
