@@ -120,68 +120,6 @@ func codexLastWords(lines [][]byte) string {
 	return ""
 }
 
-// copilotLastWords is the last assistant text of a Copilot CLI events
-// file's rows in this turn: a subagent's rows are its own chat's words,
-// and the person's prompt ends the search (the turn said nothing).
-func copilotLastWords(lines [][]byte) string {
-	for i := len(lines) - 1; i >= 0; i-- {
-		var row copilotRow
-		if json.Unmarshal(lines[i], &row) != nil || row.Data.ParentToolCallID != "" {
-			continue // a subagent's row (its own chat's words)
-		}
-		switch row.Type {
-		case "assistant.message":
-			if row.Data.Content != "" {
-				return row.Data.Content
-			}
-		case "user.message":
-			if row.Data.Source == "" {
-				return "" // the person's prompt: this turn said nothing
-			}
-		}
-	}
-	return ""
-}
-
-// copilotRow is one row of Copilot CLI's session events
-// (~/.copilot/session-state/SESSION/events.jsonl): the fields conch reads.
-// A subagent's messages carry the task's parentToolCallId; a prompt that
-// is not the person's (a subagent's task) carries a source.
-type copilotRow struct {
-	Type string `json:"type"`
-	Data struct {
-		Content          string `json:"content"`
-		Source           string `json:"source"`
-		ParentToolCallID string `json:"parentToolCallId"`
-	} `json:"data"`
-}
-
-// copilotStopWritten says whether Copilot CLI's events file at path holds
-// the start of the agentStop hook fired at the time at (Unix
-// milliseconds, as its hook.start row has it): Copilot writes the file in
-// batches, a moment after the events, and the turn's last message is in
-// it only once the batch holding that hook's start is.
-func copilotStopWritten(path string, at int64) bool {
-	for _, line := range bytes.Split(fileTail(path), []byte{'\n'}) {
-		if !bytes.Contains(line, []byte(`"agentStop"`)) {
-			continue
-		}
-		var row struct {
-			Type string `json:"type"`
-			Data struct {
-				HookType string `json:"hookType"`
-				Input    struct {
-					Timestamp int64 `json:"timestamp"`
-				} `json:"input"`
-			} `json:"data"`
-		}
-		if json.Unmarshal(line, &row) == nil && row.Type == "hook.start" && row.Data.HookType == "agentStop" && row.Data.Input.Timestamp == at {
-			return true
-		}
-	}
-	return false
-}
-
 // humanTexts are the texts a person typed, row by row, in whole lines of
 // a session file of the harness named: tool results, meta rows (a local
 // command's caveat, a skill's injection), compaction summaries, the
