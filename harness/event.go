@@ -242,6 +242,7 @@ type Env struct {
 	UserHome string
 	// Warn hears what went wrong without failing the event.
 	Warn func(string)
-	// Wording is render's, for what the harness cleans and measures.
+	// Wording is render's, for what the harness cleans and measures
+	// (required: cli hands it hookWording).
 	Wording Wording
 }

@@ -134,6 +134,8 @@
 //	§11 a harness's event names, decoded         → harness/claude.go (claudeKind, decodeHook) → hook_claude_events
 //	§11 what a harness can carry in an answer    → harness/caps.go (Capabilities, Kinds) → guard_codex, harness/handle_test.go
 //	§11 a hook never breaks its session          → cli/cap_hooks.go (runHook) → hook_claude_garbage
+//	§11 an adapter is one value, one file each   → harness/adapter.go (Adapter, Adapters) → harness/adapter_test.go
+//	§11 an answer in types, said in cli          → harness/event.go (Answer, Wording) → hook_claude_current, harness/handle_test.go
 //	§11 a session is a chat, subagents children  → harness.go (HarnessChat) → hook_claude_current, e2e_two_sessions
 //	§11 Stop delivers a start-reply message      → harness.go (ContinueWithMessage) → hook_claude_current
 //	§11 tools to families                        → harness/tools.go (Family, commits) → hook_claude_tools
