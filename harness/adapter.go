@@ -27,6 +27,9 @@ type Adapter struct {
 	// Caps are what the harness can carry, and what its sessions give
 	// conch beyond the events.
 	Caps Capabilities
+	// Tools are the harness's own tools in Claude Code's words (the
+	// tool-to-family table's), where their names are not Claude Code's.
+	Tools []ToolWord
 	// Decode reads the event the hook was handed (h.P) into an Event,
 	// naming it in h.Event and h.Kind; a zero Event is one conch leaves
 	// alone, ErrNothing one that means nothing.

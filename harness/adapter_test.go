@@ -51,6 +51,11 @@ func TestAdaptersWhole(t *testing.T) {
 		if a.Caps.Context == 0 || a.Caps.ContextCap <= 0 {
 			t.Errorf("adapter %q: its capabilities say no event reaches the model: %+v", a.Name, a.Caps)
 		}
+		for _, w := range a.Tools {
+			if f, _ := Family(w.As, Fields{}); f == "other" || w.Name == w.As {
+				t.Errorf("adapter %q: its tool %q is said as %q, no word of Claude Code's the tool table reads", a.Name, w.Name, w.As)
+			}
+		}
 		if Of(a.Name) != a {
 			t.Errorf("Of(%q) is not its adapter", a.Name)
 		}

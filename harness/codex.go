@@ -48,6 +48,11 @@ Exit codes: 0, always.`,
 		ContextCap: 10000, SystemMessage: true, HostedSearch: true, HiddenThreads: true,
 		EnvFiles: []string{"CODEX_ENV_FILE", "CLAUDE_ENV_FILE"}, SessionEnv: "CODEX_THREAD_ID",
 	},
+	// Codex's hooks name its shell Bash; older versions, and its
+	// rollouts, name it so (codex's own binary, 0.171).
+	Tools: []ToolWord{
+		{"shell", "Bash"}, {"exec_command", "Bash"}, {"local_shell", "Bash"}, {"web_search", "WebSearch"},
+	},
 	Decode:      decodeCodex,
 	Encode:      encodeHook,
 	ArgEvent:    true,

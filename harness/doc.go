@@ -26,8 +26,8 @@
 //  1. harness/NAME.go: var NAME = Adapter{Name, Title, Use, Short, Long,
 //     Caps (with its Resumer), Decode (its payload → Event), Encode
 //     (Reply → its JSON; Claude Code's protocol is decodeHook and
-//     encodeHook)}, and its tools' rows in Family where they are not
-//     Claude Code's words;
+//     encodeHook), Tools (its tools' names in Claude Code's words, which
+//     the tool-to-family table reads)};
 //  2. one line in Adapters;
 //  3. its install recipe, cli/install/NAME.go, and a line in install.Recipes;
 //  4. its recorded payloads in testdata/hooks/NAME, and an e2e test in

@@ -48,6 +48,13 @@ Exit codes: 0, always.`,
 		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, Ask: true, SystemMessage: true,
 		RewritesShell: true,
 	},
+	// Gemini CLI 0.61's tool names (its *_TOOL_NAME constants);
+	// search_file_content is its grep's older name.
+	Tools: []ToolWord{
+		{"write_file", "Write"}, {"replace", "Edit"}, {"read_file", "Read"}, {"read_many_files", "Glob"},
+		{"grep_search", "Grep"}, {"search_file_content", "Grep"}, {"glob", "Glob"}, {"list_directory", "LS"},
+		{"web_fetch", "WebFetch"}, {"google_web_search", "WebSearch"}, {"run_shell_command", "Bash"},
+	},
 	Decode: decodeGemini,
 	Encode: encodeGemini,
 }

@@ -151,7 +151,7 @@ func abs(r *run, ev *Event, p string) string {
 // toolStep is the step family of the event's tool, and the files it
 // works on, absolute.
 func toolStep(r *run, ev *Event) (family string, files []string) {
-	family, raw := Family(ev.Tool, ev.Input)
+	family, raw := Family(toolWord(ev.Harness, ev.Tool), ev.Input)
 	for _, f := range raw {
 		files = appendNew(files, abs(r, ev, f))
 	}
@@ -341,7 +341,7 @@ func guard(r *run, ev *Event, tx *state.Tx, c *state.Chat, family string, files 
 	if family == "edit" {
 		in.Files = files
 	}
-	if shellTool(ev.Tool) {
+	if shellTool(toolWord(ev.Harness, ev.Tool)) {
 		in.Command = ev.Input.Str("command")
 	}
 	return tx.Guard(state.Actor{ID: c.ID}, in)
@@ -406,7 +406,7 @@ func postTool(r *run, ev *Event) error {
 			files = appendNew(files, abs(r, ev, f))
 		}
 	}
-	source := outsideSource(r.env.Wording, tool, ev.Input)
+	source := outsideSource(r.env.Wording, toolWord(ev.Harness, tool), ev.Input)
 	// Most tool calls change nothing conch keeps (the step began at
 	// PreToolUse): look first without the lock, as conch notes does.
 	var c *state.Chat

@@ -161,26 +161,32 @@ func (testWording) Fit(n *state.Notes, room int) (*state.Notes, int) {
 func (testWording) Size(Answer) int { return 0 }
 
 // TestFamily: each harness's tools, in the families of steps, with the
-// files they work on.
+// files they work on: Claude Code's words, and the others' said in them
+// (their adapters' Tools); a name one harness has is nothing to another.
 func TestFamily(t *testing.T) {
 	for _, c := range []struct {
-		tool, input, family string
-		files               []string
+		harness, tool, input, family string
+		files                        []string
 	}{
-		{"Edit", `{"file_path":"a.go"}`, "edit", []string{"a.go"}},
-		{"NotebookEdit", `{"notebook_path":"n.ipynb"}`, "edit", []string{"n.ipynb"}},
-		{"Read", `{"file_path":"/x/b.go"}`, "read", []string{"/x/b.go"}},
-		{"Grep", `{"pattern":"x"}`, "read", nil},
-		{"WebSearch", `{"query":"q"}`, "browse", nil},
-		{"Bash", `{"command":"go test ./..."}`, "run", nil},
-		{"Bash", `{"command":"git -C repo commit -m x"}`, "edit", nil},
-		{"exec_command", `{"command":"conch wait chat c_2"}`, "wait", nil},
-		{"apply_patch", `{"input":"*** Begin Patch\n*** Update File: a.go\n*** Move to: b.go\n*** End Patch"}`, "edit", []string{"a.go", "b.go"}},
-		{"mcp__thing", `{}`, "other", nil},
+		{claudeName, "Edit", `{"file_path":"a.go"}`, "edit", []string{"a.go"}},
+		{claudeName, "NotebookEdit", `{"notebook_path":"n.ipynb"}`, "edit", []string{"n.ipynb"}},
+		{claudeName, "Read", `{"file_path":"/x/b.go"}`, "read", []string{"/x/b.go"}},
+		{claudeName, "Grep", `{"pattern":"x"}`, "read", nil},
+		{claudeName, "WebSearch", `{"query":"q"}`, "browse", nil},
+		{claudeName, "Bash", `{"command":"go test ./..."}`, "run", nil},
+		{claudeName, "Bash", `{"command":"git -C repo commit -m x"}`, "edit", nil},
+		{codexName, "exec_command", `{"command":"conch wait chat c_2"}`, "wait", nil},
+		{codexName, "apply_patch", `{"input":"*** Begin Patch\n*** Update File: a.go\n*** Move to: b.go\n*** End Patch"}`, "edit", []string{"a.go", "b.go"}},
+		{geminiName, "replace", `{"file_path":"a.go"}`, "edit", []string{"a.go"}},
+		{geminiName, "run_shell_command", `{"command":"make"}`, "run", nil},
+		{qwenName, "write_file", `{"file_path":"a.go"}`, "edit", []string{"a.go"}},
+		{qwenName, "notebook_edit", `{"notebook_path":"n.ipynb"}`, "edit", []string{"n.ipynb"}},
+		{claudeName, "write_file", `{"file_path":"a.go"}`, "other", nil},
+		{claudeName, "mcp__thing", `{}`, "other", nil},
 	} {
-		family, files := Family(c.tool, Obj([]byte(c.input)))
+		family, files := Family(toolWord(c.harness, c.tool), Obj([]byte(c.input)))
 		if family != c.family || strings.Join(files, ",") != strings.Join(c.files, ",") {
-			t.Errorf("Family(%s, %s) = %s %q, want %s %q", c.tool, c.input, family, files, c.family, c.files)
+			t.Errorf("%s's %s(%s) = %s %q, want %s %q", c.harness, c.tool, c.input, family, files, c.family, c.files)
 		}
 	}
 }

@@ -39,6 +39,13 @@ Exit codes: 0, always.`,
 		ContextCap: 10000, Ask: true,
 		SessionEnv: "QWEN_CODE_SESSION_ID", ShellSession: true, AgentEnv: "QWEN_CODE_AGENT_ID",
 	},
+	// Qwen Code 0.24's tool names (its ToolNames); read_many_files is
+	// Gemini CLI's, whose tools Qwen Code's began as.
+	Tools: []ToolWord{
+		{"write_file", "Write"}, {"edit", "Edit"}, {"notebook_edit", "NotebookEdit"}, {"read_file", "Read"},
+		{"read_many_files", "Glob"}, {"grep_search", "Grep"}, {"glob", "Glob"}, {"list_directory", "LS"},
+		{"web_fetch", "WebFetch"}, {"web_search", "WebSearch"}, {"run_shell_command", "Bash"},
+	},
 	Decode: decodeQwen,
 	Encode: encodeHook,
 }
