@@ -48,6 +48,10 @@ type Adapter struct {
 	// TrustsHooks: the harness runs hooks only once the person trusts
 	// them (Codex's review), which fixing a session's hooks says.
 	TrustsHooks bool
+	// PromptInto, when set, is how a prompt goes into one of the
+	// harness's open sessions, through the server its session names
+	// (Event.Channel): one JSON request, given the session's environment.
+	PromptInto func(session, prompt string, getenv func(string) string) (PromptRequest, error)
 	// LastWords is the last text the assistant wrote, in a session file's
 	// rows (nil: conch reads no session file of the harness's).
 	LastWords func(rows [][]byte) string
@@ -118,6 +122,15 @@ func Adoptable() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// PromptRequest is a prompt's request to a harness's own server: its
+// method and path, its JSON body, and header lines ("Name: value") beside
+// the ones every request has.
+type PromptRequest struct {
+	Method, Path string
+	Body         []byte
+	Header       []string
 }
 
 // Hook is one run of an adapter's hook: the payload it was handed and the

@@ -1,7 +1,9 @@
 package harness
 
 import (
+	"encoding/base64"
 	"encoding/json"
+	"net/url"
 	"strings"
 
 	"github.com/conch-sh/conch/state"
@@ -31,9 +33,10 @@ var opencode = Adapter{
 		Context: hookContext, Deny: true, KeepGoing: true,
 		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, ShellChat: true,
 	},
-	Decode: decodeOpenCode,
-	Encode: encodePlugin,
-	Plugin: true,
+	PromptInto: opencodePrompt,
+	Decode:     decodeOpenCode,
+	Encode:     encodePlugin,
+	Plugin:     true,
 }
 
 // opencode run --help: "-s, --session session id to continue", "--agent
@@ -178,4 +181,24 @@ func openCodeTool(name string) (toolSpec, bool) {
 		return toolSpec{"WebSearch", map[string]string{"query": "query"}}, true
 	}
 	return toolSpec{}, false
+}
+
+// opencodePrompt is a prompt into an open OpenCode session, through its
+// own server: POST /session/ID/prompt_async, with the basic auth that
+// OPENCODE_SERVER_PASSWORD (and OPENCODE_SERVER_USERNAME, else
+// "opencode") sets in the session's environment.
+func opencodePrompt(session, prompt string, getenv func(string) string) (PromptRequest, error) {
+	body, err := json.Marshal(map[string]any{"parts": []any{map[string]any{"type": "text", "text": prompt}}})
+	if err != nil {
+		return PromptRequest{}, err
+	}
+	req := PromptRequest{Method: "POST", Path: "/session/" + url.PathEscape(session) + "/prompt_async", Body: body}
+	if pw := getenv("OPENCODE_SERVER_PASSWORD"); pw != "" {
+		user := getenv("OPENCODE_SERVER_USERNAME")
+		if user == "" {
+			user = "opencode"
+		}
+		req.Header = append(req.Header, "Authorization: Basic "+base64.StdEncoding.EncodeToString([]byte(user+":"+pw)))
+	}
+	return req, nil
 }
