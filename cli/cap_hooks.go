@@ -170,9 +170,10 @@ func (a *app) runHook(ad *harness.Adapter, input []byte) (err error) {
 	}
 	home.LockWait = hookLockWait
 	a.home = home
+	userHome := a.userHome()
 	hk := h.h
 	hk.P, hk.Home, hk.Chat = p, home, a.chat
-	hk.Cwd, hk.PPID, hk.Getenv, hk.UserHome = a.env.Cwd, a.env.PPID, a.env.Getenv, a.userHome()
+	hk.Cwd, hk.PPID, hk.Getenv, hk.UserHome = a.env.Cwd, a.env.PPID, a.env.Getenv, userHome
 	hk.PID = func() int { return a.harnessPID(0) }
 	ev, err := ad.Decode(hk)
 	a.chat = hk.Chat // the decoder may know better (Codex's TUI)
@@ -192,7 +193,7 @@ func (a *app) runHook(ad *harness.Adapter, input []byte) (err error) {
 	env := harness.Env{
 		Cwd: a.env.Cwd, PPID: a.env.PPID, Chat: a.chat,
 		PID:    func() int { return a.harnessPID(0) },
-		Getenv: a.env.Getenv, Environ: a.env.Environ, UserHome: a.userHome(),
+		Getenv: a.env.Getenv, Environ: a.env.Environ, UserHome: userHome,
 		Warn:    func(w string) { h.warnings = append(h.warnings, w) },
 		Wording: hookWording{},
 	}
