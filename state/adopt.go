@@ -52,12 +52,12 @@ func adoptionRel(chat string) string { return "adopted/" + chat + ".json" }
 // file again keeps the cursor; another file replaces the link. isFile
 // asks this computer whether the file is one a session writes, and its
 // size (harness.SessionFile): the harness's file, not conch's.
-func (tx *Tx) Adopt(a Actor, harness, file string, isFile func(string) (size int64, err error)) (*Adoption, error) {
+func (tx *Tx) Adopt(a Actor, harness, title, file string, isFile func(string) (size int64, err error)) (*Adoption, error) {
 	if a.Person() {
 		return nil, usagef("adopt links a chat: give --chat ID")
 	}
-	if !slices.Contains(Adoptable, harness) {
-		return nil, usagef("harness %q: want one of %s", harness, strings.Join(Adoptable, ", "))
+	if !ValidHarness(harness) {
+		return nil, usagef("harness %q: not a harness's name", harness)
 	}
 	if err := validText("file", file); err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func (tx *Tx) Adopt(a Actor, harness, file string, isFile func(string) (size int
 	ad = &Adoption{Chat: c.ID, Harness: harness, File: file, Offset: size, Adopted: tx.Now()}
 	tx.put(rel, ad, true)
 	kind, chat := actorOf(a)
-	tx.RecordEvent(c, KindAdopted, kind, chat, "adopted the "+harnessName(harness)+" session "+filepath.Base(file), "")
+	tx.RecordEvent(c, KindAdopted, kind, chat, "adopted the "+title+" session "+filepath.Base(file), "")
 	return ad, nil
 }
 
@@ -168,6 +168,7 @@ type Look struct {
 	From      int64 // the cursor it looked from
 	Next      int64 // the cursor past the whole rows read
 	Harness   string
+	Title     string   // the harness's own name (Claude Code), for the log's words
 	Data      []byte   // the whole rows read
 	Typed     []string // the rows of Data a person typed, as the harness keeps them
 	Missing   bool     // the file is gone
@@ -229,7 +230,7 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 		if ad.Missed >= MissedLooks {
 			tx.remove(rel)
 			res.Dropped = true
-			tx.RecordEvent(c, KindUpstreamMissing, ActorSystem, "", harnessName(ad.Harness)+" session "+filepath.Base(ad.File)+" is gone", "")
+			tx.RecordEvent(c, KindUpstreamMissing, ActorSystem, "", l.Title+" session "+filepath.Base(ad.File)+" is gone", "")
 			return res, nil
 		}
 		tx.put(rel, ad, true)
@@ -247,7 +248,7 @@ func (tx *Tx) ApplyLook(l Look) (ScanResult, error) {
 			continue
 		}
 		res.Messages++
-		tx.RecordEvent(c, KindHuman, ActorHuman, "", "the person typed in the "+harnessName(ad.Harness)+" session directly", "")
+		tx.RecordEvent(c, KindHuman, ActorHuman, "", "the person typed in the "+l.Title+" session directly", "")
 	}
 	res.Read = l.Next - l.From
 	if l.Restarted {

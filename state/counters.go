@@ -110,7 +110,8 @@ func (tx *View) usedIDs() (Counters, error) {
 		}
 	}
 	// A session's link names its chats, the deleted ones too.
-	for _, harness := range Harnesses {
+	harnesses, _ := tx.linkedHarnesses() // none, or what doctor finds
+	for _, harness := range harnesses {
 		dir := "sessions/" + harness
 		names, err := tx.h.store.List(dir)
 		if err != nil {

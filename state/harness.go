@@ -18,52 +18,35 @@ import (
 	"github.com/conch-sh/conch/state/digest"
 )
 
-// Harnesses whose sessions conch links to chats (each with an adapter in
-// cli and a row of capabilities in state/harness).
-const (
-	HarnessClaude  = "claude"
-	HarnessCodex   = "codex"
-	HarnessCopilot = "copilot"
-	HarnessCursor  = "cursor"
-	// OpenCode and Pi report through a plugin (an extension) conch
-	// writes; conch reads no session file of theirs.
-	HarnessOpenCode = "opencode"
-	HarnessPi       = "pi"
-	HarnessGemini   = "gemini" // Gemini CLI
-	HarnessQwen     = "qwen"   // Qwen Code
-)
-
-// Harnesses lists them.
-var Harnesses = []string{HarnessClaude, HarnessCodex, HarnessCopilot, HarnessCursor, HarnessOpenCode, HarnessPi, HarnessGemini, HarnessQwen}
-
-// Adoptable are the harnesses whose session files conch reads (a
-// transcript's last words, conch adopt), for checking a word typed.
-var Adoptable = []string{HarnessClaude, HarnessCodex}
-
-// HarnessName is a harness's own name (Claude Code), as conch says it.
-func HarnessName(h string) string { return harnessName(h) }
-
-// harnessName is a harness's own name, as the log says it.
-func harnessName(h string) string {
-	switch h {
-	case HarnessCodex:
-		return "Codex"
-	case HarnessClaude:
-		return "Claude Code"
-	case HarnessCopilot:
-		return "Copilot CLI"
-	case HarnessCursor:
-		return "Cursor"
-	case HarnessOpenCode:
-		return "OpenCode"
-	case HarnessPi:
-		return "Pi"
-	case HarnessGemini:
-		return "Gemini CLI"
-	case HarnessQwen:
-		return "Qwen Code"
+// ValidHarness says whether name can be a harness's id (package
+// harness names each one): 1 to 32 lowercase letters and digits, so it is
+// a folder's name (sessions/NAME) and nothing else.
+func ValidHarness(name string) bool {
+	if name == "" || len(name) > 32 {
+		return false
 	}
-	return h
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// linkedHarnesses are the harnesses whose sessions the home has links of
+// (the folders of sessions/).
+func (tx *View) linkedHarnesses() ([]string, error) {
+	names, err := tx.h.store.List("sessions")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, n := range names {
+		if h, ok := strings.CutSuffix(n, "/"); ok && ValidHarness(h) {
+			out = append(out, h)
+		}
+	}
+	return out, nil
 }
 
 // SessionLink is one harness session's link to its chat.
@@ -125,7 +108,11 @@ func (tx *Tx) remade(c *Chat, t *Tombstone, fresh bool) {
 // entomb leaves a tombstone for c, being deleted, in every harness
 // session's link that names it. Not a hot path: a delete reads the links.
 func (tx *Tx) entomb(c *Chat) error {
-	for _, harness := range Harnesses {
+	harnesses, err := tx.linkedHarnesses()
+	if err != nil {
+		return err
+	}
+	for _, harness := range harnesses {
 		dir := "sessions/" + harness
 		entries, err := tx.recordIDs(dir, func(string) bool { return true })
 		if err != nil {
@@ -301,8 +288,8 @@ func (tx *Tx) HarnessChat(in SessionIn) (c *Chat, made bool, err error) {
 
 // valid checks what a hook event says of its session.
 func (in SessionIn) valid() error {
-	if !slices.Contains(Harnesses, in.Harness) {
-		return usagef("harness %q: want one of %s", in.Harness, strings.Join(Harnesses, ", "))
+	if !ValidHarness(in.Harness) {
+		return usagef("harness %q: not a harness's name", in.Harness)
 	}
 	for _, s := range []string{in.Session, in.Agent, in.AgentType, in.Folder, in.Title, in.Transcript} {
 		if err := validText("session field", s); err != nil {
@@ -407,7 +394,7 @@ func (tx *Tx) newChat(title, folder, mode string, parent *Chat) (*Chat, error) {
 
 // SessionLinkOf is the link of a harness session, or nil.
 func (tx *View) SessionLinkOf(harness, session string) (*SessionLink, error) {
-	if !slices.Contains(Harnesses, harness) || session == "" {
+	if !ValidHarness(harness) || session == "" {
 		return nil, nil
 	}
 	return load[SessionLink](tx, sessionRel(harness, session))
