@@ -6,14 +6,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/harness"
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
-	"github.com/conch-sh/conch/state/harness"
 )
 
 // adoptOptions are conch adopt's words.
 type adoptOptions struct {
-	harness string // one of state.Harnesses
+	harness string // one of harness.Adoptable()
 	file    string // as typed
 
 	IO    *render.Printer
@@ -45,8 +45,8 @@ another chat (one that is no longer yours loses it to the chat adopting).`,
 		Annotations: access(accessWrite),
 		RunE: run(func(cmd *cobra.Command, args []string) error {
 			o.harness, o.file = args[0], args[1]
-			if !slices.Contains(state.Adoptable, o.harness) {
-				return usage("harness %q: want one of %s", o.harness, strings.Join(state.Adoptable, ", "))
+			if !slices.Contains(harness.Adoptable(), o.harness) {
+				return usage("harness %q: want one of %s", o.harness, strings.Join(harness.Adoptable(), ", "))
 			}
 			if runF != nil {
 				return runF(o)
@@ -62,7 +62,7 @@ another chat (one that is no longer yours loses it to the chat adopting).`,
 func runAdopt(o *adoptOptions) error {
 	var ad *state.Adoption
 	err := o.Home.update(func(tx *state.Tx) (err error) {
-		ad, err = tx.Sessions().Adopt(o.Actor, o.harness, absPath(o.Cwd, o.file), harness.SessionFile)
+		ad, err = tx.Sessions().Adopt(o.Actor, o.harness, harness.Title(o.harness), absPath(o.Cwd, o.file), harness.SessionFile)
 		return err
 	})
 	if err != nil {

@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/harness"
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
-	"github.com/conch-sh/conch/state/harness"
 )
 
 // hooksCommands adds the hooks capability's commands: subcommands of chat to
@@ -32,8 +32,37 @@ func newHookGroup(a *app) *cobra.Command {
 	// A hook must never break the session it serves: its own preparation
 	// turns every failure into a warning, where the root's would exit 2.
 	hook.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return nil }
-	hook.AddCommand(newHookClaude(a), newHookCodex(a), newHookCopilot(a), newHookCursor(a), newHookOpenCode(a), newHookPi(a), newHookGemini(a), newHookQwen(a))
+	for _, ad := range harness.Adapters {
+		hook.AddCommand(newHookCmd(a, ad))
+	}
 	return hook
+}
+
+// newHookCmd is conch hook NAME, the adapter of one harness.
+func newHookCmd(a *app, ad *harness.Adapter) *cobra.Command {
+	return &cobra.Command{
+		Use: ad.Use, Short: ad.Short, Long: ad.Long,
+		Args:        cobra.ArbitraryArgs, // a hook refuses nothing the harness passes
+		Annotations: access(accessWrite),
+		// Whatever the harness passes is the hook's to judge, never a
+		// usage error: Codex's one argument is JSON, never a flag.
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asksHelp(args) {
+				return cmd.Help()
+			}
+			var input []byte
+			if ad.ArgEvent && len(args) > 0 {
+				input = []byte(args[len(args)-1])
+			}
+			return a.runHook(ad, input)
+		},
+	}
+}
+
+// asksHelp says whether the words are a request for the command's help.
+func asksHelp(args []string) bool {
+	return len(args) == 1 && (args[0] == "-h" || args[0] == "--help")
 }
 
 // The budgets of a hook. Claude Code gives SessionEnd hooks 1.5 s in all;
@@ -45,31 +74,16 @@ const (
 	hookMaxInput = 64 << 20
 )
 
-// hook is one run of an adapter: the event it was handed, decoded, and
-// its answer.
+// hook is one run of an adapter: its harness's Hook (the event it was
+// handed, decoded), and what cli keeps of the run.
 type hook struct {
-	a       *app
-	harness string
-	p       payload
-	event   string       // the harness's name for the event
-	kind    harness.Kind // what it means, once decoded
+	a  *app
+	ad *harness.Adapter
+	h  *harness.Hook
 	// answered is set once an answer is written: one answer a run.
 	answered bool
 	// warnings are said together, on one line, when the run ends.
 	warnings []string
-	// plugin: the harness runs conch's own plugin, which reads the
-	// plugins' answer (sayPlugin), not the hooks' JSON.
-	plugin bool
-	// encode, when set, says an answer in the harness's own JSON (Gemini
-	// CLI's); else in Claude Code's, which Codex and Qwen Code speak too.
-	encode func(ans harness.Answer) any
-	// then, when set, is a second event the one decoded brings (Gemini
-	// CLI's invoke_agent call is a subagent's start or end too), handled
-	// after it; its answer is said only when the first said none.
-	then *harness.Event
-	// speak: the encoder has something to say even for an answer that
-	// says nothing (Gemini CLI's shell command rewritten).
-	speak bool
 	// held is the answer of a run whose home was locked, said with the
 	// warning as its systemMessage (lockSaid).
 	held harness.Answer
@@ -81,7 +95,7 @@ type hook struct {
 // SessionEnd's, which has none). Every answer that can carry it does,
 // the context it carries beside it too.
 func (h *hook) lockSaid(err error) bool {
-	return errors.Is(err, state.ErrLockTimeout) && !h.plugin && harness.ShowsSystemMessage(h.harness, h.kind)
+	return errors.Is(err, state.ErrLockTimeout) && !h.ad.Plugin && h.ad.Caps.ShowsSystemMessage(h.h.Kind)
 }
 
 // warn keeps a warning for the run's one warning line.
@@ -94,8 +108,8 @@ func (h *hook) warn(format string, args ...any) {
 // and encodes the answer. Whatever happens (an event it cannot read, bad JSON,
 // a missing field, a locked home, a panic) it prints at most one warning
 // line on standard error and returns nil: the harness goes on.
-func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.Event, error)) (err error) {
-	h := &hook{a: a, harness: name}
+func (a *app) runHook(ad *harness.Adapter, input []byte) (err error) {
+	h := &hook{a: a, ad: ad, h: &harness.Hook{Arg: input != nil}}
 	a.hooked = true
 	defer func() {
 		if r := recover(); r != nil {
@@ -108,9 +122,9 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 			}
 		}
 		if len(h.warnings) > 0 {
-			what := "hook " + name
-			if h.event != "" {
-				what += " " + h.event
+			what := "hook " + ad.Name
+			if h.h.Event != "" {
+				what += " " + h.h.Event
 			}
 			line := fmt.Sprintf("conch: warning: %s: %s", what, oneLine(strings.Join(h.warnings, "; ")))
 			fmt.Fprintln(a.env.Err, line)
@@ -119,9 +133,9 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 				// person never reads: a locked home is said where they
 				// look, in the answer the hook gives (the context it
 				// still has, a session's introduction, goes with it).
-				ans := h.held
-				ans.SystemMessage = line
-				_ = h.say(ans)
+				r := reply(h.held)
+				r.SystemMessage = line
+				_ = h.say(r)
 			}
 		}
 		err = nil
@@ -135,7 +149,6 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 	if err != nil {
 		return err
 	}
-	h.p = p
 	if a.chat == "" {
 		a.chat = a.env.Getenv("CONCH_CHAT")
 	}
@@ -144,7 +157,7 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 		// Started from another harness's shell whose CONCH_CHAT was never
 		// exported (its SessionStart missed the lock): that session's own
 		// variable names the chat it was started in.
-		a.chat = a.sessionChatBut(h.harness)
+		a.chat = a.sessionChatBut(ad.Name)
 	}
 	if a.chat != "" && !state.ValidID(a.chat) {
 		a.chat = "" // not a chat id: the harness's environment names no chat
@@ -157,50 +170,53 @@ func (a *app) runHook(name string, input []byte, decode func(h *hook) (harness.E
 	}
 	home.LockWait = hookLockWait
 	a.home = home
-	ev, err := decode(h)
-	if errors.Is(err, errNothing) {
+	userHome := a.userHome()
+	hk := h.h
+	hk.P, hk.Home, hk.Chat = p, home, a.chat
+	hk.Cwd, hk.PPID, hk.Getenv, hk.UserHome = a.env.Cwd, a.env.PPID, a.env.Getenv, userHome
+	hk.PID = func() int { return a.harnessPID(0) }
+	ev, err := ad.Decode(hk)
+	a.chat = hk.Chat // the decoder may know better (Codex's TUI)
+	if hk.HarnessPID != 0 {
+		a.harness = hk.HarnessPID
+	}
+	hk.Ev = ev
+	if errors.Is(err, harness.ErrNothing) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	if ev.Kind == 0 && !h.plugin {
+	if ev.Kind == 0 && !ad.Plugin {
 		return nil // a zero event is one conch leaves alone (a plugin still hears its answer)
 	}
 	env := harness.Env{
 		Cwd: a.env.Cwd, PPID: a.env.PPID, Chat: a.chat,
 		PID:    func() int { return a.harnessPID(0) },
-		Getenv: a.env.Getenv, Environ: a.env.Environ, UserHome: a.userHome(),
-		Warn: func(w string) { h.warnings = append(h.warnings, w) },
+		Getenv: a.env.Getenv, Environ: a.env.Environ, UserHome: userHome,
+		Warn:    func(w string) { h.warnings = append(h.warnings, w) },
+		Wording: hookWording{},
 	}
 	var ans harness.Answer
 	if ev.Kind != 0 { // a plugin's event with nothing to do has none
 		ans, err = harness.Handle(home, ev, env)
 	}
-	if err == nil && h.then != nil && !(h.then.Kind == harness.SubagentStart && (ans.Permission == harness.Deny || ans.Stop)) {
+	if then := hk.Then; err == nil && then != nil && !(then.Kind == harness.SubagentStart && (ans.Permission == harness.Deny || ans.EndTurn)) {
 		// (A subagent whose call was refused never runs.)
-		var then harness.Answer
-		then, err = harness.Handle(home, *h.then, env)
+		var thenAns harness.Answer
+		thenAns, err = harness.Handle(home, *then, env)
 		if ans.IsZero() {
-			ans = then
+			ans = thenAns
 		}
-	}
-	say := h.say
-	if h.plugin {
-		say = func(ans harness.Answer) error { return h.sayPlugin(ev, ans) }
 	}
 	if h.lockSaid(err) {
 		h.held = ans // said with the warning, once its line is made
-	} else if serr := say(ans); serr != nil {
+	} else if serr := h.say(reply(ans)); serr != nil {
 		a.unsaid = true // the harness heard nothing: what it marks stays due
 		h.warn("%v", serr)
 	}
 	return err
 }
-
-// errNothing is a decoder's word for an event that means nothing in
-// conch (Gemini CLI's PreCompress before a request it does not compress).
-var errNothing = errors.New("nothing to do")
 
 // readHookInput reads the event from standard input, within its bound.
 func (a *app) readHookInput() ([]byte, error) {
@@ -218,10 +234,8 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(render.Line(s)), " ")
 }
 
-// payload is a harness's event, read leniently (harness.Fields).
-type payload = harness.Fields
-
-func parsePayload(data []byte) (payload, error) {
+// parsePayload reads a harness's event, leniently (harness.Fields).
+func parsePayload(data []byte) (harness.Fields, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
 		return nil, errors.New("no event on standard input")
@@ -240,40 +254,15 @@ func shortErr(err error) string {
 	return err.Error()
 }
 
-// answer is what an adapter says back, in the harness's own format (the
-// keys both Claude Code and Codex accept; Codex refuses any other).
-type answer struct {
-	Continue           *bool     `json:"continue,omitempty"`
-	StopReason         string    `json:"stopReason,omitempty"`
-	Decision           string    `json:"decision,omitempty"`
-	Reason             string    `json:"reason,omitempty"`
-	HookSpecificOutput *specific `json:"hookSpecificOutput,omitempty"`
-	// SystemMessage is shown to the person, not the model.
-	SystemMessage string `json:"systemMessage,omitempty"`
-}
-
-type specific struct {
-	HookEventName            string `json:"hookEventName"`
-	PermissionDecision       string `json:"permissionDecision,omitempty"`
-	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
-	AdditionalContext        string `json:"additionalContext,omitempty"`
-}
-
-// say encodes the answer in the harness's JSON and writes it, once. A
-// zero answer says nothing.
-func (h *hook) say(ans harness.Answer) error {
-	if ans.IsZero() && !h.speak || h.answered {
+// say encodes the reply in the harness's JSON (its adapter's Encode)
+// and writes it, once. A reply that says nothing is not said, unless the
+// adapter's plugin hears every event's or the decoder has a tool's input
+// to answer.
+func (h *hook) say(r harness.Reply) error {
+	if h.answered || r.IsZero() && !h.ad.Plugin && h.h.Input == nil {
 		return nil
 	}
-	var wire any = encodeAnswer(h.event, ans)
-	switch {
-	case h.encode != nil:
-		wire = h.encode(ans)
-	case h.harness == state.HarnessCopilot:
-		wire = encodeCopilot(h.kind, ans)
-	case h.harness == state.HarnessCursor:
-		wire = encodeCursor(h.kind, ans)
-	}
+	wire := h.ad.Encode(h.h, r)
 	if wire == nil {
 		return nil // nothing the harness reads
 	}
@@ -286,42 +275,4 @@ func (h *hook) say(ans harness.Answer) error {
 	}
 	_, err := h.a.env.Out.Write(buf.Bytes())
 	return err
-}
-
-// encodeAnswer is an answer in the hooks' JSON, which Claude Code and Codex
-// share: the context and a permission decision in hookSpecificOutput, a
-// stop as continue:false, a prompt that keeps the turn going as a block.
-func encodeAnswer(event string, ans harness.Answer) *answer {
-	out := &answer{SystemMessage: ans.SystemMessage}
-	if ans.Stop {
-		f := false
-		out.Continue, out.StopReason = &f, ans.StopReason
-	}
-	if ans.Continue {
-		out.Decision, out.Reason = "block", ans.Prompt
-	}
-	if ans.Context != "" || ans.Permission != "" {
-		out.HookSpecificOutput = &specific{
-			HookEventName: event, PermissionDecision: ans.Permission,
-			PermissionDecisionReason: ans.PermissionReason, AdditionalContext: ans.Context,
-		}
-	}
-	return out
-}
-
-// harnessMode is conch's mode for a harness's permission mode: plan is
-// plan; modes where nothing asks the person first (bypassPermissions,
-// Claude Code's auto) are auto; the rest, where some tool calls still wait
-// for the person (default, acceptEdits, dontAsk, which denies rather than
-// asks), are ask. An unknown mode changes nothing.
-func harnessMode(pm string) string {
-	switch pm {
-	case "plan":
-		return state.ModePlan
-	case "default", "acceptEdits", "auto_edit", "dontAsk":
-		return state.ModeAsk
-	case "bypassPermissions", "auto", "yolo":
-		return state.ModeAuto
-	}
-	return ""
 }

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/harness"
 	"github.com/conch-sh/conch/state"
-	"github.com/conch-sh/conch/state/harness"
 	"github.com/conch-sh/conch/state/proc"
 )
 

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conch-sh/conch/harness"
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
-	"github.com/conch-sh/conch/state/harness"
 )
 
 // TestEveryMessageSentFitsTheHook: the largest message chat message lets
@@ -24,10 +24,10 @@ func TestEveryMessageSentFitsTheHook(t *testing.T) {
 	m := state.DueMessage{Kind: state.DueMessageKind, ID: "m_99999", From: "c_99999", FromTitle: strings.Repeat("𝐀", state.MaxTitle), Text: words}
 	block := render.MessageBlock(m)
 	// The room sayNotes leaves, with a generous prefix beside the notes.
-	if room := harness.Of(state.HarnessClaude).ContextCap - 1024 - 64; len(block) > room {
+	if room := harness.CapsOf("claude").ContextCap - 1024 - 64; len(block) > room {
 		t.Fatalf("the largest message takes %d bytes; a hook has room for %d", len(block), room)
 	}
-	text, shown := render.Notes(&state.Notes{Messages: []state.DueMessage{m}}, harness.Of(state.HarnessClaude).ContextCap-1024-64)
+	text, shown := render.Notes(&state.Notes{Messages: []state.DueMessage{m}}, harness.CapsOf("claude").ContextCap-1024-64)
 	if len(shown.Messages) != 1 || !strings.Contains(text, "</chat-message>") {
 		t.Fatal("notes within a hook's room do not show the largest message")
 	}

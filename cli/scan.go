@@ -3,9 +3,9 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/harness"
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
-	"github.com/conch-sh/conch/state/harness"
 )
 
 // scanOptions are conch scan's words.

@@ -4,8 +4,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/conch-sh/conch/harness"
 	"github.com/conch-sh/conch/state"
-	"github.com/conch-sh/conch/state/harness"
 	"github.com/conch-sh/conch/state/store"
 )
 

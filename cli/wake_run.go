@@ -2,18 +2,16 @@ package cli
 
 import (
 	"bufio"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/harness"
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 	"github.com/conch-sh/conch/state/proc"
@@ -101,24 +99,24 @@ func runWakeRun(o *wakeRunOptions) error {
 const promptTimeout = 10 * time.Second
 
 // promptInto sends prompt into the open session w names, through its
-// harness's own server (OpenCode's POST /session/ID/prompt_async, with the
-// basic auth OPENCODE_SERVER_PASSWORD sets), on this computer's loopback
-// (state.LocalURL). One plain HTTP/1.1 request: net/http would cost every
-// conch command its start-up.
+// harness's own server (its adapter's PromptInto: OpenCode's), on this
+// computer's loopback (state.LocalURL). One plain HTTP/1.1 request:
+// net/http would cost every conch command its start-up.
 func promptInto(w *state.WakeRun, prompt string) error {
+	ad := harness.Of(w.Harness)
+	if ad == nil || ad.PromptInto == nil {
+		return fmt.Errorf("%s takes no prompt into an open session", harness.Title(w.Harness))
+	}
 	host := strings.TrimPrefix(w.Channel, "http://")
-	body, err := json.Marshal(map[string]any{"parts": []any{map[string]any{"type": "text", "text": prompt}}})
+	r, err := ad.PromptInto(w.Session, prompt, func(k string) string { return envValue(w.Env, k) })
 	if err != nil {
 		return err
 	}
+	body := r.Body
 	var req strings.Builder
-	fmt.Fprintf(&req, "POST /session/%s/prompt_async HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n", url.PathEscape(w.Session), host, len(body))
-	if pw := envValue(w.Env, "OPENCODE_SERVER_PASSWORD"); pw != "" {
-		user := envValue(w.Env, "OPENCODE_SERVER_USERNAME")
-		if user == "" {
-			user = "opencode"
-		}
-		fmt.Fprintf(&req, "Authorization: Basic %s\r\n", base64.StdEncoding.EncodeToString([]byte(user+":"+pw)))
+	fmt.Fprintf(&req, "%s %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n", r.Method, r.Path, host, len(body))
+	for _, h := range r.Header {
+		req.WriteString(h + "\r\n")
 	}
 	req.WriteString("\r\n")
 	conn, err := dialLoopback(host, promptTimeout)

@@ -3,6 +3,8 @@ package render
 import (
 	"fmt"
 	"strings"
+
+	"github.com/conch-sh/conch/harness"
 )
 
 // MCPInstructions is what conch mcp tells its client at the start: what
@@ -46,16 +48,17 @@ func MCPHealth(chat, title, how, unlinked, fix string) string {
 // not known yet as the server starts.
 const MCPHealthLater = "conch_health says which chat this session is, and whether its hooks report to conch."
 
-// MCPFix is how a person makes a session's hooks report: harness is the
-// one whose session no hook linked, "" when none is known.
-func MCPFix(harness string) string {
-	switch harness {
-	case "":
+// MCPFix is how a person makes a session's hooks report: name is the
+// harness whose session no hook linked, "" when none is known.
+func MCPFix(name string) string {
+	if name == "" {
 		return "run conch install NAME for this agent, where it has hooks (conch help integrations), then start a new session."
-	case "codex":
-		return "run conch install codex, then start Codex again and trust conch's hooks when it asks you to review them (an older Codex runs hooks only with [features] codex_hooks = true in config.toml)."
 	}
-	return "run conch install " + harness + ", then start a new session."
+	if a := harness.Of(name); a != nil && a.TrustsHooks {
+		// Its hooks run once the person trusts them (Codex's review).
+		return "run conch install " + name + ", then start " + a.Title + " again and trust conch's hooks when it asks you to review them (an older " + a.Title + " runs hooks only with [features] codex_hooks = true in config.toml)."
+	}
+	return "run conch install " + name + ", then start a new session."
 }
 
 // MCPOnlyCard is what a chat's card says of a chat known only through

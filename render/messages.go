@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/conch-sh/conch/harness"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -85,13 +86,13 @@ func SendAnswer(m *state.Message) string {
 		step := m.Answer.Delivery == "step"
 		switch {
 		case m.Answer.StartReply == state.StartWoke && m.Answer.Via != "":
-			fmt.Fprintf(&b, "woke %s: its %s session resumes headless, and its next reply starts with this message\n", to, state.HarnessName(m.Answer.Via))
+			fmt.Fprintf(&b, "woke %s: its %s session resumes headless, and its next reply starts with this message\n", to, harness.Title(m.Answer.Via))
 		case m.Answer.StartReply == state.StartWoke:
 			fmt.Fprintf(&b, "woke %s: its next reply starts with this message\n", to)
 		case m.Answer.StartReply == state.StartDelivered:
-			fmt.Fprintf(&b, "delivered into the open %s session of %s: its next reply starts with this message\n", state.HarnessName(m.Answer.Via), to)
+			fmt.Fprintf(&b, "delivered into the open %s session of %s: its next reply starts with this message\n", harness.Title(m.Answer.Via), to)
 		case m.Answer.StartReply == state.StartOpen:
-			fmt.Fprintf(&b, "%s is open in %s and idle: conch does not type into the person's terminal, so the message waits for the person to go back to it\n", to, state.HarnessName(m.Answer.Via))
+			fmt.Fprintf(&b, "%s is open in %s and idle: conch does not type into the person's terminal, so the message waits for the person to go back to it\n", to, harness.Title(m.Answer.Via))
 		case m.Answer.StartReply == state.StartAfterReply && step:
 			fmt.Fprintf(&b, "%s is working: a step reads it, or its next reply starts with it\n", to)
 		case m.Answer.StartReply == state.StartAfterReply:

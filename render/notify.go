@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 
+	"github.com/conch-sh/conch/harness"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -16,7 +17,7 @@ func Notice(n state.PersonNotice) string {
 	case state.NoticeRequest:
 		return fmt.Sprintf("%s asks to stop %s: conch confirm %s or conch deny %s", Named(n.Title, n.Chat), Named(n.OtherTitle, n.Other), n.ID, n.ID)
 	case state.NoticeOpen:
-		return fmt.Sprintf("a message from %s waits for you in %s: its %s session is open and idle; go back to it to let the message on", Named(n.Title, n.Chat), Named(n.OtherTitle, n.Other), state.HarnessName(n.Via))
+		return fmt.Sprintf("a message from %s waits for you in %s: its %s session is open and idle; go back to it to let the message on", Named(n.Title, n.Chat), Named(n.OtherTitle, n.Other), harness.Title(n.Via))
 	case state.NoticeHeld:
 		return fmt.Sprintf("a message from %s to %s is held: conch message pass %s or conch message dismiss %s", Named(n.Title, n.Chat), Named(n.OtherTitle, n.Other), n.ID, n.ID)
 	}

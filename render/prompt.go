@@ -30,3 +30,29 @@ after each step.
 - conch status ID --since N: what changed in a chat you watch, when a notice
   tells you to reconcile.
 `
+
+// Introduce is what a session hears first: which chat it is in conch, and
+// how its own conch commands act as it (exported: conch put CONCH_CHAT in
+// the session's shell).
+func Introduce(chat string, exported bool) string {
+	how := "add --chat " + chat + " to conch commands run from this session (or set CONCH_CHAT=" + chat + ")"
+	if exported {
+		how = "conch commands run from this session's shell act as it (CONCH_CHAT=" + chat + " is set there; where it is not, add --chat " + chat + ")"
+	}
+	return "conch: this session is chat " + chat + " among the person's chats; " + how + "."
+}
+
+// IntroduceLinked is what a session hears first when its harness names the
+// session in its shell (variable env) but conch could not export
+// CONCH_CHAT there: its conch commands act as it all the same.
+func IntroduceLinked(chat, env string) string {
+	return "conch: this session is chat " + chat + " among the person's chats; conch commands run from this session's shell act as it (" + env + " names the session there; elsewhere, add --chat " + chat + ")."
+}
+
+// IntroduceRewritten is what a session hears first when its shell names
+// no session and conch puts CONCH_CHAT in each shell command of the
+// model's that runs conch (Gemini CLI lets a BeforeTool hook rewrite a
+// tool's arguments).
+func IntroduceRewritten(chat string) string {
+	return "conch: this session is chat " + chat + " among the person's chats; conch commands run from this session's shell act as it (conch sets CONCH_CHAT=" + chat + " in each shell command that runs conch; elsewhere, add --chat " + chat + ")."
+}

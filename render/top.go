@@ -15,6 +15,7 @@ import (
 
 	"github.com/rivo/uniseg"
 
+	"github.com/conch-sh/conch/harness"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -216,7 +217,7 @@ func TopHeldLine(m state.HeldMessage) string {
 // TopOpenLine is a message that waits for the person to go back to its
 // receiver's open session, as conch top shows it.
 func TopOpenLine(m state.HeldMessage) string {
-	return fmt.Sprintf("%s waits for you in %s: its %s session is open; go back to it to let the message on (from %s)", m.ID, Named(m.ToTitle, m.To), state.HarnessName(m.Via), Named(m.FromTitle, m.From))
+	return fmt.Sprintf("%s waits for you in %s: its %s session is open; go back to it to let the message on (from %s)", m.ID, Named(m.ToTitle, m.To), harness.Title(m.Via), Named(m.FromTitle, m.From))
 }
 
 // TopRequestLine is a request as conch top shows it: who asks to stop whom,

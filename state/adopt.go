@@ -7,7 +7,6 @@ package state
 // the file before it has been read and judged, none after it.
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/conch-sh/conch/state/digest"
 )
 
 // ScanCap is how much of one session file a look reads at most.
@@ -51,13 +52,13 @@ func adoptionRel(chat string) string { return "adopted/" + chat + ".json" }
 // file again keeps the cursor; another file replaces the link. isFile
 // asks this computer whether the file is one a session writes, and its
 // size (harness.SessionFile): the harness's file, not conch's.
-func (s SessionsTx) Adopt(a Actor, harness, file string, isFile func(string) (size int64, err error)) (*Adoption, error) {
+func (s SessionsTx) Adopt(a Actor, harness, title, file string, isFile func(string) (size int64, err error)) (*Adoption, error) {
 	tx := s.tx
 	if a.Person() {
 		return nil, usagef("adopt links a chat: give --chat ID")
 	}
-	if !slices.Contains(Adoptable, harness) {
-		return nil, usagef("harness %q: want one of %s", harness, strings.Join(Adoptable, ", "))
+	if !ValidHarness(harness) {
+		return nil, usagef("harness %q: not a harness's name", harness)
 	}
 	if err := validText("file", file); err != nil {
 		return nil, err
@@ -112,7 +113,7 @@ func (s SessionsTx) Adopt(a Actor, harness, file string, isFile func(string) (si
 	ad = &Adoption{Chat: c.ID, Harness: harness, File: file, Offset: size, Adopted: tx.Now()}
 	tx.put(rel, ad, true)
 	kind, chat := actorOf(a)
-	tx.Log().Record(c, kindAdopted, kind, chat, "adopted the "+harnessName(harness)+" session "+filepath.Base(file), "")
+	tx.Log().Record(c, kindAdopted, kind, chat, "adopted the "+title+" session "+filepath.Base(file), "")
 	return ad, nil
 }
 
@@ -170,6 +171,7 @@ type Look struct {
 	From      int64 // the cursor it looked from
 	Next      int64 // the cursor past the whole rows read
 	Harness   string
+	Title     string   // the harness's own name (Claude Code), for the log's words
 	Data      []byte   // the whole rows read
 	Typed     []string // the rows of Data a person typed, as the harness keeps them
 	Missing   bool     // the file is gone
@@ -232,7 +234,7 @@ func (s SessionsTx) ApplyLook(l Look) (ScanResult, error) {
 		if ad.Missed >= MissedLooks {
 			tx.remove(rel)
 			res.Dropped = true
-			tx.Log().Record(c, kindUpstreamMissing, ActorSystem, "", harnessName(ad.Harness)+" session "+filepath.Base(ad.File)+" is gone", "")
+			tx.Log().Record(c, kindUpstreamMissing, ActorSystem, "", l.Title+" session "+filepath.Base(ad.File)+" is gone", "")
 			return res, nil
 		}
 		tx.put(rel, ad, true)
@@ -250,7 +252,7 @@ func (s SessionsTx) ApplyLook(l Look) (ScanResult, error) {
 			continue
 		}
 		res.Messages++
-		tx.Log().Record(c, kindHuman, ActorHuman, "", "the person typed in the "+harnessName(ad.Harness)+" session directly", "")
+		tx.Log().Record(c, kindHuman, ActorHuman, "", "the person typed in the "+l.Title+" session directly", "")
 	}
 	res.Read = l.Next - l.From
 	if l.Restarted {
@@ -315,7 +317,7 @@ func isEcho(typed string, echoes []string) bool {
 
 // typedHash stands for words without keeping them.
 func typedHash(s string) string {
-	sum := sha256.Sum256([]byte(normalizeTyped(s)))
+	sum := digest.Sum256([]byte(normalizeTyped(s)))
 	return hex.EncodeToString(sum[:16])
 }
 

@@ -32,7 +32,7 @@ func TestIsEcho(t *testing.T) {
 func TestLinkedChat(t *testing.T) {
 	dir := t.TempDir()
 	write := func(session, body string) {
-		p := filepath.Join(dir, filepath.FromSlash(sessionRel(HarnessCodex, session)))
+		p := filepath.Join(dir, filepath.FromSlash(sessionRel("codex", session)))
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func TestLinkedChat(t *testing.T) {
 	for _, c := range []struct{ session, want string }{
 		{"S1", "c_7"}, {"S2", ""}, {"S3", ""}, {"S4", ""}, {"", ""}, {"a/../b", "c_9"},
 	} {
-		if got := LinkedChat(store.NewFiles(dir, nil, 0), HarnessCodex, c.session); got != c.want {
+		if got := LinkedChat(store.NewFiles(dir, nil, 0), "codex", c.session); got != c.want {
 			t.Errorf("LinkedChat(%q) = %q, want %q", c.session, got, c.want)
 		}
 	}

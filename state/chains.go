@@ -7,11 +7,12 @@ package state
 // (two chats, three, more) is bounded. CONCH_HOME/chains/ch_N.json.
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/conch-sh/conch/state/digest"
 )
 
 // The bounds on chats talking to each other (SPEC §5), fixed rather than
@@ -229,6 +230,6 @@ func recentSince(rs []RecentSend, now time.Time) []RecentSend {
 // wordsSum is a digest of a message's words, white space folded, for the
 // bound on the same words; the words themselves are not kept for it.
 func wordsSum(text string) string {
-	sum := sha256.Sum256([]byte(strings.Join(strings.Fields(text), " ")))
+	sum := digest.Sum256([]byte(strings.Join(strings.Fields(text), " ")))
 	return hex.EncodeToString(sum[:12])
 }

@@ -110,6 +110,7 @@ func (tx *View) usedIDs() (counters, error) {
 		}
 	}
 	// A session's link names its chats, the deleted ones too.
+	harnesses, _ := tx.linkedHarnesses() // none, or what doctor finds
 	for _, harness := range harnesses {
 		dir := "sessions/" + harness
 		names, err := tx.h.store.List(dir)

@@ -130,19 +130,21 @@
 //	§9  bad input changes nothing                → chats.go (validText) → input_bad, args_not_text
 //	§9  bounds on every stored field             → bounds.go (maxBytes, addSource) → threat_field_bounds
 //	§10 the budgets                              → cli/step.go (newStepCmd) → cli/startup_test.go, testdata/bench/run
-//	§11 hook claude: events to commands          → state/harness/handle.go (Handle) → hook_claude_events, hook_claude_current
-//	§11 a harness's event names, decoded         → cli/hook_claude.go (claudeKind, decodeHook) → hook_claude_events
-//	§11 what a harness can carry in an answer    → state/harness/caps.go (Capabilities, known) → guard_codex, state/harness/handle_test.go
+//	§11 hook claude: events to commands          → harness/handle.go (Handle) → hook_claude_events, hook_claude_current
+//	§11 a harness's event names, decoded         → harness/claude.go (claudeKind, decodeHook) → hook_claude_events
+//	§11 what a harness can carry in an answer    → harness/caps.go (Capabilities, Kinds) → guard_codex, harness/handle_test.go
 //	§11 a hook never breaks its session          → cli/cap_hooks.go (runHook) → hook_claude_garbage
+//	§11 an adapter is one value, one file each   → harness/adapter.go (Adapter, Adapters) → harness/adapter_test.go
+//	§11 an answer in types, said in cli          → harness/event.go (Answer, Wording) → hook_claude_current, harness/handle_test.go
 //	§11 a session is a chat, subagents children  → harness.go (SessionsTx.Chat) → hook_claude_current, e2e_two_sessions
 //	§11 Stop delivers a start-reply message      → harness.go (SessionsTx.ContinueWithMessage) → hook_claude_current
-//	§11 tools to families                        → state/harness/tools.go (Family, commits) → hook_claude_tools
+//	§11 tools to families                        → harness/tools.go (Family, commits) → hook_claude_tools
 //	§11 install claude, --remove                 → cli/install/claude.go (Claude) → install_claude, install_claude_subfolder
-//	§11 codex: hooks and notify                  → cli/hook_codex.go (codexKind, decodeNotify) → hook_codex_events, hook_codex_0169
+//	§11 codex: hooks and notify                  → harness/codex.go (codexKind, decodeNotify) → hook_codex_events, hook_codex_0169
 //	§11 install codex                            → cli/install/codex.go (Codex) → install_codex, install_codex_project
-//	§11 copilot: hooks, a stop ends the turn     → cli/hook_copilot.go (decodeCopilot, encodeCopilot) → hook_copilot_events, cli/e2e/copilot_test.go
+//	§11 copilot: hooks, a stop ends the turn     → harness/copilot.go (decodeCopilot, encodeCopilot) → hook_copilot_events, cli/e2e/copilot_test.go
 //	§11 install copilot                          → cli/install/copilot.go (Copilot) → install_copilot
-//	§11 cursor: hooks, context at start only     → cli/hook_cursor.go (decodeCursor, encodeCursor) → hook_cursor_events
+//	§11 cursor: hooks, context at start only     → harness/cursor.go (decodeCursor, encodeCursor) → hook_cursor_events
 //	§11 install cursor                           → cli/install/cursor.go (Cursor) → install_cursor
 //	§12 the storage behind one interface         → state/store/store.go (Store) → state/store/store_test.go
 //	§12 nothing without credentials              → state/store/natsstore/join/join.go (Refusal, ParseToken) → cli/across_test.go, state/store/natsstore/join/join_test.go
@@ -167,7 +169,7 @@
 //	§13 conch mcp acts as the session's chat     → cli/mcp.go (Serving, ActingAs) → mcp_acts_as_chat, mcp_taint_fence
 //	§13 a session's chat by its harness process  → index.go (ChatsView.RunningIn) → cli/e2e/mcp_codex_test.go
 //	§13 gemini: CONCH_CHAT in conch's commands   → conchcmd.go (RunsConchUnnamed) → state/conchcmd_test.go, cli/e2e/gemini_test.go
-//	§13 codex TUI: the TUI's own CONCH_CHAT      → cli/hook_codex.go (decodeCodex) → cli/hook_codex_test.go, cli/e2e/codex_tui_test.go
+//	§13 codex TUI: the TUI's own CONCH_CHAT      → harness/codex.go (decodeCodex) → cli/hook_codex_test.go, cli/e2e/codex_tui_test.go
 //	§13 a locked home said in every answer       → cli/cap_hooks.go (lockSaid) → cli/hook_codex_test.go
 //	§13 pi: the turn's end before the session's  → cli/install/plugin.go (Pi) → cli/install/pi_plugin_test.go, cli/e2e/pi_test.go
 //	§13 other chats' words fenced in a tool      → cli/mcpserver/server.go (withWords, fencedCards) → mcp_taint_fence, cli/mcpserver/quote_test.go
@@ -175,7 +177,7 @@
 //	§13 conch mcp in the harnesses' settings     → cli/install/mcp.go (MCPFile, codexMCP) → install_mcp, cli/install/mcp_test.go
 //	§13 plain conch links no MCP SDK             → cli/mcp.go (runMcp) → cli/mcp_test.go
 //	§13 an ended session woken by its own resume → resume.go (SessionsTx.KeepResume, WakesTx.Claim) → wake_resume, cli/e2e/wake_test.go
-//	§13 a harness's resume, read from its help   → state/harness/resume.go (keepResume, claudeOwn, codexOwn) → wake_resume, state/harness/resume_test.go
+//	§13 a harness's resume, read from its help   → harness/resume.go (keepResume, claudeOwn, codexOwn) → wake_resume, harness/resume_test.go
 //	§13 a wake never raises the mode             → resume.go (WakesTx.Claim) → wake_resume
 //	§13 an open session waits for the person     → resume.go (WakesView.wakeWay) → wake_resume
 //	§13 a wake that began no reply is dead       → resume.go (WakesTx.RunEnded, wakeDead) → wake_resume, wake_expire

@@ -53,6 +53,13 @@ func (f *faultFS) ReadFile(name string) ([]byte, error) {
 	return f.FS.ReadFile(name)
 }
 
+func (f *faultFS) ReadAt(name string, offs []int64, bufs [][]byte) ([]int, error) {
+	if err := f.fault("read", name); err != nil {
+		return nil, err
+	}
+	return f.FS.ReadAt(name, offs, bufs)
+}
+
 func (f *faultFS) WriteFile(name string, data []byte, durable bool) error {
 	if err := f.fault("write", name); err != nil {
 		return err

@@ -7,7 +7,6 @@ package state
 // however many sessions the home has seen.
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"maps"
@@ -15,54 +14,39 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/conch-sh/conch/state/digest"
 )
 
-// Harnesses whose sessions conch links to chats (each with an adapter in
-// cli and a row of capabilities in state/harness).
-const (
-	HarnessClaude  = "claude"
-	HarnessCodex   = "codex"
-	HarnessCopilot = "copilot"
-	HarnessCursor  = "cursor"
-	// OpenCode and Pi report through a plugin (an extension) conch
-	// writes; conch reads no session file of theirs.
-	HarnessOpenCode = "opencode"
-	HarnessPi       = "pi"
-	HarnessGemini   = "gemini" // Gemini CLI
-	HarnessQwen     = "qwen"   // Qwen Code
-)
-
-// harnesses lists them.
-var harnesses = []string{HarnessClaude, HarnessCodex, HarnessCopilot, HarnessCursor, HarnessOpenCode, HarnessPi, HarnessGemini, HarnessQwen}
-
-// Adoptable are the harnesses whose session files conch reads (a
-// transcript's last words, conch adopt), for checking a word typed.
-var Adoptable = []string{HarnessClaude, HarnessCodex}
-
-// HarnessName is a harness's own name (Claude Code), as conch says it.
-func HarnessName(h string) string { return harnessName(h) }
-
-// harnessName is a harness's own name, as the log says it.
-func harnessName(h string) string {
-	switch h {
-	case HarnessCodex:
-		return "Codex"
-	case HarnessClaude:
-		return "Claude Code"
-	case HarnessCopilot:
-		return "Copilot CLI"
-	case HarnessCursor:
-		return "Cursor"
-	case HarnessOpenCode:
-		return "OpenCode"
-	case HarnessPi:
-		return "Pi"
-	case HarnessGemini:
-		return "Gemini CLI"
-	case HarnessQwen:
-		return "Qwen Code"
+// ValidHarness says whether name can be a harness's id (package
+// harness names each one): 1 to 32 lowercase letters and digits, so it is
+// a folder's name (sessions/NAME) and nothing else.
+func ValidHarness(name string) bool {
+	if name == "" || len(name) > 32 {
+		return false
 	}
-	return h
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// linkedHarnesses are the harnesses whose sessions the home has links of
+// (the folders of sessions/).
+func (tx *View) linkedHarnesses() ([]string, error) {
+	names, err := tx.h.store.List("sessions")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, n := range names {
+		if h, ok := strings.CutSuffix(n, "/"); ok && ValidHarness(h) {
+			out = append(out, h)
+		}
+	}
+	return out, nil
 }
 
 // SessionLink is one harness session's link to its chat.
@@ -126,6 +110,10 @@ func (s SessionsTx) remade(c *Chat, t *tombstone, fresh bool) {
 // session's link that names it. Not a hot path: a delete reads the links.
 func (s SessionsTx) entomb(c *Chat) error {
 	tx := s.tx
+	harnesses, err := tx.linkedHarnesses()
+	if err != nil {
+		return err
+	}
 	for _, harness := range harnesses {
 		dir := "sessions/" + harness
 		entries, err := tx.recordIDs(dir, func(string) bool { return true })
@@ -173,7 +161,7 @@ func plainKey(key string) bool {
 func sessionRel(harness, session string) string {
 	key := session
 	if !plainKey(key) || strings.Contains(key, "..") {
-		sum := sha256.Sum256([]byte(session))
+		sum := digest.Sum256([]byte(session))
 		key = "h-" + hex.EncodeToString(sum[:16])
 	}
 	return "sessions/" + harness + "/" + key + ".json"
@@ -303,8 +291,8 @@ func (s SessionsTx) Chat(in SessionIn) (c *Chat, made bool, err error) {
 
 // valid checks what a hook event says of its session.
 func (in SessionIn) valid() error {
-	if !slices.Contains(harnesses, in.Harness) {
-		return usagef("harness %q: want one of %s", in.Harness, strings.Join(harnesses, ", "))
+	if !ValidHarness(in.Harness) {
+		return usagef("harness %q: not a harness's name", in.Harness)
 	}
 	for _, s := range []string{in.Session, in.Agent, in.AgentType, in.Folder, in.Title, in.Transcript} {
 		if err := validText("session field", s); err != nil {
@@ -413,7 +401,7 @@ func (dom ChatsTx) newChat(title, folder, mode string, parent *Chat) (*Chat, err
 // LinkOf is the link of a harness session, or nil.
 func (s SessionsView) LinkOf(harness, session string) (*SessionLink, error) {
 	tx := s.v
-	if !slices.Contains(harnesses, harness) || session == "" {
+	if !ValidHarness(harness) || session == "" {
 		return nil, nil
 	}
 	return load[SessionLink](tx, sessionRel(harness, session))

@@ -156,11 +156,12 @@ func (s SessionsView) resumeOf(id string) (*Resume, error) {
 }
 
 // valid says what is wrong with a resume record as read: it names a
-// harness conch knows and a program to run, within the bounds a wake_cmd
-// has.
+// harness (by a name that can be one: which harnesses conch has adapters
+// for is package harness's to know) and a program to run, within the
+// bounds a wake_cmd has.
 func (r *Resume) valid() error {
-	if !slices.Contains(harnesses, r.Harness) {
-		return fmt.Errorf("it names no harness conch knows (%q)", r.Harness)
+	if !ValidHarness(r.Harness) {
+		return fmt.Errorf("it names no harness (%q is not a harness's name)", r.Harness)
 	}
 	if len(r.How.Argv) == 0 || r.How.Argv[0] == "" || !filepath.IsAbs(r.How.Argv[0]) {
 		return errors.New("it names no program to run")

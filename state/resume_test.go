@@ -56,15 +56,16 @@ func FuzzLocalURL(f *testing.F) {
 }
 
 func TestResumeValid(t *testing.T) {
-	ok := Resume{Harness: HarnessClaude, How: ResumeHow{Argv: []string{"/usr/bin/claude", "-p"}}}
+	ok := Resume{Harness: "claude", How: ResumeHow{Argv: []string{"/usr/bin/claude", "-p"}}}
 	if err := ok.valid(); err != nil {
 		t.Errorf("a whole record: %v", err)
 	}
 	for name, r := range map[string]Resume{
-		"no harness":       {Harness: "vim", How: ResumeHow{Argv: []string{"/usr/bin/vim"}}},
-		"no program":       {Harness: HarnessClaude},
-		"relative program": {Harness: HarnessClaude, How: ResumeHow{Argv: []string{"claude"}}},
-		"too large":        {Harness: HarnessClaude, How: ResumeHow{Argv: []string{"/c", strings.Repeat("x", 17*MaxCommand)}}},
+		"no harness":       {How: ResumeHow{Argv: []string{"/usr/bin/vim"}}},
+		"not a harness":    {Harness: "../vim", How: ResumeHow{Argv: []string{"/usr/bin/vim"}}},
+		"no program":       {Harness: "claude"},
+		"relative program": {Harness: "claude", How: ResumeHow{Argv: []string{"claude"}}},
+		"too large":        {Harness: "claude", How: ResumeHow{Argv: []string{"/c", strings.Repeat("x", 17*MaxCommand)}}},
 	} {
 		if err := r.valid(); err == nil {
 			t.Errorf("%s: valid", name)

@@ -5,13 +5,12 @@ import (
 	"path/filepath"
 
 	"github.com/conch-sh/conch/render"
-	"github.com/conch-sh/conch/state"
 )
 
 // Claude is conch install claude: conch's hooks in Claude Code's
 // settings.json.
 var Claude = &Recipe{
-	Name:  state.HarnessClaude,
+	Name:  "claude",
 	Use:   "claude [--project | --user] [--remove]",
 	Short: "Put conch's hooks in Claude Code's settings",
 	Long: `Put conch's hooks in Claude Code's settings: ~/.claude/settings.json with
@@ -60,7 +59,7 @@ written (nothing changed), 2 usage.`,
 // SubagentStart is left out (a subagent's chat is made at its first tool
 // call): older versions do not know it.
 func claudeHooks(conch string) Hooks {
-	h := Hooks{Harness: state.HarnessClaude, Command: Command(conch, state.HarnessClaude)}
+	h := Hooks{Harness: "claude", Command: Command(conch, "claude")}
 	for _, e := range []struct{ name, matcher string }{
 		{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PreToolUse", "*"}, {"PostToolUse", "*"},
 		{"PostToolUseFailure", "*"}, {"PermissionRequest", "*"},

@@ -12,12 +12,11 @@ import (
 	"strings"
 
 	"github.com/conch-sh/conch/render"
-	"github.com/conch-sh/conch/state"
 )
 
 // Codex is conch install codex.
 var Codex = &Recipe{
-	Name:  state.HarnessCodex,
+	Name:  "codex",
 	Use:   "codex [--project | --user] [--remove]",
 	Short: "Put conch's hooks and notify program in Codex's configuration",
 	Long: `Put conch's hooks in Codex's hooks.json, and conch as its notify program in
@@ -58,7 +57,7 @@ func codexHome(e Env) string {
 // matches every tool. SessionEnd and Interrupt carry 3 s, which Codex
 // 0.169 clamps them to, warning at every run.
 func codexHooks(conch string) Hooks {
-	h := Hooks{Harness: state.HarnessCodex, Command: Command(conch, state.HarnessCodex)}
+	h := Hooks{Harness: "codex", Command: Command(conch, "codex")}
 	for _, name := range []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
 		"PermissionRequest", "PreCompact", "Stop", "Interrupt", "SessionEnd"} {
 		e := Event{Name: name, Timeout: HookTimeout}
@@ -151,7 +150,7 @@ func conchTrustKeys(path string) []string {
 	for event, groups := range file.Hooks {
 		for gi, g := range groups {
 			for hi, h := range g.Hooks {
-				if IsConchCommand(h.Command, state.HarnessCodex) {
+				if IsConchCommand(h.Command, "codex") {
 					keys = append(keys, fmt.Sprintf("%s:%s:%d:%d", path, snakeCase(event), gi, hi))
 				}
 			}
@@ -273,5 +272,5 @@ func isConchNotify(v any) bool {
 		}
 		words = append(words, s)
 	}
-	return isConchWords(words, state.HarnessCodex)
+	return isConchWords(words, "codex")
 }

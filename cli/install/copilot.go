@@ -9,12 +9,11 @@ import (
 	"path/filepath"
 
 	"github.com/conch-sh/conch/render"
-	"github.com/conch-sh/conch/state"
 )
 
 // Copilot is conch install copilot.
 var Copilot = &Recipe{
-	Name:  state.HarnessCopilot,
+	Name:  "copilot",
 	Use:   "copilot [--project | --user] [--remove]",
 	Short: "Put conch's hooks in GitHub Copilot CLI's hooks folder",
 	Long: `Put conch's hooks in a hooks file of GitHub Copilot CLI's: conch.json in
@@ -78,7 +77,7 @@ written (nothing changed), 2 usage.`,
 // out (a subagent's first prompt starts its chat).
 func copilotHooks(conch string) Hooks {
 	h := Hooks{
-		Harness: state.HarnessCopilot, Command: Command(conch, state.HarnessCopilot),
+		Harness: "copilot", Command: Command(conch, "copilot"),
 		Flat: true, CommandKey: "bash", TimeoutKey: "timeoutSec",
 		Top: []Field{{"version", json.RawMessage(`1`)}},
 		Own: true,

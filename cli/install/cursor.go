@@ -7,12 +7,11 @@ import (
 	"path/filepath"
 
 	"github.com/conch-sh/conch/render"
-	"github.com/conch-sh/conch/state"
 )
 
 // Cursor is conch install cursor.
 var Cursor = &Recipe{
-	Name:  state.HarnessCursor,
+	Name:  "cursor",
 	Use:   "cursor [--project | --user] [--remove]",
 	Short: "Put conch's hooks in Cursor's hooks.json",
 	Long: `Put conch's hooks in Cursor's hooks.json, for its agent (the editor's and
@@ -52,7 +51,7 @@ written (nothing changed), 2 usage.`,
 // when their hook fails, and preToolUse sees both.
 func cursorHooks(conch string) Hooks {
 	h := Hooks{
-		Harness: state.HarnessCursor, Command: Command(conch, state.HarnessCursor),
+		Harness: "cursor", Command: Command(conch, "cursor"),
 		Flat: true, Handler: []Field{},
 		Top: []Field{{"version", json.RawMessage(`1`)}},
 	}

@@ -6,12 +6,11 @@ import (
 	"path/filepath"
 
 	"github.com/conch-sh/conch/render"
-	"github.com/conch-sh/conch/state"
 )
 
 // Gemini is conch install gemini.
 var Gemini = &Recipe{
-	Name:  state.HarnessGemini,
+	Name:  "gemini",
 	Use:   "gemini [--project | --user] [--remove]",
 	Short: "Put conch's hooks in Gemini CLI's settings",
 	Long: `Put conch's hooks in Gemini CLI's settings: ~/.gemini/settings.json with
@@ -49,7 +48,7 @@ written (nothing changed), 2 usage.`,
 // ("manual": Gemini CLI fires "auto" before every model request).
 // Timeouts are in milliseconds.
 func geminiHooks(conch string) Hooks {
-	h := Hooks{Harness: state.HarnessGemini, Command: Command(conch, state.HarnessGemini)}
+	h := Hooks{Harness: "gemini", Command: Command(conch, "gemini")}
 	for _, e := range []struct{ name, matcher string }{
 		{"SessionStart", ""}, {"BeforeAgent", ""}, {"BeforeTool", "*"}, {"AfterTool", "*"},
 		{"AfterAgent", ""}, {"Notification", ""}, {"PreCompress", "manual"}, {"SessionEnd", ""},

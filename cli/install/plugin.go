@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/conch-sh/conch/render"
-	"github.com/conch-sh/conch/state"
 )
 
 // The plugin (extension) files conch writes for harnesses that load code,
@@ -25,7 +24,7 @@ var (
 
 // OpenCode is conch install opencode.
 var OpenCode = &Recipe{
-	Name:  state.HarnessOpenCode,
+	Name:  "opencode",
 	Use:   "opencode [--project | --user] [--remove]",
 	Short: "Put conch's plugin where OpenCode loads it",
 	Long: `Write conch's plugin for OpenCode: ~/.config/opencode/plugins/conch.js ($XDG_CONFIG_HOME) with --user (the
@@ -58,7 +57,7 @@ each event. ` + pluginLong + render.OpenCodeAfter + pluginExits,
 
 // Pi is conch install pi.
 var Pi = &Recipe{
-	Name:  state.HarnessPi,
+	Name:  "pi",
 	Use:   "pi [--project | --user] [--remove]",
 	Short: "Put conch's plugin where Pi loads it",
 	Long: `Write conch's plugin for Pi: ~/.pi/agent/extensions/conch.ts ($PI_CODING_AGENT_DIR) with --user (the

@@ -6,12 +6,11 @@ import (
 	"path/filepath"
 
 	"github.com/conch-sh/conch/render"
-	"github.com/conch-sh/conch/state"
 )
 
 // Qwen is conch install qwen.
 var Qwen = &Recipe{
-	Name:  state.HarnessQwen,
+	Name:  "qwen",
 	Use:   "qwen [--project | --user] [--remove]",
 	Short: "Put conch's hooks in Qwen Code's settings",
 	Long: `Put conch's hooks in Qwen Code's settings: ~/.qwen/settings.json with
@@ -48,7 +47,7 @@ written (nothing changed), 2 usage.`,
 // events (Qwen Code keeps its protocol), tool events matching every tool,
 // timeouts in seconds.
 func qwenHooks(conch string) Hooks {
-	h := Hooks{Harness: state.HarnessQwen, Command: Command(conch, state.HarnessQwen)}
+	h := Hooks{Harness: "qwen", Command: Command(conch, "qwen")}
 	for _, e := range []struct{ name, matcher string }{
 		{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PreToolUse", "*"}, {"PostToolUse", "*"},
 		{"PostToolUseFailure", "*"}, {"PermissionRequest", "*"}, {"Notification", ""}, {"PreCompact", ""},

@@ -24,6 +24,12 @@ type FS interface {
 	// there: in place, with no temporary file, no rename and no sync. It
 	// writes a record's overlay only (live.go).
 	WriteAt(name string, data []byte, off int64) error
+	// ReadAt reads, opening name once, the bytes at offs[i] into bufs[i],
+	// and says how many each got: a part that runs past the file's end
+	// comes back short, and one past it empty. It reads a record's
+	// overlay, whose two slots lie 16 KiB apart (live.go), without what
+	// lies between them.
+	ReadAt(name string, offs []int64, bufs [][]byte) ([]int, error)
 	Remove(name string) error
 	RemoveAll(name string) error
 	Rename(from, to string) error
@@ -45,6 +51,10 @@ func (OSFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(name) }
 func (OSFS) SyncDir(name string) error                  { return syncDir(name) }
 
 func (OSFS) WriteAt(name string, data []byte, off int64) error { return writeAt(name, data, off) }
+
+func (OSFS) ReadAt(name string, offs []int64, bufs [][]byte) ([]int, error) {
+	return readAt(name, offs, bufs)
+}
 
 func (OSFS) WriteFile(name string, data []byte, durable bool) error {
 	dir := filepath.Dir(name)

@@ -81,21 +81,84 @@ type slot struct {
 func slots(b []byte) (s [2]slot) {
 	for i := range s {
 		off := i * (liveHeader + liveSlot)
-		if len(b) < off+liveHeader {
-			continue
+		if len(b) > off {
+			s[i] = slotOf(b[off:])
 		}
-		h := b[off : off+liveHeader]
-		n := int(binary.LittleEndian.Uint32(h[12:]))
-		if binary.LittleEndian.Uint32(h[0:]) != liveMagic || n > liveSlot || len(b) < off+liveHeader+n {
-			continue
-		}
-		data := b[off+liveHeader : off+liveHeader+n]
-		if sum(sum(sumStart, h[:24]), data) != binary.LittleEndian.Uint64(h[24:]) {
-			continue
-		}
-		s[i] = slot{seq: binary.LittleEndian.Uint64(h[4:]), base: binary.LittleEndian.Uint64(h[16:]), data: data}
 	}
 	return s
+}
+
+// slotOf reads the slot whose bytes (header, then record) b begins with;
+// zero when it is not whole.
+func slotOf(b []byte) slot {
+	n, ok := slotLen(b)
+	if !ok || len(b) < liveHeader+n {
+		return slot{}
+	}
+	h, data := b[:liveHeader], b[liveHeader:liveHeader+n]
+	if sum(sum(sumStart, h[:24]), data) != binary.LittleEndian.Uint64(h[24:]) {
+		return slot{}
+	}
+	return slot{seq: binary.LittleEndian.Uint64(h[4:]), base: binary.LittleEndian.Uint64(h[16:]), data: data}
+}
+
+// slotLen is the length of the record in the slot whose header b begins
+// with; ok false for a header that is not a slot's.
+func slotLen(b []byte) (n int, ok bool) {
+	if len(b) < liveHeader || binary.LittleEndian.Uint32(b[0:]) != liveMagic {
+		return 0, false
+	}
+	n = int(binary.LittleEndian.Uint32(b[12:]))
+	return n, n <= liveSlot
+}
+
+// slotRead is how much of each slot the first read of an overlay takes:
+// its header and the start of its record, which for most live records (a
+// chat's) is all of it. A slot is 16 KiB, and reading the file whole read
+// the first slot's unused room too, for every chat's record at every step
+// and notes (issue 25); a longer record's rest is read after.
+const slotRead = 4 << 10
+
+// readSlots reads the two slots of the overlay at lp, as slots does its
+// bytes, reading only what the slots hold.
+func readSlots(fsys FS, lp string) (s [2]slot, err error) {
+	buf := make([]byte, 2*slotRead)
+	offs := []int64{0, liveHeader + liveSlot}
+	bufs := [][]byte{buf[:slotRead:slotRead], buf[slotRead:]}
+	got, err := fsys.ReadAt(lp, offs, bufs)
+	if err != nil {
+		return s, err
+	}
+	var rest []int // the slots whose record goes on past the first read
+	var restOffs []int64
+	var restBufs [][]byte
+	for i := range bufs {
+		bufs[i] = bufs[i][:got[i]]
+		if n, ok := slotLen(bufs[i]); ok && liveHeader+n > len(bufs[i]) && got[i] == slotRead {
+			whole := make([]byte, liveHeader+n)
+			copy(whole, bufs[i])
+			bufs[i] = whole
+			rest = append(rest, i)
+			restOffs = append(restOffs, offs[i]+slotRead)
+			restBufs = append(restBufs, whole[slotRead:])
+		}
+	}
+	if len(rest) > 0 {
+		got, err := fsys.ReadAt(lp, restOffs, restBufs)
+		if errors.Is(err, fs.ErrNotExist) {
+			return [2]slot{}, nil // gone since the first read: nothing stands over the record
+		}
+		if err != nil {
+			return s, err
+		}
+		for j, i := range rest {
+			bufs[i] = bufs[i][:slotRead+got[j]] // a short rest is a slot not whole
+		}
+	}
+	for i := range bufs {
+		s[i] = slotOf(bufs[i])
+	}
+	return s, nil
 }
 
 // liveState is what a live write needs of a record and its overlay: the
@@ -135,7 +198,7 @@ func (h *Files) forget(p string) {
 // its overlay that stands over base, else base itself.
 func (h *Files) overlaid(p string, base []byte) ([]byte, error) {
 	over := sum(sumStart, base)
-	b, err := h.FS.ReadFile(livePath(p))
+	s, err := readSlots(h.FS, livePath(p))
 	if errors.Is(err, fs.ErrNotExist) {
 		h.remember(p, liveState{base: over})
 		return base, nil
@@ -144,7 +207,6 @@ func (h *Files) overlaid(p string, base []byte) ([]byte, error) {
 		return nil, err
 	}
 	var best *slot
-	s := slots(b)
 	h.remember(p, liveState{base: over, seqs: [2]uint64{s[0].seq, s[1].seq}})
 	for i := range s {
 		if s[i].seq != 0 && s[i].base == over && (best == nil || s[i].seq > best.seq) {
@@ -174,11 +236,10 @@ func (h *Files) writeLive(p string, data []byte) (ok bool, err error) {
 		if err != nil {
 			return false, err
 		}
-		old, err := h.FS.ReadFile(lp)
+		s, err := readSlots(h.FS, lp)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return false, err
 		}
-		s := slots(old)
 		st = liveState{base: sum(sumStart, base), seqs: [2]uint64{s[0].seq, s[1].seq}}
 	}
 	i := 0 // the older slot, or one never written

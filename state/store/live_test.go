@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -142,13 +143,15 @@ func TestLiveTooLarge(t *testing.T) {
 }
 
 // TestLiveReaders: lock-free readers, while live writes go on, read each
-// record whole: one of the values written, never half of one.
+// record whole: one of the values written, never half of one. The records
+// are of lengths on both sides of an overlay's first read (slotRead), so
+// that a slot read in two parts is read under the writes too.
 func TestLiveReaders(t *testing.T) {
 	h, unlock := liveHome(t)
 	defer unlock()
 	key := "chats/c_1.json"
 	value := func(i int) string {
-		return fmt.Sprintf(`{"v":%d,"pad":"%s"}`, i, bytes.Repeat([]byte{'a' + byte(i%26)}, 3000))
+		return fmt.Sprintf(`{"v":%d,"pad":"%s"}`, i, bytes.Repeat([]byte{'a' + byte(i%26)}, 3000+(i%3)*3000))
 	}
 	commit(t, h, key, value(0), Durable)
 	written := sync.Map{}
@@ -183,6 +186,80 @@ func TestLiveReaders(t *testing.T) {
 	}
 	close(done)
 	wg.Wait()
+}
+
+// readCounting is the real file system, counting the bytes asked of
+// overlays.
+type readCounting struct {
+	OSFS
+	asked int
+}
+
+func (r *readCounting) ReadAt(name string, offs []int64, bufs [][]byte) ([]int, error) {
+	for _, b := range bufs {
+		r.asked += len(b)
+	}
+	return r.OSFS.ReadAt(name, offs, bufs)
+}
+
+func (r *readCounting) ReadFile(name string) ([]byte, error) {
+	if strings.HasSuffix(name, LiveSuffix) {
+		r.asked += 1 << 30 // an overlay read whole
+	}
+	return r.OSFS.ReadFile(name)
+}
+
+// TestLiveReadsTheSlotsOnly: an overlay is read as far as its slots hold,
+// not whole (its first slot's unused room lies between them): a small
+// record's in one read of each slot's start, a long one's with its rest;
+// each reads back as written, and a long one torn past the first read is
+// passed over.
+func TestLiveReadsTheSlotsOnly(t *testing.T) {
+	for _, size := range []int{100, slotRead - liveHeader - 20, slotRead, 3 * slotRead, liveSlot - 20} {
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			fsys := &readCounting{}
+			h := NewFiles(filepath.Join(t.TempDir(), "home"), fsys, 0)
+			unlock, err := h.Lock(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer unlock()
+			key := "chats/c_1.json"
+			value := func(v int) string {
+				return fmt.Sprintf(`{"v":%d,"pad":"%s"}`, v, bytes.Repeat([]byte("p"), size-len(`{"v":0,"pad":""}`)))
+			}
+			commit(t, h, key, value(0), Durable)
+			commit(t, h, key, value(1), Live)  // slot 0
+			commit(t, h, key, value(2), Live)  // slot 1
+			reader := NewFiles(h.Dir, fsys, 0) // a lock-free reader's: nothing remembered
+			fsys.asked = 0
+			b, err := reader.Get(key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) != value(2) {
+				t.Fatalf("read %d bytes, not the newest slot's record", len(b))
+			}
+			if most := 2 * max(slotRead, liveHeader+size); fsys.asked > most {
+				t.Errorf("asked %d bytes of the overlay, more than its slots hold (%d)", fsys.asked, most)
+			}
+			if size <= slotRead {
+				return
+			}
+			lp := livePath(h.path(key))
+			raw, err := os.ReadFile(lp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw[liveHeader+liveSlot+size-10] ^= 0xff // slot 1, past its first read
+			if err := os.WriteFile(lp, raw, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if b, err := reader.Get(key); err != nil || string(b) != value(1) {
+				t.Fatalf("with the newest slot torn past its first read: %d bytes, %v; want the older slot's", len(b), err)
+			}
+		})
+	}
 }
 
 // TestLiveWatched: a watch on a record hears a live write in its overlay.
@@ -344,5 +421,37 @@ func TestLiveWriteRemembers(t *testing.T) {
 	commit(t, h, key, `{"v":5}`, Live)
 	if got := get(t, h, key); got != `{"v":5}` {
 		t.Fatalf("a live write after another's write between locks: %s (the slot stands over the old record)", got)
+	}
+}
+
+// BenchmarkLiveGet: a lock-free read of a chat-sized record (1 KiB) that
+// live writes have put in its overlay, as notes and every hook read the
+// chats they show.
+func BenchmarkLiveGet(b *testing.B) {
+	h := NewFiles(filepath.Join(b.TempDir(), "home"), nil, 0)
+	unlock, err := h.Lock(0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	key := "chats/c_1.json"
+	value := func(v int) []byte {
+		return fmt.Appendf(nil, `{"v":%d,"pad":"%s"}`, v, bytes.Repeat([]byte("p"), 1000))
+	}
+	for v := range 3 {
+		class := Live
+		if v == 0 {
+			class = Durable
+		}
+		if _, err := h.Commit([]Write{{Key: key, Data: value(v), Class: class}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	unlock()
+	reader := NewFiles(h.Dir, nil, 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := reader.Get(key); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -24,6 +24,24 @@ func ReadFile(name string) ([]byte, error) {
 	return data, nil
 }
 
+// readAt reads the parts of name at offs into bufs.
+func readAt(name string, offs []int64, bufs [][]byte) ([]int, error) {
+	f, err := openRead(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	got := make([]int, len(bufs))
+	for i, b := range bufs {
+		n, err := f.ReadAt(b, offs[i])
+		got[i] = n
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+	}
+	return got, nil
+}
+
 // writeAt writes data at off in name, made if need be.
 func writeAt(name string, data []byte, off int64) error {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE, 0o600)

@@ -61,6 +61,40 @@ func ReadFile(name string) ([]byte, error) {
 	}
 }
 
+// readAt reads the parts of name at offs into bufs, with plain system
+// calls, as ReadFile reads.
+func readAt(name string, offs []int64, bufs [][]byte) ([]int, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	defer syscall.Close(fd)
+	got := make([]int, len(bufs))
+	for i, b := range bufs {
+		for got[i] < len(b) {
+			n, err := syscall.Pread(fd, b[got[i]:], offs[i]+int64(got[i]))
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil {
+				return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+			}
+			if n == 0 {
+				break // the file's end
+			}
+			got[i] += n
+		}
+	}
+	return got, nil
+}
+
 // writeAt writes data at off in name, made if need be, with plain system
 // calls, as ReadFile reads.
 func writeAt(name string, data []byte, off int64) error {

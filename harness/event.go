@@ -1,6 +1,10 @@
 package harness
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/conch-sh/conch/state"
+)
 
 // Kind is what happened in a harness session, in conch's words: every
 // harness's own event names map onto these (its decoder's table).
@@ -65,7 +69,7 @@ const (
 type Event struct {
 	Kind    Kind
 	Name    string // the harness's own name for the event, said in warnings and answers
-	Harness string // state.HarnessClaude, state.HarnessCodex, …
+	Harness string // its adapter's Name ("claude", "codex", …)
 
 	Session   string // the harness's session id
 	Agent     string // set when the event comes from inside a subagent
@@ -115,10 +119,68 @@ type Event struct {
 	Background bool
 }
 
-// Answer is what conch says back to the harness for one event. The zero
-// Answer says nothing. An encoder writes what its harness can carry (see
-// Capabilities); Handle has already shaped the answer to them.
+// Answer is what conch means to say back to the harness for one event, in
+// types, never in words: cli says it with render's (a Reply), and the
+// adapter's Encode puts the Reply in the harness's JSON. Handle has
+// already shaped it to what the harness can carry (Capabilities). The
+// zero Answer says nothing.
 type Answer struct {
+	// Intro is the session's introduction to its chat (conch's prompt
+	// section follows it).
+	Intro *Intro
+	// Guard is the guard's verdict on the pending tool: a note beside the
+	// context when Permission is "", else the reason for Permission.
+	Guard *state.Verdict
+	// Stop: another chat stopped this reply. Its notice is the reason of
+	// Permission when that is set, else the reason the turn ends.
+	Stop *state.StopNotice
+	// Permission refuses the pending tool (Deny) or asks the person first
+	// (Ask), for the Guard's verdict or for the Stop.
+	Permission string
+	// EndTurn ends the turn (with Permission set, its reason says only
+	// who stopped the reply: the denial says the notice).
+	EndTurn bool
+	// Notes are the chat's notes as gathered, said in at most NotesRoom
+	// bytes (render's cut; what it leaves stays due): in the context, or,
+	// with Continue, as the next prompt. Set only when they say something.
+	Notes     *state.Notes
+	NotesRoom int
+	// Continue keeps the turn going, with the notes (the message that
+	// keeps it going among them) as its next prompt.
+	Continue bool
+}
+
+// IsZero says whether the answer says nothing.
+func (a Answer) IsZero() bool { return a == Answer{} }
+
+// Intro is how a session hears which chat it is, and how its own conch
+// commands act as it.
+type Intro struct {
+	Chat string
+	How  IntroHow
+	// Env is the variable that names the session in its shell
+	// (IntroLinked).
+	Env string
+}
+
+// IntroHow is how a session's conch commands act as its chat.
+type IntroHow int
+
+const (
+	// IntroNamed: they name it (--chat ID, or CONCH_CHAT set by hand).
+	IntroNamed IntroHow = iota
+	// IntroExported: conch put CONCH_CHAT in the session's shell.
+	IntroExported
+	// IntroLinked: the harness names the session in its shell (Env).
+	IntroLinked
+	// IntroRewritten: conch sets CONCH_CHAT in each shell command of the
+	// model's that runs conch.
+	IntroRewritten
+)
+
+// Reply is an Answer in words (cli makes it with render's), for the
+// adapter's Encode to put in the harness's JSON.
+type Reply struct {
 	// Context is text added to the model's context.
 	Context string
 	// Permission refuses the pending tool ("deny") or asks the person
@@ -126,9 +188,7 @@ type Answer struct {
 	Permission       string
 	PermissionReason string
 	// Stop ends the turn; StopReason says why (Claude Code shows it to
-	// both). Handle stops only at an event whose answer reaches the model
-	// (Capabilities.Context), and before a tool only where the harness
-	// can (StopBeforeTool).
+	// both).
 	Stop       bool
 	StopReason string
 	// Continue keeps the turn going, with Prompt as its next prompt.
@@ -138,22 +198,30 @@ type Answer struct {
 	SystemMessage string
 }
 
-// IsZero says whether the answer says nothing.
-func (a Answer) IsZero() bool { return a == Answer{} }
-
-// text is what the answer puts before the model, that a cap bounds.
-func (a Answer) text() string {
-	if a.Context != "" {
-		return a.Context
-	}
-	return a.Prompt
-}
+// IsZero says whether the reply says nothing.
+func (r Reply) IsZero() bool { return r == Reply{} }
 
 // Permission decisions.
 const (
 	Deny = "deny"
 	Ask  = "ask"
 )
+
+// Wording is render's, as cli hands it to Handle: the harness cleans
+// what it keeps of a harness's words and measures what an answer will
+// say with them (a cap is in bytes said), and never says a sentence
+// itself.
+type Wording interface {
+	// Clean is render.Clean; CutTitle render.CutTitle.
+	Clean(s string) string
+	CutTitle(s string, max int) string
+	// Fit is what of the notes n render says in room bytes (room 0: no
+	// bound), and how many bytes that is (0: it says nothing).
+	Fit(n *state.Notes, room int) (shown *state.Notes, size int)
+	// Size is how many bytes ans puts before the model: its context, or,
+	// when it has none, its prompt.
+	Size(ans Answer) int
+}
 
 // Env is what the adapter knows of the world outside the event: passed in,
 // never read from globals.
@@ -174,4 +242,7 @@ type Env struct {
 	UserHome string
 	// Warn hears what went wrong without failing the event.
 	Warn func(string)
+	// Wording is render's, for what the harness cleans and measures
+	// (required: cli hands it hookWording).
+	Wording Wording
 }

@@ -16,7 +16,7 @@ import (
 // typed among them. A row still being written waits
 // for the next look; no byte is ever skipped.
 func LookAt(ad state.Adoption) state.Look {
-	l := state.Look{Chat: ad.Chat, Harness: ad.Harness, File: ad.File, From: ad.Offset, Next: ad.Offset}
+	l := state.Look{Chat: ad.Chat, Harness: ad.Harness, Title: Title(ad.Harness), File: ad.File, From: ad.Offset, Next: ad.Offset}
 	f, err := os.Open(ad.File)
 	if errors.Is(err, fs.ErrNotExist) {
 		l.Missing = true

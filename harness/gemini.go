@@ -1,25 +1,25 @@
-package cli
+package harness
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"github.com/conch-sh/conch/state"
-	"github.com/conch-sh/conch/state/harness"
 	"github.com/conch-sh/conch/state/proc"
 )
 
-func newHookGemini(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:   "gemini",
-		Short: "Gemini CLI's hook: reads one event on standard input and answers it",
-		Long: `Gemini CLI's hook (conch install gemini puts it in the settings). It reads
+const geminiName = "gemini"
+
+// gemini is Gemini CLI's adapter: its own events and JSON.
+var gemini = Adapter{
+	Name:  geminiName,
+	Title: "Gemini CLI",
+	Use:   "gemini",
+	Short: "Gemini CLI's hook: reads one event on standard input and answers it",
+	Long: `Gemini CLI's hook (conch install gemini puts it in the settings). It reads
 one hook event, JSON on standard input, and does what the event means in
 conch, as conch hook claude does for Claude Code: BeforeAgent starts a
 reply, BeforeTool and AfterTool are a step, AfterAgent ends the reply with
@@ -38,38 +38,62 @@ locked home or any failure prints one warning line on standard error
 (which Gemini CLI shows) and answers nothing.
 
 Exit codes: 0, always.`,
-		Args:               cobra.ArbitraryArgs,
-		Annotations:        access(accessWrite),
-		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if asksHelp(args) {
-				return cmd.Help()
-			}
-			return a.runHook(state.HarnessGemini, nil, (*hook).decodeGemini)
-		},
-	}
+	// Gemini CLI 0.61.0 reads additionalContext at SessionStart,
+	// BeforeAgent and AfterTool only; continue:false at BeforeTool keeps
+	// the tool from running and ends the turn. Its shell names no session
+	// (only GEMINI_CLI=1), and its hooks get no env file.
+	Caps: Capabilities{
+		Resume:  geminiResume,
+		Context: KindsOf(SessionStart, PromptSubmit, PostTool), Deny: true, KeepGoing: true,
+		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, Ask: true, SystemMessage: true,
+		RewritesShell: true,
+	},
+	// Gemini CLI 0.61's tool names (its *_TOOL_NAME constants);
+	// search_file_content is its grep's older name.
+	Tools: []ToolWord{
+		{"write_file", "Write"}, {"replace", "Edit"}, {"read_file", "Read"}, {"read_many_files", "Glob"},
+		{"grep_search", "Grep"}, {"search_file_content", "Grep"}, {"glob", "Glob"}, {"list_directory", "LS"},
+		{"web_fetch", "WebFetch"}, {"google_web_search", "WebSearch"}, {"run_shell_command", "Bash"},
+	},
+	Decode: decodeGemini,
+	Encode: encodeGemini,
+}
+
+// gemini --help: "-r, --resume … --resume {uuid}" (its error for an
+// unknown one), "-p, --prompt", "--approval-mode default|auto_edit|yolo|plan".
+var geminiResume = &Resumer{
+	Program: "gemini",
+	Argv:    func(s string) []string { return []string{"--resume", s} },
+	Modes: []ModeFlags{
+		{state.ModeAsk, []string{"--approval-mode", "default"}}, {state.ModePlan, []string{"--approval-mode", "plan"}},
+	},
+	Own:         approvalOwn,
+	Before:      func(string) []string { return []string{"-p"} },
+	CarryValues: []string{"-m", "--model"},
+	Env:         []string{"GEMINI_*", "GOOGLE_*"},
+	Says:        "gemini --resume SESSION -p",
 }
 
 // geminiKind is what a Gemini CLI event means, 0 for one conch does not
 // take.
-func geminiKind(name string) harness.Kind {
+func geminiKind(name string) Kind {
 	switch name {
 	case "SessionStart":
-		return harness.SessionStart
+		return SessionStart
 	case "BeforeAgent":
-		return harness.PromptSubmit
+		return PromptSubmit
 	case "BeforeTool":
-		return harness.PreTool
+		return PreTool
 	case "AfterTool":
-		return harness.PostTool
+		return PostTool
 	case "AfterAgent":
-		return harness.TurnEnd
+		return TurnEnd
 	case "Notification":
-		return harness.NeedsYou
+		return NeedsYou
 	case "PreCompress":
-		return harness.Compacted
+		return Compacted
 	case "SessionEnd":
-		return harness.SessionEnd
+		return SessionEnd
 	}
 	return 0
 }
@@ -80,42 +104,40 @@ const geminiAgentTool = "invoke_agent"
 // decodeGemini reads a Gemini CLI event: its fields, and what Gemini CLI
 // leaves out found elsewhere (the approval mode, the earlier reply's words
 // in a turn that went on); the answer is said in Gemini CLI's own JSON.
-func (h *hook) decodeGemini() (harness.Event, error) {
-	p := h.p
-	h.event = p.Str("hook_event_name")
-	if h.event == "" {
-		return harness.Event{}, fmt.Errorf("the event has no hook_event_name")
+func decodeGemini(h *Hook) (Event, error) {
+	p := h.P
+	h.Event = p.Str("hook_event_name")
+	if h.Event == "" {
+		return Event{}, errNoEventName
 	}
-	if h.kind = geminiKind(h.event); h.kind == 0 {
-		return harness.Event{}, fmt.Errorf("unknown event %q: nothing done", h.event)
+	if h.Kind = geminiKind(h.Event); h.Kind == 0 {
+		return Event{}, unknownEvent(h.Event)
 	}
-	var rewrite map[string]json.RawMessage
-	h.encode = func(ans harness.Answer) any { return geminiAnswer(h.event, ans, rewrite) }
-	ev := harness.Event{
-		Kind: h.kind, Name: h.event, Harness: h.harness,
+	ev := Event{
+		Kind: h.Kind, Name: h.Event, Harness: geminiName,
 		Session: p.Str("session_id"), Folder: p.Str("cwd"), Transcript: p.Str("transcript_path"),
 		Tool: p.Str("tool_name"), Input: p.Obj("tool_input"), Response: p["tool_response"],
 		Continued: p.Flag("stop_hook_active"), HasLastWords: true,
 	}
-	switch h.event {
+	switch h.Event {
 	case "SessionStart", "BeforeAgent":
 		// Gemini CLI names no approval mode in its events: its command
 		// line and settings do.
-		ev.Mode = harnessMode(geminiMode(geminiArgs(h.a.env.PPID), ev.WorkFolder(h.a.env.Cwd), h.a.userHome()))
+		ev.Mode = harnessMode(geminiMode(geminiArgs(h.PPID), ev.WorkFolder(h.Cwd), h.UserHome))
 	}
-	switch h.event {
+	switch h.Event {
 	case "BeforeAgent":
 		ev.Prompt = bareGeminiPrompt(p.Str("prompt"))
 		// AfterAgent's block hands its reason back as a new prompt, which
 		// fires BeforeAgent again: the message's reply goes on.
-		ev.Continued = strings.Contains(ev.Prompt, "<chat-message>") && h.messageReplyGoingOn(ev)
+		ev.Continued = strings.Contains(ev.Prompt, "<chat-message>") && messageReplyGoingOn(h, ev)
 	case "AfterAgent":
 		ev.LastWords = p.Str("prompt_response")
 		if ev.LastWords == "[no response text]" {
 			ev.LastWords = "" // Gemini CLI's word for a turn that said nothing
 		}
 		if ev.Continued {
-			ev.LastWords = h.sinceLastReply(ev, ev.LastWords)
+			ev.LastWords = sinceLastReply(h, ev, ev.LastWords)
 		}
 	case "Notification":
 		if ev.Notification = p.Str("notification_type"); ev.Notification == "ToolPermission" {
@@ -125,13 +147,12 @@ func (h *hook) decodeGemini() (harness.Event, error) {
 		if p.Str("trigger") != "manual" {
 			// Gemini CLI fires it before every model request, whether or
 			// not it compresses: only /compress is one.
-			return ev, errNothing
+			return ev, ErrNothing
 		}
 	case "BeforeTool", "AfterTool":
-		rewrite = h.geminiShell(&ev)
-		h.speak = rewrite != nil
+		h.Input = geminiShell(h, &ev)
 		if ev.Tool == geminiAgentTool {
-			h.then = geminiSubagent(ev)
+			h.Then = geminiSubagent(ev)
 		}
 	}
 	return ev, nil
@@ -151,28 +172,11 @@ func bareGeminiPrompt(prompt string) string {
 	return prompt
 }
 
-// sessionChat is the chat of the event's session as it is now, read
-// without the lock (nil for none).
-func (h *hook) sessionChat(ev harness.Event) *state.Chat {
-	var c *state.Chat
-	in := state.SessionIn{Harness: ev.Harness, Session: ev.Session, Folder: ev.WorkFolder(h.a.env.Cwd)}
-	_ = h.a.home.View(func(v *state.View) (err error) { c, err = v.Sessions().Find(in); return err })
-	return c
-}
-
-// messageReplyGoingOn says whether the session's chat is in a reply a
-// message started at the turn's end (conch handed the message back to the
-// harness), still running and not yet past its first step.
-func (h *hook) messageReplyGoingOn(ev harness.Event) bool {
-	c := h.sessionChat(ev)
-	return c != nil && c.Reply != nil && c.Reply.Alive() && !c.Reply.Person && c.Reply.Steps == 0
-}
-
 // sinceLastReply is what a turn that went on with a message said in the
 // message's reply: Gemini CLI's prompt_response holds the whole turn's
 // words, the earlier reply's (which ended with them) first.
-func (h *hook) sinceLastReply(ev harness.Event, text string) string {
-	c := h.sessionChat(ev)
+func sinceLastReply(h *Hook, ev Event, text string) string {
+	c := sessionChat(h, ev)
 	if c == nil || c.LastReply == nil || c.LastReply.Text == "" {
 		return text
 	}
@@ -188,14 +192,14 @@ func (h *hook) sinceLastReply(ev harness.Event, text string) string {
 // after another command) and names no chat gets it, in the arguments
 // Gemini CLI is to run (returned; nil for none). Gemini CLI builds the
 // tool from the arguments answered alone: all of them are given.
-func (h *hook) geminiShell(ev *harness.Event) map[string]json.RawMessage {
+func geminiShell(h *Hook, ev *Event) map[string]json.RawMessage {
 	if ev.Input == nil || ev.Tool != "run_shell_command" {
 		return nil
 	}
 	command := ev.Input.Str("command")
 	bare := strings.TrimPrefix(command, chatPrefix(command))
 	if bare != command {
-		input := harness.Fields{}
+		input := Fields{}
 		for k, v := range ev.Input {
 			input[k] = v
 		}
@@ -203,10 +207,10 @@ func (h *hook) geminiShell(ev *harness.Event) map[string]json.RawMessage {
 		input["command"] = b
 		ev.Input = input
 	}
-	if ev.Kind != harness.PreTool || !state.RunsConchUnnamed(bare) {
+	if ev.Kind != PreTool || !state.RunsConchUnnamed(bare) {
 		return nil // no conch in it, or each conch in it names its chat
 	}
-	chat := state.LinkedChat(h.a.home.Store(), state.HarnessGemini, ev.Session)
+	chat := state.LinkedChat(h.Home.Store(), geminiName, ev.Session)
 	if chat == "" {
 		return nil
 	}
@@ -239,20 +243,20 @@ func chatPrefix(command string) string {
 // the agent's name and prompt. The subagent's own tool calls fire the same
 // hooks as its parent's, with nothing telling them apart: they are the
 // parent's steps.
-func geminiSubagent(ev harness.Event) *harness.Event {
+func geminiSubagent(ev Event) *Event {
 	name := ev.Input.Str("agent_name")
-	sub := harness.Event{
+	sub := Event{
 		Harness: ev.Harness, Name: ev.Name, Session: ev.Session, Folder: ev.Folder, Transcript: ev.Transcript,
 		Agent:     "gemini-agent-" + strconv.FormatUint(fnv64(name+"\x00"+ev.Input.Str("prompt")), 16),
 		AgentType: name, HasLastWords: true,
 	}
-	if ev.Kind == harness.PreTool {
-		sub.Kind = harness.SubagentStart
+	if ev.Kind == PreTool {
+		sub.Kind = SubagentStart
 		return &sub
 	}
-	sub.Kind = harness.SubagentEnd
+	sub.Kind = SubagentEnd
 	if len(ev.Response) > 0 {
-		sub.LastWords = toolText(harness.Obj(ev.Response)["llmContent"])
+		sub.LastWords = toolText(Obj(ev.Response)["llmContent"])
 	}
 	return &sub
 }
@@ -337,14 +341,15 @@ type geminiOutput struct {
 	HookSpecificOutput map[string]any `json:"hookSpecificOutput,omitempty"`
 }
 
-// geminiAnswer says ans in Gemini CLI's JSON: a refused tool is its
+// encodeGemini says ans in Gemini CLI's JSON: a refused tool is its
 // decision and reason; a stop before a tool (the tool refused, the turn
 // stopped) is one continue:false whose stopReason is the notice (Gemini
 // CLI puts the stopReason before the model and the person, and runs no
 // tool); a turn kept going is a block whose reason Gemini CLI sends as
 // the next prompt; context is additionalContext; a shell command's
 // rewrite goes in tool_input.
-func geminiAnswer(event string, ans harness.Answer, rewrite map[string]json.RawMessage) any {
+func encodeGemini(h *Hook, ans Reply) any {
+	event, rewrite := h.Event, h.Input
 	out := geminiOutput{SystemMessage: ans.SystemMessage}
 	if ans.Stop {
 		f := false
@@ -354,12 +359,12 @@ func geminiAnswer(event string, ans harness.Answer, rewrite map[string]json.RawM
 		out.Decision, out.Reason = "block", ans.Prompt
 	}
 	switch ans.Permission {
-	case harness.Deny:
+	case Deny:
 		out.Decision, out.Reason = "deny", ans.PermissionReason
 		if ans.Stop {
 			out.StopReason = ans.PermissionReason
 		}
-	case harness.Ask:
+	case Ask:
 		out.Decision, out.Reason, out.SystemMessage = "ask", ans.PermissionReason, ans.PermissionReason
 	}
 	specific := map[string]any{}

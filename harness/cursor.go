@@ -1,20 +1,20 @@
-package cli
+package harness
 
 import (
 	"encoding/json"
-	"fmt"
-
-	"github.com/spf13/cobra"
 
 	"github.com/conch-sh/conch/state"
-	"github.com/conch-sh/conch/state/harness"
 )
 
-func newHookCursor(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:   "cursor",
-		Short: "Cursor's agent hook (.cursor/hooks.json): reads one event on standard input and answers it",
-		Long: `Cursor's agent hook (conch install cursor puts it in hooks.json). It reads
+const cursorName = "cursor"
+
+// cursor is Cursor's adapter, for its agent hooks (.cursor/hooks.json).
+var cursor = Adapter{
+	Name:  cursorName,
+	Title: "Cursor",
+	Use:   "cursor",
+	Short: "Cursor's agent hook (.cursor/hooks.json): reads one event on standard input and answers it",
+	Long: `Cursor's agent hook (conch install cursor puts it in hooks.json). It reads
 one hook event, JSON on standard input (sessionStart, beforeSubmitPrompt,
 preToolUse, postToolUse, postToolUseFailure, afterFileEdit,
 afterAgentResponse, stop, preCompact, sessionEnd), does what the event
@@ -30,30 +30,55 @@ locked home or any failure prints one warning line on standard error and
 answers nothing.
 
 Exit codes: 0, always.`,
-		Args:               cobra.ArbitraryArgs,
-		Annotations:        access(accessWrite),
-		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if asksHelp(args) {
-				return cmd.Help()
-			}
-			return a.runHook(state.HarnessCursor, nil, (*hook).decodeCursor)
-		},
+	// Cursor (its hooks documentation; cursor-agent is not tested here):
+	// only sessionStart's additional_context reaches the model; preToolUse
+	// allows or denies; no hook ends a turn; a stop's followup_message is
+	// the next prompt, through beforeSubmitPrompt. Nothing in its shell
+	// names the conversation.
+	Caps: Capabilities{
+		Context: KindsOf(SessionStart), Deny: true, KeepGoing: true,
+		ContextCap: 10000, PromptOnContinue: true,
+	},
+	Decode: decodeCursor,
+	Encode: encodeCursor,
+}
+
+// cursorKind is what one of Cursor's agent events means (0: none conch
+// takes; a stop's is by its status).
+func cursorKind(event string) Kind {
+	switch event {
+	case "sessionStart":
+		return SessionStart
+	case "beforeSubmitPrompt":
+		return PromptSubmit
+	case "preToolUse":
+		return PreTool
+	case "postToolUse", "postToolUseFailure", "afterFileEdit":
+		return PostTool
+	case "afterAgentResponse":
+		return Words
+	case "preCompact":
+		return Compacted
+	case "sessionEnd":
+		return SessionEnd
 	}
+	return 0
 }
 
-// cursorKinds are what Cursor's agent events mean.
-var cursorKinds = map[string]harness.Kind{
-	"sessionStart": harness.SessionStart, "beforeSubmitPrompt": harness.PromptSubmit,
-	"preToolUse": harness.PreTool, "postToolUse": harness.PostTool, "postToolUseFailure": harness.PostTool,
-	"afterFileEdit": harness.PostTool, "afterAgentResponse": harness.Words,
-	"preCompact": harness.Compacted, "sessionEnd": harness.SessionEnd,
-}
-
-// cursorTools are Claude Code's names for Cursor's tools (the tool table's).
-var cursorTools = map[string]string{
-	"Shell": "Bash", "Read": "Read", "Write": "Write", "Edit": "Edit", "StrReplace": "Edit",
-	"Delete": "Write", "Grep": "Grep", "Glob": "Glob", "Task": "Agent", "WebFetch": "WebFetch",
+// cursorTool is Claude Code's name for one of Cursor's tools (the tool
+// table's), or the name as it is.
+func cursorTool(name string) string {
+	switch name {
+	case "Shell":
+		return "Bash"
+	case "StrReplace":
+		return "Edit"
+	case "Delete":
+		return "Write"
+	case "Task":
+		return "Agent"
+	}
+	return name // Read, Write, Edit, Grep, Glob, WebFetch: Claude Code's own
 }
 
 // decodeCursor reads one of Cursor's agent hook events: the session is the
@@ -63,28 +88,28 @@ var cursorTools = map[string]string{
 // status, and the assistant's words come in afterAgentResponse, before
 // the stop. subagentStart and subagentStop name no agent: conch leaves
 // them alone (their tools' events are the session's steps).
-func (h *hook) decodeCursor() (harness.Event, error) {
-	p := h.p
-	h.event = p.Str("hook_event_name")
-	if h.event == "" {
-		return harness.Event{}, fmt.Errorf("the event has no hook_event_name")
+func decodeCursor(h *Hook) (Event, error) {
+	p := h.P
+	h.Event = p.Str("hook_event_name")
+	if h.Event == "" {
+		return Event{}, errNoEventName
 	}
-	h.kind = cursorKinds[h.event]
-	if h.event == "stop" {
+	h.Kind = cursorKind(h.Event)
+	if h.Event == "stop" {
 		switch p.Str("status") {
 		case "aborted":
-			h.kind = harness.TurnInterrupted
+			h.Kind = TurnInterrupted
 		case "error":
-			h.kind = harness.TurnFailed
+			h.Kind = TurnFailed
 		default:
-			h.kind = harness.TurnEnd
+			h.Kind = TurnEnd
 		}
 	}
-	if h.kind == 0 {
-		if h.event == "subagentStart" || h.event == "subagentStop" {
-			return harness.Event{}, nil
+	if h.Kind == 0 {
+		if h.Event == "subagentStart" || h.Event == "subagentStop" {
+			return Event{}, nil
 		}
-		return harness.Event{}, fmt.Errorf("unknown event %q: nothing done", h.event)
+		return Event{}, unknownEvent(h.Event)
 	}
 	folder := p.Str("cwd")
 	if folder == "" {
@@ -97,14 +122,12 @@ func (h *hook) decodeCursor() (harness.Event, error) {
 	if session == "" {
 		session = p.Str("session_id")
 	}
-	ev := harness.Event{
-		Kind: h.kind, Name: h.event, Harness: h.harness,
+	ev := Event{
+		Kind: h.Kind, Name: h.Event, Harness: cursorName,
 		Session: session, Folder: folder, Prompt: p.Str("prompt"),
 		Tool: p.Str("tool_name"), ToolUse: p.Str("tool_use_id"), Input: p.Obj("tool_input"),
 	}
-	if t, ok := cursorTools[ev.Tool]; ok {
-		ev.Tool = t
-	}
+	ev.Tool = cursorTool(ev.Tool)
 	if in := ev.Input; in != nil && !in.Has("file_path") {
 		for _, k := range []string{"path", "target_file", "file"} {
 			if in.Has(k) {
@@ -113,7 +136,7 @@ func (h *hook) decodeCursor() (harness.Event, error) {
 			}
 		}
 	}
-	switch h.event {
+	switch h.Event {
 	case "sessionStart":
 		switch p.Str("composer_mode") {
 		case "ask":
@@ -123,7 +146,7 @@ func (h *hook) decodeCursor() (harness.Event, error) {
 		}
 	case "afterFileEdit":
 		ev.Tool = "Write"
-		ev.Input = harness.Fields{"file_path": p["file_path"]}
+		ev.Input = Fields{"file_path": p["file_path"]}
 	case "afterAgentResponse":
 		ev.LastWords = p.Str("text")
 	case "stop":
@@ -146,16 +169,16 @@ type cursorAnswer struct {
 // encodeCursor is ans as Cursor reads it at event (nil: nothing it
 // reads): sessionStart's additional_context; preToolUse's decision, allow
 // or deny (it has no ask); a stop's followup_message, the next prompt.
-func encodeCursor(kind harness.Kind, ans harness.Answer) any {
+func encodeCursor(h *Hook, ans Reply) any {
 	var out cursorAnswer
-	switch kind {
-	case harness.SessionStart:
+	switch h.Kind {
+	case SessionStart:
 		out.AdditionalContext = ans.Context
-	case harness.PreTool:
+	case PreTool:
 		if ans.Permission != "" {
 			out.Decision, out.Reason = "deny", ans.PermissionReason
 		}
-	case harness.TurnEnd:
+	case TurnEnd:
 		if ans.Continue {
 			out.FollowupMessage = ans.Prompt
 		}

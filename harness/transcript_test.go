@@ -13,7 +13,7 @@ import (
 
 func recorded(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "hooks", name))
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "hooks", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,10 +23,10 @@ func recorded(t testing.TB, name string) []byte {
 func TestLastAssistantText(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct{ harness, file, want string }{
-		{state.HarnessClaude, "claude/transcript.jsonl", "Added TestParseLastToken in src/parser_test.go; go test ./... passes."},
-		{state.HarnessCodex, "codex/rollout.jsonl", "Rename complete and verified `cargo build` succeeds."},
+		{claudeName, "claude/transcript.jsonl", "Added TestParseLastToken in src/parser_test.go; go test ./... passes."},
+		{codexName, "codex/rollout.jsonl", "Rename complete and verified `cargo build` succeeds."},
 		// The session's last words, not its subagent's ("sub done").
-		{state.HarnessCopilot, "copilot/transcript.jsonl", "Main done."},
+		{copilotName, "copilot/transcript.jsonl", "Main done."},
 	} {
 		path := filepath.Join(dir, filepath.Base(c.file))
 		if err := os.WriteFile(path, recorded(t, c.file), 0o600); err != nil {
@@ -36,7 +36,7 @@ func TestLastAssistantText(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.file, got, c.want)
 		}
 	}
-	if got := LastAssistantText(state.HarnessClaude, filepath.Join(dir, "missing.jsonl")); got != "" {
+	if got := LastAssistantText(claudeName, filepath.Join(dir, "missing.jsonl")); got != "" {
 		t.Errorf("a missing transcript gave %q", got)
 	}
 }
@@ -54,13 +54,13 @@ func TestLastAssistantJoinsOneMessage(t *testing.T) {
 		`not json at all`,
 		``,
 	}, "\n")
-	if got := lastAssistant(state.HarnessClaude, []byte(rows)); got != "first part\nsecond part" {
+	if got := lastAssistant(claudeName, []byte(rows)); got != "first part\nsecond part" {
 		t.Errorf("got %q", got)
 	}
 }
 
 func TestHumanTexts(t *testing.T) {
-	got := humanTexts(state.HarnessClaude, recorded(t, "claude/transcript.jsonl"))
+	got := humanTexts(claudeName, recorded(t, "claude/transcript.jsonl"))
 	want := []string{
 		"Fix the off-by-one in src/parser.go and add a test",
 		// A slash command the person typed is the person's.
@@ -70,7 +70,7 @@ func TestHumanTexts(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("claude: got %q\nwant %q", got, want)
 	}
-	got = humanTexts(state.HarnessCodex, recorded(t, "codex/rollout.jsonl"))
+	got = humanTexts(codexName, recorded(t, "codex/rollout.jsonl"))
 	if want := []string{"Rename foo to bar and update the callsites."}; !slices.Equal(got, want) {
 		t.Errorf("codex: got %q, want %q", got, want)
 	}
@@ -135,9 +135,9 @@ func FuzzHumanTexts(f *testing.F) {
 	f.Add([]byte(recorded(f, "codex/rollout_0169.jsonl")), uint(4), false)
 	f.Add([]byte(`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"a"},{"type":"tool_result"}]}}`+"\n"), uint(1), true)
 	f.Fuzz(func(t *testing.T, data []byte, cut uint, claude bool) {
-		harness := state.HarnessCodex
+		harness := codexName
 		if claude {
-			harness = state.HarnessClaude
+			harness = claudeName
 		}
 		whole := humanTexts(harness, data)
 		lines := bytes.SplitAfter(data, []byte{'\n'})
@@ -166,26 +166,36 @@ func TestCopilotLastWords(t *testing.T) {
 		{rows(said, prompt), ""},
 		{rows(said, task, sub), "First."},
 	} {
-		if got := lastAssistant(state.HarnessCopilot, []byte(c.data)); got != c.want {
+		if got := lastAssistant(copilotName, []byte(c.data)); got != c.want {
 			t.Errorf("%q: got %q, want %q", c.data, got, c.want)
 		}
 	}
 }
 
-// CopilotStopWritten finds the start of the agentStop hook fired at its
+// copilotStopWritten finds the start of the agentStop hook fired at its
 // time, and no other: an earlier turn's (ended or not) is not it.
 func TestCopilotStopWritten(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "events.jsonl")
 	if err := os.WriteFile(path, recorded(t, "copilot/transcript.jsonl"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if !CopilotStopWritten(path, 1761991200000) {
+	if !copilotStopWritten(path, 1761991200000) {
 		t.Error("the recorded Stop's hook start was not found")
 	}
-	if CopilotStopWritten(path, 1761991200001) {
+	if copilotStopWritten(path, 1761991200001) {
 		t.Error("another time's Stop was found")
 	}
-	if CopilotStopWritten(filepath.Join(t.TempDir(), "none.jsonl"), 1) {
+	if copilotStopWritten(filepath.Join(t.TempDir(), "none.jsonl"), 1) {
 		t.Error("a missing file holds a Stop")
 	}
+}
+
+// lastAssistant is what the adapter of the harness named reads as the
+// last assistant words of a session file's data.
+func lastAssistant(harness string, data []byte) string {
+	ad := Of(harness)
+	if ad == nil || ad.LastWords == nil {
+		return ""
+	}
+	return ad.LastWords(rows(data))
 }

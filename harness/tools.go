@@ -1,18 +1,36 @@
 package harness
 
-// The tool-to-family table: what each harness's tools do, in the families
-// of SPEC §1's steps, and the files they work on. A harness adds its
-// tools' rows to Family (and to shellTool when a tool runs a command line).
+// The tool-to-family table: what a tool does, in the families of SPEC §1's
+// steps, and the files it works on, in Claude Code's words for its tools.
+// A harness whose tools have other names says them in these words: in
+// its adapter's Tools (the names alone), or in its decoder (names and
+// arguments, as cursor.go, opencode.go and pi.go do).
 
 import (
 	"slices"
 	"strings"
-
-	"github.com/conch-sh/conch/render"
 )
 
-// Family is the step family of a harness's tool and the files it works on
-// (as the harness gave them: abs makes them absolute).
+// ToolWord is one of a harness's tools in Claude Code's words: the tool
+// Name is, for the step's family, the guard and the taint, the tool As.
+type ToolWord struct{ Name, As string }
+
+// toolWord is the harness's tool in Claude Code's words (its adapter's
+// Tools), or as it is named.
+func toolWord(harness, tool string) string {
+	if a := Of(harness); a != nil {
+		for _, w := range a.Tools {
+			if w.Name == tool {
+				return w.As
+			}
+		}
+	}
+	return tool
+}
+
+// Family is the step family of a tool, in Claude Code's words (toolWord),
+// and the files it works on (as the harness gave them: abs makes them
+// absolute).
 func Family(tool string, input Fields) (family string, files []string) {
 	file := func(key string) []string {
 		if f := input.Str(key); f != "" {
@@ -20,22 +38,22 @@ func Family(tool string, input Fields) (family string, files []string) {
 		}
 		return nil
 	}
-	// Claude Code's tools, Codex's, and those of Gemini CLI and Qwen Code
-	// (write_file, replace or edit, read_file, run_shell_command, …).
+	// Claude Code's tools, and apply_patch (Codex's, and the word a
+	// plugin's patch tool is said in).
 	switch tool {
-	case "Edit", "Write", "MultiEdit", "write_file", "replace", "edit":
+	case "Edit", "Write", "MultiEdit":
 		return "edit", file("file_path")
-	case "NotebookEdit", "notebook_edit":
+	case "NotebookEdit":
 		return "edit", file("notebook_path")
-	case "Read", "read_file":
+	case "Read":
 		return "read", file("file_path")
 	case "NotebookRead":
 		return "read", file("notebook_path")
-	case "Grep", "Glob", "LS", "grep_search", "search_file_content", "glob", "list_directory", "read_many_files":
+	case "Grep", "Glob", "LS":
 		return "read", nil
-	case "WebFetch", "WebSearch", "web_fetch", "google_web_search", "web_search":
+	case "WebFetch", "WebSearch":
 		return "browse", nil
-	case "Bash", "BashOutput", "KillShell", "KillBash", "shell", "exec_command", "local_shell", "run_shell_command":
+	case "Bash", "BashOutput", "KillShell", "KillBash":
 		command := input.Str("command")
 		if commits(command) {
 			return "edit", nil
@@ -50,37 +68,33 @@ func Family(tool string, input Fields) (family string, files []string) {
 	return "other", nil
 }
 
-// shellTool says whether a harness's tool runs a shell command line (its
-// input's command), which the guard reads.
-func shellTool(tool string) bool {
-	switch tool {
-	case "Bash", "shell", "exec_command", "local_shell", "run_shell_command":
-		return true
-	}
-	return false
-}
+// shellTool says whether a tool, in Claude Code's words, runs a shell
+// command line (its input's command), which the guard reads.
+func shellTool(tool string) bool { return tool == "Bash" }
 
 // conchShell says whether a tool call is a shell command that is only
-// conch's own (conch chats list, conch chat message, …).
+// conch's own (conch chats list, conch chat message, …): Bash as the
+// harness names it (Claude Code's, and theirs that say their tools in its
+// words), with the call's id.
 func conchShell(ev *Event) bool {
 	return ev.Tool == "Bash" && ev.ToolUse != "" && conchFamily(ev.Input.Str("command")) != ""
 }
 
 // outsideSource is what a web tool read from outside: the URL fetched, or
 // the search made.
-func outsideSource(tool string, input Fields) string {
+func outsideSource(w Wording, tool string, input Fields) string {
 	switch tool {
-	case "WebFetch", "web_fetch":
+	case "WebFetch":
 		if u := input.Str("url"); u != "" {
-			return render.Clean(u)
+			return w.Clean(u)
 		}
 		// Gemini CLI's web_fetch takes a prompt that holds its URLs.
 		if urls := promptURLs(input.Str("prompt")); urls != "" {
-			return render.Clean(urls)
+			return w.Clean(urls)
 		}
 		return "web fetch"
-	case "WebSearch", "google_web_search", "web_search":
-		if q := render.Clean(input.Str("query")); q != "" {
+	case "WebSearch":
+		if q := w.Clean(input.Str("query")); q != "" {
 			return "web search: " + q
 		}
 		return "web search"
@@ -114,7 +128,7 @@ func commits(command string) bool {
 		if len(words) == 0 || (words[0] != "git" && !strings.HasSuffix(words[0], "/git")) {
 			continue
 		}
-		if gitRewrites[gitSubcommand(words[1:])] {
+		if gitRewrites(gitSubcommand(words[1:])) {
 			return true
 		}
 	}
@@ -160,10 +174,15 @@ func shellParts(command string) []string {
 	})
 }
 
-// gitRewrites are the git subcommands that change the work tree's files.
-var gitRewrites = map[string]bool{
-	"commit": true, "merge": true, "rebase": true, "cherry-pick": true, "revert": true, "am": true,
-	"pull": true, "stash": true, "reset": true, "checkout": true, "switch": true, "restore": true,
+// gitRewrites says whether a git subcommand changes the work tree's files
+// (a switch, not a map: a map would be built at every process's start).
+func gitRewrites(sub string) bool {
+	switch sub {
+	case "commit", "merge", "rebase", "cherry-pick", "revert", "am",
+		"pull", "stash", "reset", "checkout", "switch", "restore":
+		return true
+	}
+	return false
 }
 
 // gitSubcommand is the first word after git's own options (-C DIR and

@@ -15,8 +15,6 @@ import (
 	"io"
 	"os"
 	"strings"
-
-	"github.com/conch-sh/conch/state"
 )
 
 // tailBytes is how much of a session file's end LastAssistantText reads:
@@ -24,11 +22,19 @@ import (
 const tailBytes = 1 << 20
 
 // LastAssistantText is the last text the assistant wrote in the session
-// file at path, read from its last MiB. "" when there is none (or the file
-// cannot be read: the file can lag the session, so this is best-effort).
+// file at path of the harness named, read from its last MiB. "" when there
+// is none (or the file cannot be read: the file can lag the session, so
+// this is best-effort), or the harness keeps no file conch reads.
 func LastAssistantText(harness, path string) string {
-	return lastAssistant(harness, fileTail(path))
+	ad := Of(harness)
+	if ad == nil || ad.LastWords == nil {
+		return ""
+	}
+	return ad.LastWords(rows(fileTail(path)))
 }
+
+// rows are a session file's lines.
+func rows(data []byte) [][]byte { return bytes.Split(data, []byte{'\n'}) }
 
 // fileTail is the whole lines of a session file's last MiB, nil when it
 // cannot be read.
@@ -64,144 +70,96 @@ func fileTail(path string) []byte {
 	return data
 }
 
-// lastAssistant walks the rows from the end and returns the text of the
-// last assistant message that has any.
-func lastAssistant(harness string, data []byte) string {
-	lines := bytes.Split(data, []byte{'\n'})
-	switch harness {
-	case state.HarnessClaude:
-		// One API message can be split over several rows sharing
-		// message.id: gather the text of the last message that has some.
-		var parts []string
-		msgID := ""
-		for i := len(lines) - 1; i >= 0; i-- {
-			var row claudeRow
-			if json.Unmarshal(lines[i], &row) != nil {
-				continue
-			}
-			if row.Type == "user" && len(parts) > 0 && row.humanText() != "" {
-				break
-			}
-			if row.Type != "assistant" || row.IsSidechain {
-				continue
-			}
-			text := row.Message.text(false)
-			if msgID != "" && row.Message.ID != msgID {
-				break
-			}
-			if text == "" {
-				continue
-			}
+// claudeLastWords walks a Claude Code transcript's rows from the end and
+// returns the text of the last assistant message that has any. One API
+// message can be split over several rows sharing message.id: the text of
+// the last message that has some is gathered.
+func claudeLastWords(lines [][]byte) string {
+	var parts []string
+	msgID := ""
+	for i := len(lines) - 1; i >= 0; i-- {
+		var row claudeRow
+		if json.Unmarshal(lines[i], &row) != nil {
+			continue
+		}
+		if row.Type == "user" && len(parts) > 0 && row.humanText() != "" {
+			break
+		}
+		if row.Type != "assistant" || row.IsSidechain {
+			continue
+		}
+		text := row.Message.text(false)
+		if msgID != "" && row.Message.ID != msgID {
+			break
+		}
+		if text == "" {
+			continue
+		}
+		if msgID == "" {
+			msgID = row.Message.ID
 			if msgID == "" {
-				msgID = row.Message.ID
-				if msgID == "" {
-					return text
-				}
-			}
-			parts = append([]string{text}, parts...)
-		}
-		return strings.Join(parts, "\n")
-	case state.HarnessCodex:
-		for i := len(lines) - 1; i >= 0; i-- {
-			var row codexRow
-			if json.Unmarshal(lines[i], &row) != nil {
-				continue
-			}
-			if t := row.assistantText(); t != "" {
-				return t
+				return text
 			}
 		}
-	case state.HarnessCopilot:
-		for i := len(lines) - 1; i >= 0; i-- {
-			var row copilotRow
-			if json.Unmarshal(lines[i], &row) != nil || row.Data.ParentToolCallID != "" {
-				continue // a subagent's row (its own chat's words)
-			}
-			switch row.Type {
-			case "assistant.message":
-				if row.Data.Content != "" {
-					return row.Data.Content
-				}
-			case "user.message":
-				if row.Data.Source == "" {
-					return "" // the person's prompt: this turn said nothing
-				}
-			}
+		parts = append([]string{text}, parts...)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// codexLastWords is the last assistant text of a Codex rollout's rows.
+func codexLastWords(lines [][]byte) string {
+	for i := len(lines) - 1; i >= 0; i-- {
+		var row codexRow
+		if json.Unmarshal(lines[i], &row) != nil {
+			continue
+		}
+		if t := row.assistantText(); t != "" {
+			return t
 		}
 	}
 	return ""
 }
 
-// copilotRow is one row of Copilot CLI's session events
-// (~/.copilot/session-state/SESSION/events.jsonl): the fields conch reads.
-// A subagent's messages carry the task's parentToolCallId; a prompt that
-// is not the person's (a subagent's task) carries a source.
-type copilotRow struct {
-	Type string `json:"type"`
-	Data struct {
-		Content          string `json:"content"`
-		Source           string `json:"source"`
-		ParentToolCallID string `json:"parentToolCallId"`
-	} `json:"data"`
-}
-
-// CopilotStopWritten says whether Copilot CLI's events file at path holds
-// the start of the agentStop hook fired at the time at (Unix
-// milliseconds, as its hook.start row has it): Copilot writes the file in
-// batches, a moment after the events, and the turn's last message is in
-// it only once the batch holding that hook's start is.
-func CopilotStopWritten(path string, at int64) bool {
-	for _, line := range bytes.Split(fileTail(path), []byte{'\n'}) {
-		if !bytes.Contains(line, []byte(`"agentStop"`)) {
-			continue
-		}
-		var row struct {
-			Type string `json:"type"`
-			Data struct {
-				HookType string `json:"hookType"`
-				Input    struct {
-					Timestamp int64 `json:"timestamp"`
-				} `json:"input"`
-			} `json:"data"`
-		}
-		if json.Unmarshal(line, &row) == nil && row.Type == "hook.start" && row.Data.HookType == "agentStop" && row.Data.Input.Timestamp == at {
-			return true
-		}
-	}
-	return false
-}
-
 // humanTexts are the texts a person typed, row by row, in whole lines of
-// a session file: tool results, meta rows (a local command's caveat, a
-// skill's injection), compaction summaries, the harness's own injected
-// context and every row it does not understand are skipped.
+// a session file of the harness named: tool results, meta rows (a local
+// command's caveat, a skill's injection), compaction summaries, the
+// harness's own injected context and every row it does not understand are
+// skipped (the adapter's Typed reads a row).
 func humanTexts(harness string, data []byte) []string {
+	ad := Of(harness)
+	if ad == nil || ad.Typed == nil {
+		return nil
+	}
 	var out []string
-	for _, line := range bytes.Split(data, []byte{'\n'}) {
+	for _, line := range rows(data) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
 			continue
 		}
-		var t string
-		switch harness {
-		case state.HarnessClaude:
-			var row claudeRow
-			if json.Unmarshal(line, &row) != nil {
-				continue
-			}
-			t = row.humanText()
-		case state.HarnessCodex:
-			var row codexRow
-			if json.Unmarshal(line, &row) != nil {
-				continue
-			}
-			t = row.humanText()
-		}
-		if strings.TrimSpace(t) != "" {
+		if t := ad.Typed(line); strings.TrimSpace(t) != "" {
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// claudeTyped is what a person typed in one row of a Claude Code
+// transcript ("" for none).
+func claudeTyped(line []byte) string {
+	var row claudeRow
+	if json.Unmarshal(line, &row) != nil {
+		return ""
+	}
+	return row.humanText()
+}
+
+// codexTyped is what a person typed in one row of a Codex rollout.
+func codexTyped(line []byte) string {
+	var row codexRow
+	if json.Unmarshal(line, &row) != nil {
+		return ""
+	}
+	return row.humanText()
 }
 
 // claudeRow is one row of a Claude Code transcript: the fields conch reads.

@@ -58,9 +58,9 @@ func TestHarnessEnv(t *testing.T) {
 		"CLAUDE_ENV_FILE=/tmp/env", "CLAUDE_CODE_SESSION_ID=s1", "CLAUDE_CODE_ENTRYPOINT=cli",
 		"CONCH_CHAT=c_9", "CONCH_HOME=/h", "SENDER_SECRET=no", "EMPTY_=", "ANTHROPIC_EMPTY=",
 	}
-	r := &run{ev: &Event{Harness: state.HarnessClaude}, caps: Of(state.HarnessClaude),
+	r := &run{caps: CapsOf(claudeName),
 		env: Env{Environ: func() []string { return environ }, Getenv: func(string) string { return "" }}}
-	got := r.harnessEnv(claudeResume, 0)
+	got := harnessEnv(r, claudeResume, 0)
 	want := []string{"ANTHROPIC_API_KEY=sk-ant-x", "ANTHROPIC_BASE_URL=http://127.0.0.1:9", "CLAUDE_CODE_ENTRYPOINT=cli", "HTTPS_PROXY=http://p:1"}
 	if !slices.Equal(got, want) {
 		t.Errorf("harnessEnv = %q, want %q", got, want)

@@ -13,7 +13,7 @@ import (
 // exportChat appends `export CONCH_CHAT=ID` to the file the harness
 // sources into the session's shell, when it names one, and says whether
 // it did. Some versions name none: the chat's id is in the context too.
-func (r *run) exportChat(c *state.Chat) bool {
+func exportChat(r *run, c *state.Chat) bool {
 	var path string
 	for _, v := range r.caps.EnvFiles {
 		if path = r.env.Getenv(v); path != "" {
@@ -37,61 +37,38 @@ func (r *run) exportChat(c *state.Chat) bool {
 	return true
 }
 
-// introduce is what a session hears first: which chat it is in conch, and
-// how its own conch commands act as it.
-func introduce(c *state.Chat, envFile bool) string {
-	how := "add --chat " + c.ID + " to conch commands run from this session (or set CONCH_CHAT=" + c.ID + ")"
-	if envFile {
-		how = "conch commands run from this session's shell act as it (CONCH_CHAT=" + c.ID + " is set there; where it is not, add --chat " + c.ID + ")"
-	}
-	return "conch: this session is chat " + c.ID + " among the person's chats; " + how + "."
-}
-
-// introduceLinked is what a session hears first when its harness names the
-// session in its shell (variable env) but conch could not export
-// CONCH_CHAT there: its conch commands act as it all the same.
-func introduceLinked(c *state.Chat, env string) string {
-	return "conch: this session is chat " + c.ID + " among the person's chats; conch commands run from this session's shell act as it (" + env + " names the session there; elsewhere, add --chat " + c.ID + ")."
-}
-
-// introduceLate is what a session hears that conch first saw after its
+// introduceLate is how a session that conch first saw after its
 // SessionStart (it could not take the lock, or conch was set up
-// mid-session): nothing was exported to its shell, but a harness that
-// names the session there lets its conch commands act as its chat.
-func (r *run) introduceLate(c *state.Chat) string {
+// mid-session) is introduced: nothing was exported to its shell, but a
+// harness that names the session there lets its conch commands act as
+// its chat.
+func introduceLate(r *run, c *state.Chat) *Intro {
 	if r.caps.ShellSession {
-		return introduceLinked(c, r.caps.SessionEnv)
+		return &Intro{Chat: c.ID, How: IntroLinked, Env: r.caps.SessionEnv}
 	}
-	return r.introduction(c, r.caps.ShellChat)
+	return introduction(r, c, r.caps.ShellChat)
 }
 
-// introduction is what a session hears first of its chat: how its conch
+// introduction is how a session first hears of its chat: how its conch
 // commands act as it, the harness's way (exported: whether conch wrote
 // CONCH_CHAT to the harness's env file).
-func (r *run) introduction(c *state.Chat, exported bool) string {
+func introduction(r *run, c *state.Chat, exported bool) *Intro {
 	switch {
 	case exported:
+		return &Intro{Chat: c.ID, How: IntroExported}
 	case r.caps.RewritesShell:
-		return introduceRewritten(c)
+		return &Intro{Chat: c.ID, How: IntroRewritten}
 	case r.caps.ShellSession && len(r.caps.EnvFiles) == 0:
-		return introduceLinked(c, r.caps.SessionEnv)
+		return &Intro{Chat: c.ID, How: IntroLinked, Env: r.caps.SessionEnv}
 	}
-	return introduce(c, exported)
-}
-
-// introduceRewritten is what a session hears first when its shell names
-// no session and conch puts CONCH_CHAT in each shell command of the
-// model's that runs conch (Gemini CLI lets a BeforeTool hook rewrite a
-// tool's arguments).
-func introduceRewritten(c *state.Chat) string {
-	return "conch: this session is chat " + c.ID + " among the person's chats; conch commands run from this session's shell act as it (conch sets CONCH_CHAT=" + c.ID + " in each shell command that runs conch; elsewhere, add --chat " + c.ID + ")."
+	return &Intro{Chat: c.ID, How: IntroNamed}
 }
 
 // keptThread says whether Codex keeps a rollout of the thread
 // ($CODEX_HOME/sessions/YYYY/MM/DD/rollout-TIME-THREAD.jsonl): every
 // session a person runs has one by the end of its first turn; the
 // harness's hidden threads are ephemeral and have none.
-func (r *run) keptThread(thread string) bool {
+func keptThread(r *run, thread string) bool {
 	for _, c := range thread {
 		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-') {
 			return false // no rollout is named so
@@ -118,16 +95,16 @@ func (r *run) keptThread(thread string) bool {
 // own session, and only a session of another harness, whose shell started
 // it, can be the chat it was started in.
 func SessionChat(records store.Store, getenv func(string) string, but string) string {
-	for _, k := range known {
-		if k.harness == but || k.caps.SessionEnv == "" {
+	for _, k := range Adapters {
+		if k.Name == but || k.Caps.SessionEnv == "" {
 			continue
 		}
-		if id := getenv(k.caps.SessionEnv); id != "" {
+		if id := getenv(k.Caps.SessionEnv); id != "" {
 			agent := ""
-			if k.caps.AgentEnv != "" {
-				agent = getenv(k.caps.AgentEnv) // a subagent's command acts as its chat
+			if k.Caps.AgentEnv != "" {
+				agent = getenv(k.Caps.AgentEnv) // a subagent's command acts as its chat
 			}
-			if c := state.LinkedAgentChat(records, k.harness, id, agent); c != "" {
+			if c := state.LinkedAgentChat(records, k.Name, id, agent); c != "" {
 				return c
 			}
 		}
@@ -141,12 +118,12 @@ func SessionChat(records store.Store, getenv func(string) string, but string) st
 // session's shell and so its CONCH_CHAT, and when the conch command
 // running there now is a subagent's, it acts as the subagent's own chat.
 func ShellChat(home *state.Home, getenv func(string) string, chat string) string {
-	for _, k := range known {
-		if !k.caps.ShellSession {
+	for _, k := range Adapters {
+		if !k.Caps.ShellSession {
 			continue
 		}
-		if session := getenv(k.caps.SessionEnv); session != "" {
-			return home.ShellChat(k.harness, session, chat)
+		if session := getenv(k.Caps.SessionEnv); session != "" {
+			return home.ShellChat(k.Name, session, chat)
 		}
 	}
 	return chat
@@ -157,8 +134,8 @@ func ShellChat(home *state.Home, getenv func(string) string, chat string) string
 // whatever runs it (conch mcp, once it has worked its chat out) hides.
 func SessionVars() []string {
 	var vars []string
-	for _, k := range known {
-		for _, v := range []string{k.caps.SessionEnv, k.caps.AgentEnv} {
+	for _, k := range Adapters {
+		for _, v := range []string{k.Caps.SessionEnv, k.Caps.AgentEnv} {
 			if v != "" && !slices.Contains(vars, v) {
 				vars = append(vars, v)
 			}
@@ -172,12 +149,12 @@ func SessionVars() []string {
 // reporting to conch (Codex's, until the person trusts them). All ""
 // when every session named is linked, or none is named.
 func UnlinkedSession(records store.Store, getenv func(string) string) (harness, variable, session string) {
-	for _, k := range known {
-		if k.caps.SessionEnv == "" {
+	for _, k := range Adapters {
+		if k.Caps.SessionEnv == "" {
 			continue
 		}
-		if id := getenv(k.caps.SessionEnv); id != "" && state.LinkedChat(records, k.harness, id) == "" {
-			return k.harness, k.caps.SessionEnv, id
+		if id := getenv(k.Caps.SessionEnv); id != "" && state.LinkedChat(records, k.Name, id) == "" {
+			return k.Name, k.Caps.SessionEnv, id
 		}
 	}
 	return "", "", ""

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-
-	"github.com/conch-sh/conch/state"
 )
 
 // Codex 0.169's rollout (recorded from the real binary): the prompt is an
@@ -14,10 +12,10 @@ import (
 // and a hosted web search an item_completed WebSearch of its turn.
 func TestCodexRollout0169(t *testing.T) {
 	data := recorded(t, "codex/rollout_0169.jsonl")
-	if got, want := humanTexts(state.HarnessCodex, data), []string{"Rename `foo` to `bar` and update the callsites."}; !slices.Equal(got, want) {
+	if got, want := humanTexts(codexName, data), []string{"Rename `foo` to `bar` and update the callsites."}; !slices.Equal(got, want) {
 		t.Errorf("prompts %q, want %q (the injected <environment_context> is none)", got, want)
 	}
-	if got := lastAssistant(state.HarnessCodex, data); got != "Done here." {
+	if got := lastAssistant(codexName, data); got != "Done here." {
 		t.Errorf("last words %q", got)
 	}
 	path := filepath.Join(t.TempDir(), "rollout.jsonl")

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -16,11 +15,10 @@ import (
 // record that every step rewrites.
 const replyTextMax = 16 << 10
 
-// run is one event being handled: the event, the world around it, and the
-// answer once one is given.
+// run is one event being handled: the world around it, and the answer
+// once one is given. The event itself is every handler's parameter.
 type run struct {
 	home *state.Home
-	ev   *Event
 	env  Env
 	caps Capabilities
 	// ans is the answer, given once: one answer an event, even if a
@@ -34,7 +32,7 @@ type run struct {
 // failed still stands (the error is the adapter's to warn of, never to
 // fail the session with).
 func Handle(home *state.Home, ev Event, env Env) (Answer, error) {
-	return handle(home, ev, env, Of(ev.Harness))
+	return handle(home, ev, env, CapsOf(ev.Harness))
 }
 
 // handle is Handle for a harness of the capabilities given.
@@ -48,50 +46,51 @@ func handle(home *state.Home, ev Event, env Env, caps Capabilities) (Answer, err
 	if env.PID == nil {
 		env.PID = func() int { return env.PPID }
 	}
-	r := &run{home: home, ev: &ev, env: env, caps: caps}
-	err := r.handle()
+	r := &run{home: home, env: env, caps: caps}
+	err := dispatch(r, &ev)
 	return r.ans, err
 }
 
-func (r *run) handle() error {
-	switch r.ev.Kind {
+// dispatch hands the event to its kind's handler.
+func dispatch(r *run, ev *Event) error {
+	switch ev.Kind {
 	case SessionStart:
-		return r.sessionStart()
+		return sessionStart(r, ev)
 	case PromptSubmit:
-		return r.userPrompt()
+		return userPrompt(r, ev)
 	case PreTool:
-		return r.preTool()
+		return preTool(r, ev)
 	case PostTool:
-		return r.postTool()
+		return postTool(r, ev)
 	case NeedsYou:
-		return r.needsYou()
+		return needsYou(r, ev)
 	case Compacted:
-		return r.compacted()
+		return compacted(r, ev)
 	case TurnEnd, SubagentEnd:
-		if r.ev.Kind == TurnEnd && r.caps.HostedSearch {
-			if err := r.webSearches(); err != nil {
+		if ev.Kind == TurnEnd && r.caps.HostedSearch {
+			if err := webSearches(r, ev); err != nil {
 				return err
 			}
 		}
-		return r.stop()
+		return stop(r, ev)
 	case TurnFailed:
-		return r.stopFailure()
+		return stopFailure(r, ev)
 	case TurnInterrupted:
-		return r.interrupt()
+		return interrupt(r, ev)
 	case TurnComplete:
-		return r.turnComplete()
+		return turnComplete(r, ev)
 	case SubagentStart:
-		return r.subagentStart()
+		return subagentStart(r, ev)
 	case SessionEnd:
-		return r.sessionEnd()
+		return sessionEnd(r, ev)
 	case Permission:
-		return r.permission()
+		return permission(r, ev)
 	case Words:
-		return r.words()
+		return words(r, ev)
 	case ToolResults:
-		return r.toolResults()
+		return toolResults(r, ev)
 	}
-	return fmt.Errorf("unknown event %q: nothing done", r.ev.Name)
+	return fmt.Errorf("unknown event %q: nothing done", ev.Name)
 }
 
 // say gives the answer, once. A zero answer gives none.
@@ -117,20 +116,20 @@ func (r *run) update(fn func(tx *state.Tx) error) error {
 }
 
 // sessionIn is what the event says of its session.
-func (r *run) sessionIn(make bool) state.SessionIn {
+func sessionIn(r *run, ev *Event, make bool) state.SessionIn {
 	return state.SessionIn{
-		Harness: r.ev.Harness, Session: r.ev.Session,
-		Agent: r.ev.Agent, AgentType: render.Clean(r.ev.AgentType),
-		Folder: r.folder(), Mode: r.ev.Mode,
-		Title:      render.CutTitle(r.ev.Title, state.MaxTitle),
-		Transcript: r.ev.Transcript, Inherit: r.env.Chat, Make: make,
+		Harness: ev.Harness, Session: ev.Session,
+		Agent: ev.Agent, AgentType: r.env.Wording.Clean(ev.AgentType),
+		Folder: folder(r, ev), Mode: ev.Mode,
+		Title:      r.env.Wording.CutTitle(ev.Title, state.MaxTitle),
+		Transcript: ev.Transcript, Inherit: r.env.Chat, Make: make,
 	}
 }
 
 // folder is where the harness works now: the event's folder (which
 // follows cd, so it may be a folder inside the project), else the
 // adapter's own.
-func (r *run) folder() string { return r.ev.WorkFolder(r.env.Cwd) }
+func folder(r *run, ev *Event) string { return ev.WorkFolder(r.env.Cwd) }
 
 // WorkFolder is where the harness works now: the event's folder, when it
 // names one (absolute), else fallback (the adapter's own).
@@ -142,41 +141,37 @@ func (e *Event) WorkFolder(fallback string) string {
 }
 
 // abs makes a path the harness gave absolute against its folder.
-func (r *run) abs(p string) string {
+func abs(r *run, ev *Event, p string) string {
 	if p == "" || filepath.IsAbs(p) {
 		return filepath.Clean(p)
 	}
-	return filepath.Join(r.folder(), p)
+	return filepath.Join(folder(r, ev), p)
 }
 
 // toolStep is the step family of the event's tool, and the files it
 // works on, absolute.
-func (r *run) toolStep() (family string, files []string) {
-	family, raw := Family(r.ev.Tool, r.ev.Input)
+func toolStep(r *run, ev *Event) (family string, files []string) {
+	family, raw := Family(toolWord(ev.Harness, ev.Tool), ev.Input)
 	for _, f := range raw {
-		files = appendNew(files, r.abs(f))
+		files = appendNew(files, abs(r, ev, f))
 	}
 	return family, files
 }
 
 // chat finds (or, with make, makes) the chat the event is about.
-func (r *run) chat(tx *state.Tx, make bool) (*state.Chat, bool, error) {
-	return tx.Sessions().Chat(r.sessionIn(make))
+func chat(r *run, ev *Event, tx *state.Tx, make bool) (*state.Chat, bool, error) {
+	return tx.Sessions().Chat(sessionIn(r, ev, make))
 }
 
-// context is an answer that adds text to the model's context (none when
-// there is no text).
-func context(text string) Answer { return Answer{Context: text} }
-
 // stopAnswer ends the harness's turn: another chat stopped this reply.
-func stopAnswer(reason string) Answer { return Answer{Stop: true, StopReason: reason} }
+func stopAnswer(n state.StopNotice) Answer { return Answer{Stop: &n, EndTurn: true} }
 
 // SessionStart: the chat linked to the session is found or made, its id
 // exported to the session's shell, and the session told who it is, how
 // conch works and what it must hear now.
-func (r *run) sessionStart() error {
+func sessionStart(r *run, ev *Event) error {
 	var c *state.Chat
-	in := r.sessionIn(true)
+	in := sessionIn(r, ev, true)
 	in.Agent = "" // a session with --agent is still the main session
 	err := r.update(func(tx *state.Tx) (err error) {
 		c, _, err = tx.Sessions().Chat(in)
@@ -190,27 +185,25 @@ func (r *run) sessionStart() error {
 				return err
 			}
 		}
-		return r.keepResume(tx, c)
+		return keepResume(r, ev, tx, c)
 	})
 	if err != nil {
 		return err
 	}
-	exported := r.exportChat(c) || r.caps.ShellChat
-	return r.withNotes(c, func(notes string) Answer {
-		return context(joinText(r.introduction(c, exported), render.Prompt, notes))
-	}, stopAnswer)
+	exported := exportChat(r, c) || r.caps.ShellChat
+	return withNotes(r, ev, c, Answer{Intro: introduction(r, c, exported)})
 }
 
 // UserPromptSubmit: the person's own message starts a reply (the chat's
 // title, if it has none, comes from it).
-func (r *run) userPrompt() error {
+func userPrompt(r *run, ev *Event) error {
 	var (
 		c    *state.Chat
 		made bool
 	)
-	prompt := r.ev.Prompt
-	person := !harnessPrompt(prompt) && !r.ev.Delivered && !r.ev.Continued
-	in := r.sessionIn(true)
+	prompt := ev.Prompt
+	person := !harnessPrompt(prompt) && !ev.Delivered && !ev.Continued
+	in := sessionIn(r, ev, true)
 	in.Agent = ""
 	err := r.update(func(tx *state.Tx) (err error) {
 		if c, made, err = tx.Sessions().Chat(in); err != nil {
@@ -229,13 +222,13 @@ func (r *run) userPrompt() error {
 			if err != nil {
 				return err
 			}
-			return tx.Sessions().HookedPrompt(c.ID, r.ev.Harness, prompt)
+			return tx.Sessions().HookedPrompt(c.ID, ev.Harness, prompt)
 		}
 		rs := state.ReplyStart{Person: person, PID: r.env.PID(), Reach: true}
 		if person {
-			rs.Title = render.CutTitle(prompt, state.MaxTitle)
+			rs.Title = r.env.Wording.CutTitle(prompt, state.MaxTitle)
 		}
-		if f := r.folder(); !inside(f, c.Folder) {
+		if f := folder(r, ev); !inside(f, c.Folder) {
 			// The session moved out of its chat's folder (another
 			// worktree): the reply works where the session is. A folder
 			// inside the chat's is the same place, and paths stay
@@ -245,18 +238,17 @@ func (r *run) userPrompt() error {
 		if c, err = tx.Replies().Start(state.Actor{ID: c.ID}, rs); err != nil {
 			return err
 		}
-		return tx.Sessions().HookedPrompt(c.ID, r.ev.Harness, prompt)
+		return tx.Sessions().HookedPrompt(c.ID, ev.Harness, prompt)
 	})
 	if err != nil {
 		return err
 	}
-	return r.withNotes(c, func(notes string) Answer {
-		if made {
-			// Its SessionStart was never seen (conch was set up mid-session).
-			return context(joinText(r.introduceLate(c), render.Prompt, notes))
-		}
-		return context(notes)
-	}, stopAnswer)
+	var base Answer
+	if made {
+		// Its SessionStart was never seen (conch was set up mid-session).
+		base.Intro = introduceLate(r, c)
+	}
+	return withNotes(r, ev, c, base)
 }
 
 // harnessPrompt says whether a prompt is one the harness made itself, not
@@ -274,19 +266,19 @@ func harnessPrompt(prompt string) bool {
 
 // PreToolUse: a step begins, of the tool's family, on its files. A reply
 // another chat stopped ends the turn.
-func (r *run) preTool() error {
-	tool := r.ev.Tool
-	family, files := r.toolStep()
+func preTool(r *run, ev *Event) error {
+	tool := ev.Tool
+	family, files := toolStep(r, ev)
 	var (
 		c    *state.Chat
 		made bool
 		v    *state.Verdict
 	)
 	err := r.update(func(tx *state.Tx) (err error) {
-		if c, made, err = r.chat(tx, true); err != nil {
+		if c, made, err = chat(r, ev, tx, true); err != nil {
 			return err
 		}
-		if v, err = r.guard(tx, c, family, files); err != nil {
+		if v, err = guard(r, ev, tx, c, family, files); err != nil {
 			return err
 		}
 		if v != nil && !r.caps.Deny {
@@ -296,13 +288,13 @@ func (r *run) preTool() error {
 		if v != nil && v.Decision != state.GuardNote {
 			stepFiles = nil // the edit may not happen: PostToolUse adds what did
 		}
-		if _, err = tx.Replies().Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: stepFiles, Tool: render.Clean(tool), PPID: r.env.PPID}); err != nil {
+		if _, err = tx.Replies().Step(state.Actor{ID: c.ID}, state.StepIn{Family: family, Files: stepFiles, Tool: r.env.Wording.Clean(tool), PPID: r.env.PPID}); err != nil {
 			return err
 		}
-		if conchShell(r.ev) {
+		if conchShell(ev) {
 			// The command it runs acts as whoever runs it: the session,
 			// or its subagent (agent_id), which shares the session's shell.
-			return tx.Sessions().ShellStarted(r.ev.Harness, r.ev.Session, r.ev.ToolUse, r.ev.Agent)
+			return tx.Sessions().ShellStarted(ev.Harness, ev.Session, ev.ToolUse, ev.Agent)
 		}
 		return nil
 	})
@@ -315,19 +307,19 @@ func (r *run) preTool() error {
 			// denial here would let the turn go on).
 			return nil
 		}
-		return r.sayStop(c, r.stopBeforeTool(*se))
+		return sayStop(r, ev, c, stopBeforeTool(r, *se))
 	}
 	if !r.caps.Context.Has(PreTool) {
 		if err == nil && v != nil && v.Decision != state.GuardNote {
-			r.say(r.guardAnswer(v)) // a refusal needs no context
+			r.say(guardAnswer(r, v)) // a refusal needs no context
 		}
 		return err
 	}
-	late := err == nil && made && (r.caps.ShellSession || r.caps.ShellChat) && r.ev.Agent == ""
+	late := err == nil && made && (r.caps.ShellSession || r.caps.ShellChat) && ev.Agent == ""
 	if err == nil && v != nil {
-		ans := r.guardAnswer(v)
+		ans := guardAnswer(r, v)
 		if late {
-			ans.Context = joinText(r.introduceLate(c), render.Prompt, ans.Context)
+			ans.Intro = introduceLate(r, c)
 		}
 		r.say(ans)
 		return nil
@@ -335,7 +327,7 @@ func (r *run) preTool() error {
 	if late {
 		// Neither SessionStart nor the prompt could take the lock: the
 		// session hears now which chat it is.
-		r.say(context(joinText(r.introduceLate(c), render.Prompt)))
+		r.say(Answer{Intro: introduceLate(r, c)})
 		return nil
 	}
 	return err
@@ -344,13 +336,13 @@ func (r *run) preTool() error {
 // guard judges the tool call about to run (issue 18): an edit onto a file
 // another of the person's chats claimed, a command that moves a checkout
 // another of them works in. nil: nothing to say.
-func (r *run) guard(tx *state.Tx, c *state.Chat, family string, files []string) (*state.Verdict, error) {
-	in := state.GuardIn{Cwd: r.folder()}
+func guard(r *run, ev *Event, tx *state.Tx, c *state.Chat, family string, files []string) (*state.Verdict, error) {
+	in := state.GuardIn{Cwd: folder(r, ev)}
 	if family == "edit" {
 		in.Files = files
 	}
-	if shellTool(r.ev.Tool) {
-		in.Command = r.ev.Input.Str("command")
+	if shellTool(toolWord(ev.Harness, ev.Tool)) {
+		in.Command = ev.Input.Str("command")
 	}
 	return tx.Claims().Guard(state.Actor{ID: c.ID}, in)
 }
@@ -359,18 +351,16 @@ func (r *run) guard(tx *state.Tx, c *state.Chat, family string, files []string) 
 // the model reads; an ask (the harness's own permission prompt; where it
 // has none, a deny that says to ask the person); or a note (the tool runs;
 // the reason goes into the context).
-func (r *run) guardAnswer(v *state.Verdict) Answer {
-	reason := render.GuardReason(v)
+func guardAnswer(r *run, v *state.Verdict) Answer {
 	switch v.Decision {
 	case state.GuardNote:
-		return context(reason)
+		return Answer{Guard: v}
 	case state.GuardAsk:
 		if r.caps.Ask {
-			return Answer{Permission: Ask, PermissionReason: reason}
+			return Answer{Guard: v, Permission: Ask}
 		}
-		reason = render.GuardAskElsewhere(reason)
 	}
-	return Answer{Permission: Deny, PermissionReason: reason}
+	return Answer{Guard: v, Permission: Deny}
 }
 
 // stopBeforeTool is how a stopped reply is told before a tool runs: the
@@ -379,20 +369,16 @@ func (r *run) guardAnswer(v *state.Verdict) Answer {
 // harness can, the turn ends too. Claude Code puts both the denial and
 // the stop's reason before the model: the notice goes in the denial (the
 // tool's result), the reason says only who, so the notice is said once.
-func (r *run) stopBeforeTool(n state.StopNotice) Answer {
-	ans := Answer{Permission: Deny, PermissionReason: render.StopLine(n)}
-	if r.caps.StopBeforeTool {
-		ans.Stop, ans.StopReason = true, render.StopWho(n)
-	}
-	return ans
+func stopBeforeTool(r *run, n state.StopNotice) Answer {
+	return Answer{Stop: &n, Permission: Deny, EndTurn: r.caps.StopBeforeTool}
 }
 
 // sayStop says a stop notice and records that the session heard it, so
 // that the next reply's notes do not say it again: the model read it in
 // the denied tool's result, the person saw it where the turn ended.
-func (r *run) sayStop(c *state.Chat, ans Answer) error {
+func sayStop(r *run, ev *Event, c *state.Chat, ans Answer) error {
 	r.say(ans)
-	if c == nil || !r.stopHeard() {
+	if c == nil || !stopHeard(r, ev) {
 		return nil // the turn goes on past a denial: its next reply hears it
 	}
 	return r.update(func(tx *state.Tx) error { return tx.Replies().HeardStop(state.Actor{ID: c.ID}) })
@@ -401,7 +387,7 @@ func (r *run) sayStop(c *state.Chat, ans Answer) error {
 // stopHeard says whether a stop said at this event ends the turn where
 // it is read: at every event of a harness whose stop does (StopHeard), and
 // at the send of the tools' results, which a stop keeps from being made.
-func (r *run) stopHeard() bool { return r.caps.StopHeard || r.ev.Kind == ToolResults }
+func stopHeard(r *run, ev *Event) bool { return r.caps.StopHeard || ev.Kind == ToolResults }
 
 func stoppedNotice(err error) *state.StopNotice {
 	if se, ok := err.(*state.StoppedError); ok {
@@ -412,28 +398,28 @@ func stoppedNotice(err error) *state.StopNotice {
 
 // PostToolUse: the files the tool changed, outside taint from what it
 // fetched, and then the notes.
-func (r *run) postTool() error {
-	tool := r.ev.Tool
-	family, files := r.toolStep()
-	if family == "edit" && len(r.ev.Response) > 0 {
-		if f := Obj(r.ev.Response).Str("filePath"); f != "" {
-			files = appendNew(files, r.abs(f))
+func postTool(r *run, ev *Event) error {
+	tool := ev.Tool
+	family, files := toolStep(r, ev)
+	if family == "edit" && len(ev.Response) > 0 {
+		if f := Obj(ev.Response).Str("filePath"); f != "" {
+			files = appendNew(files, abs(r, ev, f))
 		}
 	}
-	source := outsideSource(tool, r.ev.Input)
+	source := outsideSource(r.env.Wording, toolWord(ev.Harness, tool), ev.Input)
 	// Most tool calls change nothing conch keeps (the step began at
 	// PreToolUse): look first without the lock, as conch notes does.
 	var c *state.Chat
-	look := r.sessionIn(false)
+	look := sessionIn(r, ev, false)
 	if err := r.home.View(func(tx *state.View) (err error) { c, err = tx.Sessions().Find(look); return err }); err != nil {
 		return err
 	}
-	shell := conchShell(r.ev)
+	shell := conchShell(ev)
 	if c != nil && c.Reply != nil && source == "" && !shell && (family != "edit" || hasAll(c.Reply.Files, files)) {
-		return r.withNotes(c, context, stopAnswer)
+		return withNotes(r, ev, c, Answer{})
 	}
 	err := r.update(func(tx *state.Tx) (err error) {
-		if c, _, err = r.chat(tx, true); err != nil {
+		if c, _, err = chat(r, ev, tx, true); err != nil {
 			return err
 		}
 		actor := state.Actor{ID: c.ID}
@@ -442,7 +428,7 @@ func (r *run) postTool() error {
 			// The turn goes on with no reply running: the person answered
 			// a prompt that ended the last one as needs-you, or conch was
 			// set up mid-turn. The tool that ran was a step of a reply.
-			in := state.StepIn{Family: family, Files: files, Tool: render.Clean(tool), PPID: r.env.PPID}
+			in := state.StepIn{Family: family, Files: files, Tool: r.env.Wording.Clean(tool), PPID: r.env.PPID}
 			if _, err := tx.Replies().Step(actor, in); err != nil {
 				return err
 			}
@@ -457,17 +443,17 @@ func (r *run) postTool() error {
 			}
 		}
 		if shell {
-			return tx.Sessions().ShellsEnded(r.ev.Harness, r.ev.Session, r.ev.ToolUse, "")
+			return tx.Sessions().ShellsEnded(ev.Harness, ev.Session, ev.ToolUse, "")
 		}
 		return nil
 	})
 	if se := stoppedNotice(err); se != nil {
-		return r.sayStop(c, stopAnswer(render.StopLine(*se)))
+		return sayStop(r, ev, c, stopAnswer(*se))
 	}
 	if err != nil {
 		return err
 	}
-	return r.withNotes(c, context, stopAnswer)
+	return withNotes(r, ev, c, Answer{})
 }
 
 // ToolResults: the turn sends its tools' results to the model. The reply
@@ -475,35 +461,35 @@ func (r *run) postTool() error {
 // (its pending tool was denied, and the reply ended) ends the turn here,
 // and the stop is heard. A subagent's send says nothing: its notes are
 // its parent's to hear.
-func (r *run) toolResults() error {
-	if r.ev.Agent != "" {
+func toolResults(r *run, ev *Event) error {
+	if ev.Agent != "" {
 		return nil
 	}
-	look := r.sessionIn(false)
+	look := sessionIn(r, ev, false)
 	var c *state.Chat
 	if err := r.home.View(func(tx *state.View) (err error) { c, err = tx.Sessions().Find(look); return err }); err != nil || c == nil {
 		return err
 	}
 	if c.Reply == nil {
 		if n := c.StopPending(); n != nil {
-			return r.sayStop(c, stopAnswer(render.StopLine(*n)))
+			return sayStop(r, ev, c, stopAnswer(*n))
 		}
 		return nil
 	}
-	return r.withNotes(c, context, stopAnswer)
+	return withNotes(r, ev, c, Answer{})
 }
 
 // Notification (a permission prompt, the idle prompt, an MCP server asking
 // for input) and Codex's PermissionRequest: the chat needs the person.
 // Other notifications (auth_success) are not about the person.
-func (r *run) needsYou() error {
-	switch r.ev.Notification {
+func needsYou(r *run, ev *Event) error {
+	switch ev.Notification {
 	case "", "permission_prompt", "idle_prompt", "elicitation_dialog":
 	default:
 		return nil
 	}
 	return r.update(func(tx *state.Tx) error {
-		c, _, err := r.chat(tx, false)
+		c, _, err := chat(r, ev, tx, false)
 		if err != nil || c == nil {
 			return err
 		}
@@ -514,8 +500,8 @@ func (r *run) needsYou() error {
 }
 
 // PreCompact: the session's history is compacted (log only).
-func (r *run) compacted() error {
-	in := r.sessionIn(false)
+func compacted(r *run, ev *Event) error {
+	in := sessionIn(r, ev, false)
 	return r.update(func(tx *state.Tx) error {
 		c, _, err := tx.Sessions().Chat(in)
 		if err != nil || c == nil {
@@ -531,23 +517,23 @@ func (r *run) compacted() error {
 // the chat is delivered instead, as a prompt: the harness goes on with it
 // in a reply of the message's (once: not when it is going on because of
 // such an answer already).
-func (r *run) stop() error {
-	text := r.ev.LastWords
-	if text == "" && !r.ev.HasLastWords {
+func stop(r *run, ev *Event) error {
+	text := ev.LastWords
+	if text == "" && !ev.HasLastWords {
 		// Older versions send no last words: read them from the session's
 		// own file, which can lag the turn.
-		path := r.ev.AgentTranscript
-		if path == "" || r.ev.Agent == "" {
-			path = r.ev.Transcript
+		path := ev.AgentTranscript
+		if path == "" || ev.Agent == "" {
+			path = ev.Transcript
 		}
-		text = LastAssistantText(r.ev.Harness, path)
+		text = LastAssistantText(ev.Harness, path)
 	}
 	text = lastWords(strings.ReplaceAll(text, "\x00", " "))
-	in := r.sessionIn(false)
-	if r.ev.Kind == TurnEnd {
+	in := sessionIn(r, ev, false)
+	if ev.Kind == TurnEnd {
 		in.Agent = ""
 	}
-	turn, goOn := r.ev.Turn, r.caps.KeepGoing && in.Agent == "" && !r.ev.Continued
+	turn, goOn := ev.Turn, r.caps.KeepGoing && in.Agent == "" && !ev.Continued
 	return r.update(func(tx *state.Tx) error {
 		c, _, err := tx.Sessions().Chat(in)
 		if err != nil || c == nil {
@@ -557,11 +543,11 @@ func (r *run) stop() error {
 			text = c.Reply.Text // the words a Words event kept
 		}
 		actor := state.Actor{ID: c.ID}
-		if err := tx.Sessions().ShellsEnded(r.ev.Harness, in.Session, "", in.Agent); err != nil {
+		if err := tx.Sessions().ShellsEnded(ev.Harness, in.Session, "", in.Agent); err != nil {
 			return err
 		}
 		if in.Agent == "" {
-			if ended, err := tx.Sessions().TurnEnded(r.ev.Harness, in.Session, turn); err != nil || ended {
+			if ended, err := tx.Sessions().TurnEnded(ev.Harness, in.Session, turn); err != nil || ended {
 				return err // the notify program ended this turn already
 			}
 		}
@@ -575,15 +561,15 @@ func (r *run) stop() error {
 				if err != nil {
 					return err
 				}
-				said := r.sayNotes(tx, n, func(notes string) Answer { return Answer{Continue: true, Prompt: notes} })
+				said := sayNotes(r, tx, n, Answer{Continue: true})
 				return tx.Notes().Mark(actor, said)
 			}
 		}
 		if in.Agent == "" {
-			if _, err := tx.Sessions().EndTurn(r.ev.Harness, in.Session, turn); err != nil {
+			if _, err := tx.Sessions().EndTurn(ev.Harness, in.Session, turn); err != nil {
 				return err
 			}
-			if c.StopPending() == nil && r.ev.Background {
+			if c.StopPending() == nil && ev.Background {
 				// The turn ends, but background work it started (an Agent
 				// run in the background, the default now) goes on and will
 				// wake the session when it ends: the chat is not done. Its
@@ -616,9 +602,9 @@ func (r *run) stop() error {
 // StopFailure: an API error (a rate limit, an overloaded server, a
 // refused request) ended the turn instead of Stop. The reply ends as
 // failed, so waits on the chat end and the list stops saying working.
-func (r *run) stopFailure() error {
-	text := lastWords(r.ev.LastWords)
-	in := r.sessionIn(false)
+func stopFailure(r *run, ev *Event) error {
+	text := lastWords(ev.LastWords)
+	in := sessionIn(r, ev, false)
 	in.Agent = ""
 	return r.update(func(tx *state.Tx) error {
 		c, _, err := tx.Sessions().Chat(in)
@@ -627,7 +613,7 @@ func (r *run) stopFailure() error {
 		}
 		// A plugin's harness reports the turn's end after its failure
 		// too: that end finds the turn ended.
-		if _, err := tx.Sessions().EndTurn(r.ev.Harness, in.Session, r.ev.Turn); err != nil {
+		if _, err := tx.Sessions().EndTurn(ev.Harness, in.Session, ev.Turn); err != nil {
 			return err
 		}
 		if c.Reply == nil {
@@ -640,8 +626,8 @@ func (r *run) stopFailure() error {
 }
 
 // SubagentStart: the subagent's child chat is made and its reply begins.
-func (r *run) subagentStart() error {
-	in := r.sessionIn(true)
+func subagentStart(r *run, ev *Event) error {
+	in := sessionIn(r, ev, true)
 	if in.Agent == "" {
 		return fmt.Errorf("the event names no agent_id")
 	}
@@ -657,8 +643,8 @@ func (r *run) subagentStart() error {
 
 // SessionEnd: the session's chat, and any subagent of it still running,
 // is stopped.
-func (r *run) sessionEnd() error {
-	in := r.sessionIn(false)
+func sessionEnd(r *run, ev *Event) error {
+	in := sessionIn(r, ev, false)
 	in.Agent = ""
 	return r.update(func(tx *state.Tx) error {
 		c, _, err := tx.Sessions().Chat(in)
@@ -666,7 +652,7 @@ func (r *run) sessionEnd() error {
 			return err
 		}
 		stopped := state.StatusStopped
-		link, err := tx.Sessions().LinkOf(r.ev.Harness, in.Session)
+		link, err := tx.Sessions().LinkOf(ev.Harness, in.Session)
 		if err != nil {
 			return err
 		}
@@ -688,15 +674,15 @@ func (r *run) sessionEnd() error {
 // x): the turn is aborted, so its reply ends as stopped, and waits on it
 // end. Codex fires no Stop for it; the turn is remembered as ended, so a
 // late notify for it ends nothing more.
-func (r *run) interrupt() error {
-	in := r.sessionIn(false)
+func interrupt(r *run, ev *Event) error {
+	in := sessionIn(r, ev, false)
 	in.Agent = ""
 	return r.update(func(tx *state.Tx) error {
 		c, _, err := tx.Sessions().Chat(in)
 		if err != nil || c == nil {
 			return err
 		}
-		if seen, err := tx.Sessions().EndTurn(r.ev.Harness, in.Session, r.ev.Turn); err != nil || seen {
+		if seen, err := tx.Sessions().EndTurn(ev.Harness, in.Session, ev.Turn); err != nil || seen {
 			return err
 		}
 		if c.Reply == nil {
@@ -710,12 +696,12 @@ func (r *run) interrupt() error {
 // webSearches taints the chat as outside with each hosted web search the
 // turn made: the harness runs them itself and fires no hook, so its
 // session file (the transcript) is read for them when the turn ends.
-func (r *run) webSearches() error {
-	queries := WebSearches(r.ev.Transcript, r.ev.Turn)
+func webSearches(r *run, ev *Event) error {
+	queries := WebSearches(ev.Transcript, ev.Turn)
 	if len(queries) == 0 {
 		return nil
 	}
-	in := r.sessionIn(false)
+	in := sessionIn(r, ev, false)
 	in.Agent = ""
 	return r.update(func(tx *state.Tx) error {
 		c, _, err := tx.Sessions().Chat(in)
@@ -724,7 +710,7 @@ func (r *run) webSearches() error {
 		}
 		for _, q := range queries {
 			source := "web search"
-			if q = render.Clean(q); q != "" {
+			if q = r.env.Wording.Clean(q); q != "" {
 				source += ": " + q
 			}
 			if _, err := tx.Chats().AddTaint(state.Actor{ID: c.ID}, c.ID, source, ""); err != nil {
@@ -737,25 +723,25 @@ func (r *run) webSearches() error {
 
 // turnComplete is a turn's end reported outside the hooks (Codex's notify
 // program): the chat's reply ends with the last words, once a turn.
-func (r *run) turnComplete() error {
+func turnComplete(r *run, ev *Event) error {
 	first := ""
-	if len(r.ev.Inputs) > 0 {
-		first = r.ev.Inputs[0]
+	if len(ev.Inputs) > 0 {
+		first = ev.Inputs[0]
 	}
-	text := lastWords(r.ev.LastWords)
-	thread, turn := r.ev.Session, r.ev.Turn
+	text := lastWords(ev.LastWords)
+	thread, turn := ev.Session, ev.Turn
 	if thread == "" && r.env.Chat == "" {
 		// Older Codex sends no thread-id: nothing says which chat it is.
 		return fmt.Errorf("the notification names no thread-id (an older Codex): set CONCH_CHAT for the session, or use Codex's hooks")
 	}
-	if r.caps.HiddenThreads && thread != "" && !r.linked(thread) && !r.keptThread(thread) {
+	if r.caps.HiddenThreads && thread != "" && !linked(r, ev, thread) && !keptThread(r, thread) {
 		// A thread the harness keeps no session file of is one of its
 		// own hidden ones (Codex's title generation, which calls notify
 		// too): no chat, and no chat's reply ends for it.
 		return nil
 	}
 	in := state.SessionIn{
-		Harness: r.ev.Harness, Session: thread, Folder: r.folder(),
+		Harness: ev.Harness, Session: thread, Folder: folder(r, ev),
 		Inherit: r.env.Chat, Make: true,
 	}
 	return r.update(func(tx *state.Tx) error {
@@ -764,13 +750,13 @@ func (r *run) turnComplete() error {
 		if thread == "" {
 			c, err = tx.Chats().Get(r.env.Chat)
 		} else {
-			if seen, err := tx.Sessions().EndTurn(r.ev.Harness, thread, turn); err != nil || seen {
+			if seen, err := tx.Sessions().EndTurn(ev.Harness, thread, turn); err != nil || seen {
 				return err
 			}
 			c, _, err = tx.Sessions().Chat(in)
 			if err == nil && turn != "" {
 				// A chat made just now has no link to remember the turn in yet.
-				_, err = tx.Sessions().EndTurn(r.ev.Harness, thread, turn)
+				_, err = tx.Sessions().EndTurn(ev.Harness, thread, turn)
 			}
 		}
 		if err != nil {
@@ -780,7 +766,7 @@ func (r *run) turnComplete() error {
 		if c.Reply == nil {
 			// Nothing reported the turn's start (the hooks are off): the
 			// turn is a reply of its own, the person's when they typed.
-			rs := state.ReplyStart{Person: len(r.ev.Inputs) > 0, Title: render.CutTitle(first, state.MaxTitle), PID: r.env.PID(), Reach: true}
+			rs := state.ReplyStart{Person: len(ev.Inputs) > 0, Title: r.env.Wording.CutTitle(first, state.MaxTitle), PID: r.env.PID(), Reach: true}
 			if _, err := tx.Replies().Start(actor, rs); err != nil {
 				return err
 			}
@@ -792,9 +778,9 @@ func (r *run) turnComplete() error {
 
 // linked says whether the harness's session is linked to a chat, read
 // without the lock.
-func (r *run) linked(session string) bool {
+func linked(r *run, ev *Event, session string) bool {
 	var link *state.SessionLink
-	_ = r.home.View(func(v *state.View) (err error) { link, err = v.Sessions().LinkOf(r.ev.Harness, session); return err })
+	_ = r.home.View(func(v *state.View) (err error) { link, err = v.Sessions().LinkOf(ev.Harness, session); return err })
 	return link != nil && state.ValidID(link.Chat)
 }
 
@@ -802,8 +788,8 @@ func (r *run) linked(session string) bool {
 // tool (Copilot's permissionRequest). A reply another chat stopped has the
 // tool denied with the notice, and the turn stopped there; otherwise
 // nothing is said, and the harness decides as it would.
-func (r *run) permission() error {
-	look := r.sessionIn(false)
+func permission(r *run, ev *Event) error {
+	look := sessionIn(r, ev, false)
 	look.Agent = "" // a subagent's permission is asked in its session
 	look.Mode, look.Transcript = "", ""
 	var c *state.Chat
@@ -814,19 +800,19 @@ func (r *run) permission() error {
 	if n == nil {
 		return nil
 	}
-	r.say(Answer{Permission: Deny, PermissionReason: render.StopLine(*n), Stop: true, StopReason: render.StopWho(*n)})
+	r.say(Answer{Stop: n, Permission: Deny, EndTurn: true})
 	return r.update(func(tx *state.Tx) error { return tx.Replies().HeardStop(state.Actor{ID: c.ID}) })
 }
 
 // words: the assistant finished a message before its turn's end (Cursor's
 // afterAgentResponse): its words are kept in the reply, for the turn's
 // end, which carries none.
-func (r *run) words() error {
-	text := lastWords(r.ev.LastWords)
+func words(r *run, ev *Event) error {
+	text := lastWords(ev.LastWords)
 	if text == "" {
 		return nil
 	}
-	in := r.sessionIn(false)
+	in := sessionIn(r, ev, false)
 	in.Mode, in.Transcript = "", ""
 	return r.update(func(tx *state.Tx) error {
 		c, _, err := tx.Sessions().Chat(in)
@@ -835,17 +821,6 @@ func (r *run) words() error {
 		}
 		return tx.Replies().Words(state.Actor{ID: c.ID}, text)
 	})
-}
-
-// joinText joins the parts that are not empty with a blank line.
-func joinText(parts ...string) string {
-	var keep []string
-	for _, p := range parts {
-		if p = strings.TrimSpace(p); p != "" {
-			keep = append(keep, p)
-		}
-	}
-	return strings.Join(keep, "\n\n")
 }
 
 // lastWords keeps the end of a reply's text, cut at a character.

@@ -1,23 +1,27 @@
-package cli
+package harness
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/conch-sh/conch/state"
-	"github.com/conch-sh/conch/state/harness"
 	"github.com/conch-sh/conch/state/proc"
 )
 
-func newHookCopilot(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:   "copilot",
-		Short: "GitHub Copilot CLI's hook: reads one event on standard input and answers it",
-		Long: `GitHub Copilot CLI's hook (conch install copilot writes it in a hooks
+const copilotName = "copilot"
+
+// copilot is GitHub Copilot CLI's adapter: hooks named in PascalCase, in
+// Claude Code's protocol but for a few fields (decodeCopilot), answered in
+// its own JSON.
+var copilot = Adapter{
+	Name:  copilotName,
+	Title: "Copilot CLI",
+	Use:   "copilot",
+	Short: "GitHub Copilot CLI's hook: reads one event on standard input and answers it",
+	Long: `GitHub Copilot CLI's hook (conch install copilot writes it in a hooks
 file). It reads one hook event, JSON on standard input, in the dialect
 Copilot sends to hooks named in PascalCase (snake_case fields, Claude
 Code's tool names), does what the event means in conch as conch hook
@@ -34,25 +38,47 @@ locked home or any failure prints one warning line on standard error and
 answers nothing.
 
 Exit codes: 0, always.`,
-		Args:               cobra.ArbitraryArgs,
-		Annotations:        access(accessWrite),
-		DisableFlagParsing: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if asksHelp(args) {
-				return cmd.Help()
-			}
-			return a.runHook(state.HarnessCopilot, nil, (*hook).decodeCopilot)
-		},
-	}
+	// Copilot CLI 1.0.102 ignores continue:false; its permissionRequest
+	// hook ends the turn (interrupt), asked before every shell command,
+	// file write and web fetch (also with --allow-all-tools), never before
+	// a read, a search or a subagent. It has no env file, but puts
+	// COPILOT_AGENT_SESSION_ID in its shell (a subagent's shell has
+	// another id). A Stop's decision block fires UserPromptSubmit for the
+	// prompt it gave.
+	Caps: Capabilities{
+		Resume:  copilotResume,
+		Context: hookContext, Deny: true, KeepGoing: true,
+		ContextCap: 10000, Ask: true,
+		SessionEnv: "COPILOT_AGENT_SESSION_ID", ShellSession: true,
+		PermissionTools:  []string{"Bash", "Write", "Edit", "WebFetch"},
+		PromptOnContinue: true,
+	},
+	Decode:    decodeCopilot,
+	Encode:    encodeCopilot,
+	LastWords: copilotLastWords,
+}
+
+// copilot --help: "-r, --resume [<value>] … session ID", "-p, --prompt
+// <text>", "--allow-all-tools … required for non-interactive mode"
+// (without it, print mode refuses its tools).
+var copilotResume = &Resumer{
+	Program:     "copilot",
+	Argv:        func(s string) []string { return []string{"--resume=" + s} },
+	Modes:       []ModeFlags{{state.ModeAuto, []string{"--allow-all-tools"}}},
+	CarryValues: []string{"--model"},
+	Before:      func(string) []string { return []string{"-p"} },
+	Env:         []string{"COPILOT_*", "GH_TOKEN", "GITHUB_TOKEN", "GH_HOST"},
+	ProcEnv:     true,
+	Says:        "copilot --resume=SESSION -p",
 }
 
 // copilotKind is what Copilot CLI's events (named in PascalCase) mean.
-func copilotKind(event string) harness.Kind {
+func copilotKind(event string) Kind {
 	switch event {
 	case "ErrorOccurred":
-		return harness.TurnFailed
+		return TurnFailed
 	case "permissionRequest":
-		return harness.Permission
+		return Permission
 	}
 	return claudeKind(event)
 }
@@ -73,8 +99,8 @@ func copilotKind(event string) harness.Kind {
 //   - permissionRequest and Notification come camelCase (sessionId,
 //     hookName, toolName);
 //   - no event names a permission mode: the session's command line does.
-func (h *hook) decodeCopilot() (harness.Event, error) {
-	p := h.p
+func decodeCopilot(h *Hook) (Event, error) {
+	p := h.P
 	if p.Str("hookName") == "permissionRequest" {
 		rename(p, "sessionId", "session_id")
 		rename(p, "toolName", "tool_name")
@@ -97,20 +123,20 @@ func (h *hook) decodeCopilot() (harness.Event, error) {
 		if sub {
 			setStr(p, "hook_event_name", "SubagentStart")
 		} else {
-			h.copilotMode()
+			copilotMode(h)
 		}
 	case "SessionStart":
-		h.copilotMode()
+		copilotMode(h)
 	case "Stop":
 		if sub {
-			h.event = event
-			return harness.Event{}, nil // its SubagentStop, at the session, ends its chat's reply
+			h.Event = event
+			return Event{}, nil // its SubagentStop, at the session, ends its chat's reply
 		}
-		setStr(p, "last_assistant_message", copilotLastWords(p.Str("transcript_path"), p.Str("timestamp")))
+		setStr(p, "last_assistant_message", copilotStopWords(p.Str("transcript_path"), p.Str("timestamp")))
 	case "ErrorOccurred":
 		if p.Str("error_context") != "model_call" {
-			h.event = event
-			return harness.Event{}, nil
+			h.Event = event
+			return Event{}, nil
 		}
 		var e struct {
 			Message string `json:"message"`
@@ -118,27 +144,27 @@ func (h *hook) decodeCopilot() (harness.Event, error) {
 		_ = json.Unmarshal(p["error"], &e)
 		setStr(p, "last_assistant_message", e.Message)
 	}
-	return h.decodeHook(copilotKind)
+	return decodeHook(h, copilotName, copilotKind)
 }
 
 // copilotFlushWait bounds how long a Stop waits for Copilot to write the
 // turn's end to its events file (it writes in batches, a moment late).
 const copilotFlushWait = 2 * time.Second
 
-// copilotLastWords are the turn's last words, from Copilot's events file
+// copilotStopWords are the turn's last words, from Copilot's events file
 // (Stop carries none), once the file holds the start of this Stop's hook
 // (fired at stamp, an RFC 3339 time), and so the turn's end; after
 // copilotFlushWait, whatever it holds then.
-func copilotLastWords(path, stamp string) string {
+func copilotStopWords(path, stamp string) string {
 	if path == "" {
 		return ""
 	}
 	if at, err := time.Parse(time.RFC3339Nano, stamp); err == nil {
-		for deadline := time.Now().Add(copilotFlushWait); !harness.CopilotStopWritten(path, at.UnixMilli()) && time.Now().Before(deadline); {
+		for deadline := time.Now().Add(copilotFlushWait); !copilotStopWritten(path, at.UnixMilli()) && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	return harness.LastAssistantText(state.HarnessCopilot, path)
+	return copilotLastWords(rows(fileTail(path)))
 }
 
 // copilotMode puts the session's permission mode in the payload, as
@@ -147,13 +173,13 @@ func copilotLastWords(path, stamp string) string {
 // or COPILOT_ALLOW_ALL, where no tool waits for the person, is
 // bypassPermissions; anything else is default. A mode switched inside the
 // session (shift+tab) is not seen.
-func (h *hook) copilotMode() {
-	args := proc.Args(h.a.harnessPID(0))
+func copilotMode(h *Hook) {
+	args := proc.Args(h.PID())
 	if len(args) == 0 {
 		return
 	}
 	mode := "default"
-	if v := strings.ToLower(strings.TrimSpace(h.a.env.Getenv("COPILOT_ALLOW_ALL"))); slices.Contains([]string{"true", "1", "yes", "on", "y"}, v) {
+	if v := strings.ToLower(strings.TrimSpace(h.Getenv("COPILOT_ALLOW_ALL"))); slices.Contains([]string{"true", "1", "yes", "on", "y"}, v) {
 		mode = "bypassPermissions"
 	}
 	for i, w := range args[1:] {
@@ -161,11 +187,11 @@ func (h *hook) copilotMode() {
 		case w == "--allow-all-tools" || w == "--allow-all" || w == "--yolo":
 			mode = "bypassPermissions"
 		case w == "--plan" || w == "--mode=plan" || w == "--mode" && i+2 < len(args) && args[i+2] == "plan":
-			setStr(h.p, "permission_mode", "plan")
+			setStr(h.P, "permission_mode", "plan")
 			return
 		}
 	}
-	setStr(h.p, "permission_mode", mode)
+	setStr(h.P, "permission_mode", mode)
 }
 
 // copilotAnswer is an answer in Copilot CLI's JSON: it reads the fields
@@ -186,9 +212,9 @@ type copilotAnswer struct {
 // context, beside the tool's result; before one, as its denial; at
 // permissionRequest, as {"behavior": "deny", "interrupt": true}, which
 // ends the turn.
-func encodeCopilot(kind harness.Kind, ans harness.Answer) any {
-	if kind == harness.Permission {
-		if ans.Permission != harness.Deny {
+func encodeCopilot(h *Hook, ans Reply) any {
+	if h.Kind == Permission {
+		if ans.Permission != Deny {
 			return nil
 		}
 		return copilotAnswer{Behavior: "deny", Message: ans.PermissionReason, Interrupt: ans.Stop}
@@ -207,14 +233,76 @@ func encodeCopilot(kind harness.Kind, ans harness.Answer) any {
 }
 
 // rename moves a field to another key, when the new one is not there.
-func rename(p payload, from, to string) {
+func rename(p Fields, from, to string) {
 	if v, ok := p[from]; ok && !p.Has(to) {
 		p[to] = v
 	}
 }
 
 // setStr puts a string field.
-func setStr(p payload, key, value string) {
+func setStr(p Fields, key, value string) {
 	b, _ := json.Marshal(value)
 	p[key] = b
+}
+
+// copilotLastWords is the last assistant text of a Copilot CLI events
+// file's rows in this turn: a subagent's rows are its own chat's words,
+// and the person's prompt ends the search (the turn said nothing).
+func copilotLastWords(lines [][]byte) string {
+	for i := len(lines) - 1; i >= 0; i-- {
+		var row copilotRow
+		if json.Unmarshal(lines[i], &row) != nil || row.Data.ParentToolCallID != "" {
+			continue // a subagent's row (its own chat's words)
+		}
+		switch row.Type {
+		case "assistant.message":
+			if row.Data.Content != "" {
+				return row.Data.Content
+			}
+		case "user.message":
+			if row.Data.Source == "" {
+				return "" // the person's prompt: this turn said nothing
+			}
+		}
+	}
+	return ""
+}
+
+// copilotRow is one row of Copilot CLI's session events
+// (~/.copilot/session-state/SESSION/events.jsonl): the fields conch reads.
+// A subagent's messages carry the task's parentToolCallId; a prompt that
+// is not the person's (a subagent's task) carries a source.
+type copilotRow struct {
+	Type string `json:"type"`
+	Data struct {
+		Content          string `json:"content"`
+		Source           string `json:"source"`
+		ParentToolCallID string `json:"parentToolCallId"`
+	} `json:"data"`
+}
+
+// copilotStopWritten says whether Copilot CLI's events file at path holds
+// the start of the agentStop hook fired at the time at (Unix
+// milliseconds, as its hook.start row has it): Copilot writes the file in
+// batches, a moment after the events, and the turn's last message is in
+// it only once the batch holding that hook's start is.
+func copilotStopWritten(path string, at int64) bool {
+	for _, line := range bytes.Split(fileTail(path), []byte{'\n'}) {
+		if !bytes.Contains(line, []byte(`"agentStop"`)) {
+			continue
+		}
+		var row struct {
+			Type string `json:"type"`
+			Data struct {
+				HookType string `json:"hookType"`
+				Input    struct {
+					Timestamp int64 `json:"timestamp"`
+				} `json:"input"`
+			} `json:"data"`
+		}
+		if json.Unmarshal(line, &row) == nil && row.Type == "hook.start" && row.Data.HookType == "agentStop" && row.Data.Input.Timestamp == at {
+			return true
+		}
+	}
+	return false
 }

@@ -11,14 +11,17 @@ import (
 )
 
 // Resumer is how a harness resumes one of its sessions headless, with a
-// prompt (issue 23), read from its own shipped help: the program's name,
+// prompt (issue 23), read from its own shipped help (the pinned versions
+// of testdata/e2e/harnesses.txt; each adapter's file has its own): the program's name,
 // the words that resume the session (its id given), the flags of each of
 // conch's modes, and the words before the prompt.
 type Resumer struct {
 	Program string
 	Argv    func(session string) []string
-	Modes   map[string][]string
-	Before  func(session string) []string
+	// Modes are the flags of each of conch's modes (a list, not a map:
+	// a map would be built at every process's start).
+	Modes  []ModeFlags
+	Before func(session string) []string
 	// Env are the harness's own variables a resumed session needs to
 	// reach its model: names, a prefix ("ANTHROPIC_*") or a suffix
 	// ("*_API_KEY").
@@ -47,6 +50,25 @@ type Resumer struct {
 	Says string
 }
 
+// ModeFlags are the flags that run a resumed session in conch's mode Mode.
+type ModeFlags struct {
+	Mode  string
+	Flags []string
+}
+
+// modesOf are a resume's modes as the resume record keeps them (nil for
+// none).
+func modesOf(rs *Resumer) map[string][]string {
+	if len(rs.Modes) == 0 {
+		return nil
+	}
+	m := make(map[string][]string, len(rs.Modes))
+	for _, f := range rs.Modes {
+		m[f.Mode] = f.Flags
+	}
+	return m
+}
+
 // sharedEnv are the variables every harness needs to reach past the
 // machine as its first run did: proxies, certificates, config folders.
 var sharedEnv = []string{
@@ -55,117 +77,16 @@ var sharedEnv = []string{
 	"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME",
 }
 
-// The harnesses' resumes, each read from its --help (the pinned versions
-// of testdata/e2e/harnesses.txt).
-var (
-	// claude --help: "-r, --resume [value] Resume a conversation by
-	// session ID", "-p, --print", "--permission-mode <mode> (choices:
-	// acceptEdits, auto, bypassPermissions, manual, dontAsk, plan)";
-	// manual is its default mode (the binary maps it to "default").
-	claudeResume = &Resumer{
-		Program: "claude",
-		Argv:    func(s string) []string { return []string{"-p", "--resume", s} },
-		Modes: map[string][]string{
-			state.ModeAsk: {"--permission-mode", "manual"}, state.ModePlan: {"--permission-mode", "plan"},
-		},
-		Own: claudeOwn, CarryValues: []string{"--model"},
-		Env:  []string{"ANTHROPIC_*", "CLAUDE_CODE_*", "CLAUDE_CONFIG_DIR", "DISABLE_*", "AWS_*", "GOOGLE_APPLICATION_CREDENTIALS", "CLOUD_ML_REGION", "IS_SANDBOX"},
-		Says: "claude -p --resume SESSION",
-	}
-	// codex exec resume --help: "codex exec resume [OPTIONS] [SESSION_ID]
-	// [PROMPT]", "-c, --config <key=value>"; exec's sandbox is
-	// read-only unless the config says otherwise.
-	codexResume = &Resumer{
-		Program: "codex",
-		Argv:    func(string) []string { return []string{"exec", "resume", "--skip-git-repo-check"} },
-		Modes: map[string][]string{
-			state.ModeAsk:  {"-c", `sandbox_mode="read-only"`, "-c", `approval_policy="never"`},
-			state.ModePlan: {"-c", `sandbox_mode="read-only"`, "-c", `approval_policy="never"`},
-		},
-		Before:      func(s string) []string { return []string{s} },
-		Env:         []string{"OPENAI_*", "CODEX_*", "AZURE_OPENAI_*"},
-		Carry:       []string{"--dangerously-bypass-hook-trust"},
-		Own:         codexOwn,
-		CarryValues: []string{"-m", "--model"},
-		ConfigEnv:   codexKeyVars,
-		Says:        "codex exec resume SESSION",
-	}
-	// gemini --help: "-r, --resume … --resume {uuid}" (its error for an
-	// unknown one), "-p, --prompt", "--approval-mode default|auto_edit|yolo|plan".
-	geminiResume = &Resumer{
-		Program: "gemini",
-		Argv:    func(s string) []string { return []string{"--resume", s} },
-		Modes: map[string][]string{
-			state.ModeAsk: {"--approval-mode", "default"}, state.ModePlan: {"--approval-mode", "plan"},
-		},
-		Own:         approvalOwn,
-		Before:      func(string) []string { return []string{"-p"} },
-		CarryValues: []string{"-m", "--model"},
-		Env:         []string{"GEMINI_*", "GOOGLE_*"},
-		Says:        "gemini --resume SESSION -p",
-	}
-	// qwen --help: "-r, --resume Resume a specific session by its ID",
-	// "--approval-mode plan|default|auto-edit|auto|yolo", "query
-	// Positional prompt. Defaults to one-shot" (-p is deprecated).
-	qwenResume = &Resumer{
-		Program: "qwen",
-		Argv:    func(s string) []string { return []string{"--resume", s} },
-		Modes: map[string][]string{
-			state.ModeAsk: {"--approval-mode", "default"}, state.ModePlan: {"--approval-mode", "plan"},
-		},
-		Own:         approvalOwn,
-		CarryValues: []string{"-m", "--model"},
-		Env:         []string{"QWEN_*", "OPENAI_*", "DASHSCOPE_*", "GEMINI_*", "GOOGLE_*", "*_API_KEY"},
-		Says:        "qwen --resume SESSION",
-	}
-	// copilot --help: "-r, --resume [<value>] … session ID", "-p,
-	// --prompt <text>", "--allow-all-tools … required for
-	// non-interactive mode" (without it, print mode refuses its tools).
-	copilotResume = &Resumer{
-		Program:     "copilot",
-		Argv:        func(s string) []string { return []string{"--resume=" + s} },
-		Modes:       map[string][]string{state.ModeAuto: {"--allow-all-tools"}},
-		CarryValues: []string{"--model"},
-		Before:      func(string) []string { return []string{"-p"} },
-		Env:         []string{"COPILOT_*", "GH_TOKEN", "GITHUB_TOKEN", "GH_HOST"},
-		ProcEnv:     true,
-		Says:        "copilot --resume=SESSION -p",
-	}
-	// opencode run --help: "-s, --session session id to continue",
-	// "--agent agent to use" (plan is its read-only agent).
-	opencodeResume = &Resumer{
-		Program:     "opencode",
-		Argv:        func(s string) []string { return []string{"run", "--session", s} },
-		Modes:       map[string][]string{state.ModePlan: {"--agent", "plan"}},
-		CarryValues: []string{"-m", "--model"},
-		Env:         []string{"OPENCODE_*", "ANTHROPIC_*", "OPENAI_*", "*_API_KEY"},
-		Says:        "opencode run --session SESSION",
-	}
-	// pi --help: "--session <path|id> Use specific session file or
-	// partial UUID", "--print, -p Non-interactive mode".
-	piResume = &Resumer{
-		Program:     "pi",
-		Argv:        func(s string) []string { return []string{"--session", s} },
-		Before:      func(string) []string { return []string{"-p"} },
-		CarryValues: []string{"--provider", "--model"},
-		Env:         []string{"PI_*", "ANTHROPIC_*", "OPENAI_*", "GEMINI_*", "*_API_KEY"},
-		Says:        "pi --session SESSION -p",
-	}
-)
-
-// ResumeOf is how the harness resumes a session headless, or nil.
-func ResumeOf(harness string) *Resumer { return Of(harness).Resume }
-
 // keepResume keeps how to wake chat c by resuming this session, at its
 // start: the harness's program, its resume, its own variables, and the
 // process that runs it now (while it lives, the session is open).
-func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
+func keepResume(r *run, ev *Event, tx *state.Tx, c *state.Chat) error {
 	rs := r.caps.Resume
-	if rs == nil || r.ev.Agent != "" || r.ev.Session == "" || strings.HasPrefix(r.ev.Session, "-") {
+	if rs == nil || ev.Agent != "" || ev.Session == "" || strings.HasPrefix(ev.Session, "-") {
 		return nil
 	}
 	pid := r.env.PID()
-	first := r.ev.Argv
+	first := ev.Argv
 	if len(first) == 0 || len(first) > 64 {
 		first = proc.Args(pid)
 	}
@@ -173,7 +94,7 @@ func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
 	if prog == nil {
 		return nil // nothing says what to run: the chat cannot be woken so
 	}
-	how := state.ResumeHow{Argv: slices.Concat(prog, rs.Argv(r.ev.Session)), Modes: rs.Modes}
+	how := state.ResumeHow{Argv: slices.Concat(prog, rs.Argv(ev.Session)), Modes: modesOf(rs)}
 	if len(rs.Carry) > 0 || len(rs.CarryValues) > 0 || rs.Own != nil {
 		for _, f := range rs.Carry {
 			if slices.Contains(first, f) {
@@ -190,12 +111,12 @@ func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
 		}
 	}
 	if rs.Before != nil {
-		how.Prompt = rs.Before(r.ev.Session)
+		how.Prompt = rs.Before(ev.Session)
 	}
 	start, _ := proc.Start(pid)
 	res := state.Resume{
-		Harness: r.ev.Harness, Session: r.ev.Session, How: how, Channel: state.LocalURL(r.ev.Channel),
-		Env: r.harnessEnv(rs, pid), Proc: state.Proc{PID: pid, Start: start},
+		Harness: ev.Harness, Session: ev.Session, How: how, Channel: state.LocalURL(ev.Channel),
+		Env: harnessEnv(r, rs, pid), Proc: state.Proc{PID: pid, Start: start},
 	}
 	return tx.Sessions().KeepResume(c.ID, res, state.CmdEnvOf(r.env.Getenv))
 }
@@ -204,7 +125,7 @@ func (r *run) keepResume(tx *state.Tx, c *state.Chat) error {
 // has them (the harness's environment, never another chat's): the ones
 // rs names, and those every harness shares; never those that name this
 // session's shell or files (a resumed run has its own), nor conch's.
-func (r *run) harnessEnv(rs *Resumer, pid int) []string {
+func harnessEnv(r *run, rs *Resumer, pid int) []string {
 	names := slices.Concat(sharedEnv, rs.Env)
 	if rs.ConfigEnv != nil {
 		names = append(names, rs.ConfigEnv(r.env.Getenv, r.env.UserHome)...)

@@ -1,0 +1,95 @@
+package harness
+
+import "github.com/conch-sh/conch/state"
+
+const (
+	piName  = "pi"
+	piTitle = "Pi"
+)
+
+// pi is Pi's adapter: conch's own extension reports its events (see
+// opencode's for what both can do).
+var pi = Adapter{
+	Name:  piName,
+	Title: piTitle,
+	Use:   piName,
+	Short: piTitle + pluginShort + piName + pluginShortEnd,
+	Long:  piTitle + pluginLong1 + piName + pluginLong2 + piTitle + pluginLong3 + piTitle + pluginLong4,
+	Caps: Capabilities{
+		Resume:  piResume,
+		Context: hookContext, Deny: true, KeepGoing: true,
+		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, ShellChat: true,
+	},
+	Decode: decodePi,
+	Encode: encodePlugin,
+	Plugin: true,
+}
+
+// pi --help: "--session <path|id> Use specific session file or partial
+// UUID", "--print, -p Non-interactive mode".
+var piResume = &Resumer{
+	Program:     "pi",
+	Argv:        func(s string) []string { return []string{"--session", s} },
+	Before:      func(string) []string { return []string{"-p"} },
+	CarryValues: []string{"--provider", "--model"},
+	Env:         []string{"PI_*", "ANTHROPIC_*", "OPENAI_*", "GEMINI_*", "*_API_KEY"},
+	Says:        "pi --session SESSION -p",
+}
+
+// piKind is what each of the Pi extension's events means.
+func piKind(name string, p Fields) Kind {
+	switch name {
+	case "session_start":
+		return SessionStart
+	case "before_agent_start":
+		return PromptSubmit
+	case "tool_call":
+		return PreTool
+	case "tool_result":
+		return PostTool
+	case "turn_end":
+		switch p.Str("stop_reason") {
+		case "aborted":
+			return TurnInterrupted
+		case "error":
+			return TurnFailed
+		}
+		return TurnEnd
+	case "session_before_compact":
+		return Compacted
+	case "session_shutdown":
+		return SessionEnd
+	}
+	return -1
+}
+
+// decodePi reads one of the Pi extension's events. Pi asks the person
+// nothing before a tool runs (it has no permissions): every session is
+// auto.
+func decodePi(h *Hook) (Event, error) {
+	h.Event = h.P.Str("hook_event_name")
+	ev, err := decodePlugin(h, piName, piKind(h.Event, h.P), piTool)
+	ev.Mode = state.ModeAuto
+	return ev, err
+}
+
+// piTool is one of Pi 0.73's tools in Claude Code's words.
+func piTool(name string) (toolSpec, bool) {
+	switch name {
+	case "bash":
+		return toolSpec{"Bash", map[string]string{"command": "command"}}, true
+	case "read":
+		return toolSpec{"Read", map[string]string{"path": "file_path"}}, true
+	case "write":
+		return toolSpec{"Write", map[string]string{"path": "file_path"}}, true
+	case "edit":
+		return toolSpec{"Edit", map[string]string{"path": "file_path"}}, true
+	case "grep":
+		return toolSpec{"Grep", nil}, true
+	case "find":
+		return toolSpec{"Glob", nil}, true
+	case "ls":
+		return toolSpec{"LS", nil}, true
+	}
+	return toolSpec{}, false
+}
