@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/conch-sh/conch/cli/install"
+	"github.com/conch-sh/conch/harness/install"
 	"github.com/conch-sh/conch/render"
 )
 

@@ -3,7 +3,7 @@ package cli
 import (
 	"testing"
 
-	"github.com/conch-sh/conch/cli/install"
+	"github.com/conch-sh/conch/harness/install"
 )
 
 // conch install NAME's words reach its run as typed; --project with

@@ -25,7 +25,7 @@ var floors = []struct {
 	{3, []string{"state"}},
 	{4, []string{"harness", "internal/benchhome"}},
 	{5, []string{"render"}},
-	{6, []string{"cli/install"}},
+	{6, []string{"harness/install"}},
 	{7, []string{"cli"}},
 	{8, []string{"cli/natsbackend"}},
 	{9, []string{"cli/mcpserver"}},
