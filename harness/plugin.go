@@ -164,3 +164,17 @@ func toolInClaudeWords(tools func(string) (toolSpec, bool), name string, input F
 	}
 	return spec.name, out
 }
+
+// pluginLong and pluginExits are the help of conch install opencode and
+// conch install pi around the harness's own words.
+const (
+	pluginLong = `Running it again changes nothing; a file of conch's that
+differs (an older conch's, or one you changed) is kept beside it
+(NAME.bak-TIME) and written anew, whole, never half. A file of that name
+that is not conch's is left alone (exit 1). --remove takes conch's file
+out, and nothing else. `
+	pluginExits = `
+
+Exit codes: 0 done, 1 the file cannot be read or written, or is not
+conch's (nothing changed), 2 usage.`
+)
