@@ -7,7 +7,7 @@ import (
 )
 
 // OpenCode and Pi report through a plugin (an extension) that conch writes
-// (cli/install/plugins): it runs conch hook opencode|pi with each event as JSON on
+// (harness/plugins): it runs conch hook opencode|pi with each event as JSON on
 // standard input, named by the harness's own hook or event, and does what
 // the answer says. decodePlugin reads it into an Event (its tools in
 // Claude Code's words, so Family reads them); encodePlugin says the answer

@@ -11,7 +11,7 @@
 //  1. In harness/NAME.go, set its adapter's Install: &install.Recipe{Use, Short, Long, Where, Dir, Do, After}.
 //  2. Dir is its folder for --user and --project; Do writes there with r.HookFile (JSON hooks), r.OwnFile or r.Plugin (a file conch owns), r.Edit, and r.WithMCP.
 //  3. What it says beyond a file's outcome is a Note: install's own, or a type in harness/NAME.go with its words in render (render.InstallNote).
-//  4. Pin it in cli/testdata/script/install_NAME.txtar: put in, again (no change), --remove (as it was), a broken file. conch install NAME exists once the adapter has its recipe.
+//  4. Pin it in testdata/script/install_NAME.txtar: put in, again (no change), --remove (as it was), a broken file. conch install NAME exists once the adapter has its recipe.
 package install
 
 import (
