@@ -18,7 +18,6 @@ import (
 
 // installOptions are the words of conch install NAME.
 type installOptions struct {
-	name                  string // the harness: conch install NAME
 	recipe                *install.Recipe
 	project, user, remove bool
 	noMCP                 bool
@@ -93,7 +92,7 @@ func runInstallMCP(o *installMCPOptions) error {
 // not nil, gets the checked options instead of the install (for tests).
 func newInstall(a *app, h *harness.Adapter, runF func(*installOptions) error) *cobra.Command {
 	r := h.Install
-	o := &installOptions{name: h.Name, recipe: r}
+	o := &installOptions{recipe: r}
 	long := r.Long
 	if r.MCP != "" {
 		long = strings.Replace(long, "\n\nExit codes:", "\n\nconch's MCP server (conch mcp, its tools for the agent) goes into "+r.MCP+

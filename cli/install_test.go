@@ -17,7 +17,7 @@ func TestInstallOptions(t *testing.T) {
 		if err := parse(t, cmd, "--project", "--remove", "--conch", "/opt/my tools/conch"); err != nil {
 			t.Fatalf("%s: %v", h.Name, err)
 		}
-		if got == nil || got.recipe != h.Install || got.name != h.Name || !got.project || got.user || !got.remove || got.conch != "/opt/my tools/conch" {
+		if got == nil || got.recipe != h.Install || !got.project || got.user || !got.remove || got.conch != "/opt/my tools/conch" {
 			t.Fatalf("%s: options %+v", h.Name, got)
 		}
 	}

@@ -258,7 +258,7 @@ func codexDo(r *install.Run) ([]*install.Result, error) {
 		}
 	}
 	if !r.NoMCP {
-		mcp, err := r.TOMLMCPFile(config)
+		mcp, err := r.TOMLMCPFile(config, codexMCPTable)
 		if err != nil {
 			return nil, err
 		}
@@ -420,6 +420,14 @@ func isConchNotify(v any) bool {
 		words = append(words, s)
 	}
 	return install.IsConchWords(words, codexName)
+}
+
+// codexMCPTable is conch's server as Codex reads it, in config.toml:
+// Codex passes a server only a few variables of its own, so conch's are
+// named.
+func codexMCPTable(conch string) string {
+	prog, _ := json.Marshal(conch)
+	return install.MCPTableHeader + "\ncommand = " + string(prog) + "\nargs = [\"mcp\"]\nenv_vars = [\"CONCH_HOME\", \"CONCH_CHAT\"]\n"
 }
 
 // CodexHooksOff notes a config.toml (Path) whose [features] Key turns

@@ -225,20 +225,14 @@ func sameJSON(raw json.RawMessage, entry *object) bool {
 	return json.Unmarshal(raw, &x) == nil && json.Unmarshal(b.Bytes(), &y) == nil && reflect.DeepEqual(x, y)
 }
 
-// mcpTableHeader is conch's table in Codex's config.toml.
-const mcpTableHeader = "[mcp_servers." + MCPName + "]"
+// MCPTableHeader is conch's table in a TOML configuration's MCP servers.
+const MCPTableHeader = "[mcp_servers." + MCPName + "]"
 
-// mcpTable is conch's server as Codex reads it: Codex passes a
-// server only a few variables of its own, so conch's are named.
-func mcpTable(conch string) string {
-	prog, _ := json.Marshal(conch)
-	return mcpTableHeader + "\ncommand = " + string(prog) + "\nargs = [\"mcp\"]\nenv_vars = [\"CONCH_HOME\", \"CONCH_CHAT\"]\n"
-}
-
-// TOMLMCPFile puts conch's server into Codex's config.toml as a table of
-// its own (or takes it out), by lines: the rest of the file stays as it
-// is.
-func (r *Run) TOMLMCPFile(path string) (*Result, error) {
+// TOMLMCPFile puts conch's server into a TOML configuration (Codex's
+// config.toml) as a table of its own, MCPTableHeader and what table says
+// for the conch program (or takes it out), by lines: the rest of the
+// file stays as it is.
+func (r *Run) TOMLMCPFile(path string, table func(conch string) string) (*Result, error) {
 	res := &Result{File: path, Events: []string{MCPEvent}}
 	err := r.Edit(res, func(data []byte, exists bool) ([]byte, bool, error) {
 		if !exists && r.Remove {
@@ -251,7 +245,7 @@ func (r *Run) TOMLMCPFile(path string) (*Result, error) {
 		servers, _ := conf["mcp_servers"].(map[string]any)
 		cur, has := servers[MCPName].(map[string]any)
 		ours := has && isConchMCPTable(cur)
-		want := mcpTable(r.Conch)
+		want := table(r.Conch)
 		switch {
 		case has && !ours && r.Remove:
 			res.Notes = append(res.Notes, MCPNotConchs{})
@@ -268,8 +262,8 @@ func (r *Run) TOMLMCPFile(path string) (*Result, error) {
 				return nil, false, nil
 			}
 			var n int
-			if text, n = DropTables(text, []string{mcpTableHeader}); n == 0 {
-				return nil, false, fmt.Errorf("conch's MCP server is not a table conch can change (%s)", mcpTableHeader)
+			if text, n = DropTables(text, []string{MCPTableHeader}); n == 0 {
+				return nil, false, fmt.Errorf("conch's MCP server is not a table conch can change (%s)", MCPTableHeader)
 			}
 			if r.Remove && strings.HasSuffix(text, "\n\n") {
 				text = text[:len(text)-1] // the blank line an install put before it
