@@ -155,11 +155,10 @@ func decodeNotify(h *Hook) (Event, error) {
 	}, nil
 }
 
-// conch install codex: conch's hooks in Codex's hooks.json, conch as its
-// notify program in config.toml, and, with --remove, the trust Codex
-// recorded for conch's hooks taken out with them.
-
-// codexInstall is conch install codex.
+// codexInstall is conch install codex: conch's hooks in Codex's
+// hooks.json, conch as its notify program in config.toml, and, with
+// --remove, the trust Codex recorded for conch's hooks taken out with
+// them.
 var codexInstall = install.Recipe{
 	Use:   "codex [--project | --user] [--remove]",
 	Short: "Put conch's hooks and notify program in Codex's configuration",

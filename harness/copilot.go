@@ -310,11 +310,9 @@ func copilotStopWritten(path string, at int64) bool {
 	return false
 }
 
-// conch install copilot: conch's hooks in a hooks file of GitHub Copilot
-// CLI's own, conch.json in its hooks folder (Copilot reads every *.json
-// there).
-
-// copilotInstall is conch install copilot.
+// copilotInstall is conch install copilot: conch's hooks in a hooks file
+// of GitHub Copilot CLI's own, conch.json in its hooks folder (Copilot
+// reads every *.json there).
 var copilotInstall = install.Recipe{
 	Use:   "copilot [--project | --user] [--remove]",
 	Short: "Put conch's hooks in GitHub Copilot CLI's hooks folder",

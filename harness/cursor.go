@@ -192,9 +192,8 @@ func encodeCursor(h *Hook, ans Reply) any {
 	return out
 }
 
-// conch install cursor: conch's hooks in Cursor's hooks.json.
-
-// cursorInstall is conch install cursor.
+// cursorInstall is conch install cursor: conch's hooks in Cursor's
+// hooks.json.
 var cursorInstall = install.Recipe{
 	Use:   "cursor [--project | --user] [--remove]",
 	Short: "Put conch's hooks in Cursor's hooks.json",

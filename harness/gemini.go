@@ -383,9 +383,8 @@ func encodeGemini(h *Hook, ans Reply) any {
 	return out
 }
 
-// conch install gemini: conch's hooks in Gemini CLI's settings.json.
-
-// geminiInstall is conch install gemini.
+// geminiInstall is conch install gemini: conch's hooks in Gemini CLI's
+// settings.json.
 var geminiInstall = install.Recipe{
 	Use:   "gemini [--project | --user] [--remove]",
 	Short: "Put conch's hooks in Gemini CLI's settings",

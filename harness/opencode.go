@@ -207,6 +207,9 @@ func opencodePrompt(session, prompt string, getenv func(string) string) (PromptR
 	return req, nil
 }
 
+// opencodePlugin is the plugin conch install opencode writes, whole: it
+// runs conch hook opencode at each event.
+//
 //go:embed plugins/opencode.js
 var opencodePlugin string
 
@@ -218,7 +221,7 @@ var opencodeInstall = install.Recipe{
 	Long: `Write conch's plugin for OpenCode: ~/.config/opencode/plugins/conch.js ($XDG_CONFIG_HOME) with --user (the
 default), .opencode/plugins/conch.js of the current folder with --project. The file is
 conch's own, known by its first line; it runs conch hook opencode at
-each event. ` + pluginLong + opencodeAfter + pluginExits,
+each event. ` + installPluginLong + opencodeAfter + installPluginExits,
 	Where: "OpenCode folder",
 	Runs:  "the plugin runs",
 	MCP:   "opencode.json",

@@ -100,6 +100,9 @@ func piTool(name string) (toolSpec, bool) {
 	return toolSpec{}, false
 }
 
+// piExtension is the extension conch install pi writes, whole: it runs
+// conch hook pi at each event.
+//
 //go:embed plugins/pi.ts
 var piExtension string
 
@@ -111,7 +114,7 @@ var piInstall = install.Recipe{
 	Long: `Write conch's plugin for Pi: ~/.pi/agent/extensions/conch.ts ($PI_CODING_AGENT_DIR) with --user (the
 default), .pi/extensions/conch.ts of the current folder with --project. The file is
 conch's own, known by its first line; it runs conch hook pi at
-each event. ` + pluginLong + piAfter + pluginExits,
+each event. ` + installPluginLong + piAfter + installPluginExits,
 	Where: "Pi folder",
 	Runs:  "the plugin runs",
 	Dir: func(e install.Env, project bool) string {

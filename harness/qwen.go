@@ -90,9 +90,8 @@ func decodeQwen(h *Hook) (Event, error) {
 	return ev, nil
 }
 
-// conch install qwen: conch's hooks in Qwen Code's settings.json.
-
-// qwenInstall is conch install qwen.
+// qwenInstall is conch install qwen: conch's hooks in Qwen Code's
+// settings.json.
 var qwenInstall = install.Recipe{
 	Use:   "qwen [--project | --user] [--remove]",
 	Short: "Put conch's hooks in Qwen Code's settings",
