@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// link follows a symbolic link to the file it names, so that a settings
+// Link follows a symbolic link to the file it names, so that a settings
 // file kept elsewhere (a dotfiles repository) is changed there, not
 // replaced by a file of its own.
 func Link(path string) string {
