@@ -8,7 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/conch-sh/conch/cli/install"
+	"github.com/conch-sh/conch/harness"
+	"github.com/conch-sh/conch/harness/install"
 	"github.com/conch-sh/conch/render"
 )
 
@@ -60,10 +61,8 @@ func runDoctor(o *doctorOptions) error {
 		return err
 	}
 	view := render.DoctorView(found)
-	if w := install.ClaudeWarning(o.Install); w != "" {
-		// Not a problem of the home: said, not counted.
-		o.IO.Warn("%s", w)
-	}
+	// Not a problem of the home: said, not counted.
+	warnUncovered(o)
 	if err := o.IO.Value(view, render.Doctor(found)); err != nil {
 		return err
 	}
@@ -91,9 +90,7 @@ func doctorBackend(o *doctorOptions, s BackendStore) error {
 	if len(h.Problems) == 0 {
 		b.WriteString("the home is healthy\n")
 	}
-	if w := install.ClaudeWarning(o.Install); w != "" {
-		o.IO.Warn("%s", w)
-	}
+	warnUncovered(o)
 	// doctor's own shape (findings, open), and the backend's figures.
 	v := struct {
 		render.DoctorJSON
@@ -113,4 +110,19 @@ func doctorBackend(o *doctorOptions, s BackendStore) error {
 		return fmt.Errorf("doctor found %d problem(s) on the backend", len(h.Problems))
 	}
 	return nil
+}
+
+// warnUncovered warns, for each harness whose recipe can tell, where its
+// sessions started here would run none of conch's hooks.
+func warnUncovered(o *doctorOptions) {
+	for _, h := range harness.Adapters {
+		if h.Install == nil || h.Install.Check == nil {
+			continue
+		}
+		if n := h.Install.Check(o.Install); n != nil {
+			for _, w := range render.InstallNote(n) {
+				o.IO.Warn("%s", w)
+			}
+		}
+	}
 }

@@ -32,7 +32,7 @@ func helpTopics() []*cobra.Command {
 	var cmds []*cobra.Command
 	for _, t := range []struct{ name, short, text string }{
 		{"json", "The JSON every command prints with --json", topicJSON},
-		{"integrations", "Setting up Claude Code, Codex, Gemini CLI and Qwen Code to report to conch", topicIntegrations},
+		{"integrations", "Setting up {{Harnesses}} to report to conch", topicIntegrations},
 		{"security", "What conch guards against, what it does not, and the tests that hold it", topicSecurity},
 		{"person", "The person's side: conch top, and being told when a chat needs you ([notify])", topicPerson},
 		{"reliability", "What conch promises across kills, crashes and failing disks, and the tests that hold it", topicReliability},

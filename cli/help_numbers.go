@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,7 +63,8 @@ func count(n int) string {
 	return s
 }
 
-// helpNumbersIn puts each bound's number in a text; built once help
+// helpNumbersIn puts each bound's number (and each list of harnesses,
+// helpLists) in a text; built once help
 // prints (a package-level call would run at every start-up).
 var (
 	helpNumbersOnce sync.Once
@@ -76,7 +78,7 @@ func sayNumbers(text string) string {
 	}
 	helpNumbersOnce.Do(func() {
 		var pairs []string
-		for _, n := range helpNumbers() {
+		for _, n := range slices.Concat(helpNumbers(), helpLists()) {
 			pairs = append(pairs, "{{"+n.name+"}}", n.says)
 		}
 		helpNumbersIn = strings.NewReplacer(pairs...)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,7 +41,7 @@ var placeholder = regexp.MustCompile(`\{\{(\w*)\}\}`)
 func TestHelpSaysBoundsFromConstants(t *testing.T) {
 	texts := helpTexts(t)
 	says := map[string]string{}
-	for _, n := range helpNumbers() {
+	for _, n := range slices.Concat(helpNumbers(), helpLists()) {
 		says[n.name] = n.says
 	}
 	used := map[string]bool{}
@@ -63,7 +64,7 @@ func TestHelpSaysBoundsFromConstants(t *testing.T) {
 			t.Errorf("%s: a placeholder is left once the numbers are in: %q", where, got)
 		}
 	}
-	for _, n := range helpNumbers() {
+	for _, n := range slices.Concat(helpNumbers(), helpLists()) {
 		if !used[n.name] {
 			t.Errorf("helpNumbers has %s, which no help text says", n.name)
 		}

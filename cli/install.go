@@ -1,15 +1,18 @@
 package cli
 
-// conch install NAME: one command per recipe of package install, which
-// does the work; this file only reads the words and prints the answer.
+// conch install NAME: one command per adapter's recipe (harness.Adapters,
+// each its Install), which package install runs; this file only reads the
+// words and says the answer in render's.
 
 import (
 	"io"
+	"os/exec"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/conch-sh/conch/cli/install"
+	"github.com/conch-sh/conch/harness"
+	"github.com/conch-sh/conch/harness/install"
 	"github.com/conch-sh/conch/render"
 )
 
@@ -24,11 +27,14 @@ type installOptions struct {
 	Env install.Env // the person's home, the folder, the environment, the clock
 }
 
-// newInstallCommands are conch install's commands, one per recipe.
+// newInstallCommands are conch install's commands, one per adapter with
+// a recipe, and conch install mcp.
 func newInstallCommands(a *app) []*cobra.Command {
-	cmds := make([]*cobra.Command, 0, len(install.Recipes))
-	for _, r := range install.Recipes {
-		cmds = append(cmds, newInstall(a, r, nil))
+	cmds := make([]*cobra.Command, 0, len(harness.Adapters)+1)
+	for _, h := range harness.Adapters {
+		if h.Install != nil {
+			cmds = append(cmds, newInstall(a, h, nil))
+		}
 	}
 	return append(cmds, newInstallMCP(a, nil))
 }
@@ -82,9 +88,10 @@ func runInstallMCP(o *installMCPOptions) error {
 	return err
 }
 
-// newInstall is conch install NAME for recipe r; runF, when not nil, gets
-// the checked options instead of the install (for tests).
-func newInstall(a *app, r *install.Recipe, runF func(*installOptions) error) *cobra.Command {
+// newInstall is conch install NAME for the recipe of harness h; runF, when
+// not nil, gets the checked options instead of the install (for tests).
+func newInstall(a *app, h *harness.Adapter, runF func(*installOptions) error) *cobra.Command {
+	r := h.Install
 	o := &installOptions{recipe: r}
 	long := r.Long
 	if r.MCP != "" {
@@ -140,11 +147,40 @@ func runInstall(o *installOptions) error {
 	if err != nil {
 		return err
 	}
-	said := install.Said(o.recipe, done, opts)
-	if len(done) == 1 {
-		return o.IO.Value(done[0], said)
+	lines := installLines(done)
+	said := installSaid(o.recipe, lines, opts)
+	if len(lines) == 1 {
+		return o.IO.Value(lines[0], said)
 	}
-	return o.IO.Value(done, said)
+	return o.IO.Value(lines, said)
+}
+
+// installLines are what an install did to each file, its notes in words.
+func installLines(done []*install.Result) []render.InstallLine {
+	lines := make([]render.InstallLine, len(done))
+	for i, d := range done {
+		lines[i] = render.InstallLine{File: d.File, Changed: d.Changed, Backup: d.Backup, Events: d.Events}
+		for _, n := range d.Notes {
+			lines[i].Notes = append(lines[i].Notes, render.InstallNote(n)...)
+		}
+	}
+	return lines
+}
+
+// installSaid is what an install prints: each file's outcome and notes,
+// then, once something was put in, a note when the conch program is not
+// on PATH and the recipe's After.
+func installSaid(rc *install.Recipe, lines []render.InstallLine, o install.Options) string {
+	changed := false
+	for _, l := range lines {
+		changed = changed || l.Changed
+	}
+	missing := false
+	if changed && !o.Remove {
+		_, err := exec.LookPath(o.Conch)
+		missing = err != nil
+	}
+	return render.Installed(lines, o.Remove, missing, o.Conch, rc.After)
 }
 
 // installEnv is what an install takes from this run.

@@ -298,22 +298,18 @@ Every command is short-lived: it reads and writes records under CONCH_HOME
 (default ~/.conch), guarded by file locks, and exits.
 
 A command acts as a chat when --chat ID is given, when it runs in the
-shell of a harness session linked to a chat (Codex's CODEX_THREAD_ID,
-Claude Code's CLAUDE_CODE_SESSION_ID, Copilot CLI's
-COPILOT_AGENT_SESSION_ID, Qwen Code's QWEN_CODE_SESSION_ID), or when
-CONCH_CHAT is set, in that order; otherwise it acts as the person at the
-terminal. A session variable never raises trust: when CONCH_CHAT names a
-chat less yours than the session's (an outside agent's, one with a guest's
-words), CONCH_CHAT stands, with a warning. In a Claude Code or Qwen Code session's shell, a conch command
+shell of a harness session linked to a chat (the harness's session
+variable, under Environment), or when CONCH_CHAT is set, in that order;
+otherwise it acts as the person at the terminal. A session variable never
+raises trust: when CONCH_CHAT names a chat less yours than the session's
+(an outside agent's, one with a guest's words), CONCH_CHAT stands, with a
+warning. In a Claude Code or Qwen Code session's shell, a conch command
 its subagent runs acts as the subagent's chat.
 
 Environment:
   CONCH_HOME   the state folder (default ~/.conch)
   CONCH_CHAT   the chat a command acts as
-  CODEX_THREAD_ID  Codex's session, in its shell: acts as the session's chat
-  CLAUDE_CODE_SESSION_ID  Claude Code's session, in its shell: the same
-  COPILOT_AGENT_SESSION_ID  Copilot CLI's session, in its shell: the same
-  QWEN_CODE_SESSION_ID    Qwen Code's session, in its shell: the same
+{{SessionVariables}}
   CONCH_NOW    pins "now" (RFC 3339); for tests
 
 Exit codes:

@@ -6,16 +6,17 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/conch-sh/conch/harness/install"
 	"github.com/conch-sh/conch/state"
 )
 
 // Adapter is one harness conch speaks to, as one value in its own file
 // (claude.go, codex.go, …): its name and title, the help of conch hook
 // NAME, what it can carry (Capabilities, with how to resume it), how its
-// events read (Decode) and how an answer is put in its JSON (Encode), and
-// its session files. Nothing outside that file says its name: a harness
-// is added with its file and its line in Adapters (and its install recipe
-// in cli/install, its recorded payloads and its e2e kit).
+// events read (Decode) and how an answer is put in its JSON (Encode), its
+// install recipe (conch install NAME) and its session files. Nothing
+// outside that file says its name: a harness is added with its file and
+// its line in Adapters (and its recorded payloads and its e2e kit).
 type Adapter struct {
 	// Name is the harness's id: conch hook NAME, conch install NAME, a
 	// session link's harness.
@@ -24,6 +25,9 @@ type Adapter struct {
 	Title string
 	// Use, Short and Long are conch hook NAME's help.
 	Use, Short, Long string
+	// Install is how conch puts itself into the harness's configuration
+	// and takes itself out again: conch install NAME.
+	Install *install.Recipe
 	// Caps are what the harness can carry, and what its sessions give
 	// conch beyond the events.
 	Caps Capabilities

@@ -24,8 +24,8 @@ var untested = map[string]string{
 }
 
 // TestAdaptersWhole: every registered adapter is whole (issue 26 item 1):
-// a name that can be a harness's id, its title and help, what it can
-// carry, its decoder and encoder; its recorded payloads in
+// a name that can be a harness's id, its title and help, its install
+// recipe, what it can carry, its decoder and encoder; its recorded payloads in
 // testdata/hooks/NAME; its pinned version and e2e kit. Names are one
 // each, and Of finds every adapter by its name.
 func TestAdaptersWhole(t *testing.T) {
@@ -44,6 +44,11 @@ func TestAdaptersWhole(t *testing.T) {
 		}
 		if a.Use != a.Name && !strings.HasPrefix(a.Use, a.Name+" ") {
 			t.Errorf("adapter %q: conch hook's usage %q does not start with its name", a.Name, a.Use)
+		}
+		if r := a.Install; r == nil {
+			t.Errorf("adapter %q: no install recipe", a.Name)
+		} else if !strings.HasPrefix(r.Use, a.Name+" ") || r.Short == "" || r.Long == "" || r.Where == "" || r.After == "" || r.Dir == nil || r.Do == nil {
+			t.Errorf("adapter %q: its install recipe is not whole (usage %q, starting with its name; help, where, after, Dir and Do): %+v", a.Name, r.Use, r)
 		}
 		if a.Decode == nil || a.Encode == nil {
 			t.Errorf("adapter %q: no decoder or no encoder", a.Name)
@@ -106,7 +111,7 @@ var nameExceptions = map[string]string{
 
 // TestNoHarnessNameOutside holds issue 26's promise that adding a harness
 // is one file and one line: no Go file of the module but the adapter's own
-// (harness/NAME.go, and its install recipe, cli/install/NAME.go) switches
+// (harness/NAME.go, its install recipe with it) switches
 // on a harness's name or compares a word to it, whether spelled out or
 // through a constant that holds it (state's HarnessCodex was one), and no
 // file of package harness but its own uses its name's constant
@@ -189,13 +194,13 @@ func TestNoHarnessNameOutside(t *testing.T) {
 }
 
 // ownFile says whether the module's file rel is the harness's own: its
-// adapter's, or its install recipe (OpenCode's and Pi's plugins share
+// adapter's, with its install recipe (OpenCode's and Pi's plugins share
 // plugin.go).
 func ownFile(rel, name string) bool {
 	base := strings.TrimSuffix(path.Base(rel), ".go")
 	dir := path.Dir(rel)
 	plugin := base == "plugin" && (name == opencodeName || name == piName)
-	return (dir == "harness" || dir == "cli/install") && (base == name || plugin)
+	return dir == "harness" && (base == name || plugin)
 }
 
 // literalName is the harness name a string literal spells, or "".

@@ -2,7 +2,10 @@ package harness
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 
+	"github.com/conch-sh/conch/harness/install"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -11,10 +14,11 @@ const claudeName = "claude"
 // claude is Claude Code's adapter. Its hook protocol is the one Codex,
 // Copilot CLI and Qwen Code speak too (decodeHook, encodeHook).
 var claude = Adapter{
-	Name:  claudeName,
-	Title: "Claude Code",
-	Use:   "claude",
-	Short: "Claude Code's hook: reads one event on standard input and answers it",
+	Name:    claudeName,
+	Title:   "Claude Code",
+	Install: &claudeInstall,
+	Use:     "claude",
+	Short:   "Claude Code's hook: reads one event on standard input and answers it",
 	Long: `Claude Code's hook (conch install claude puts it in the settings). It
 reads one hook event, JSON on standard input, does what the event means in
 conch (a reply begins at UserPromptSubmit, each tool call is a step, Stop
@@ -209,3 +213,130 @@ func harnessMode(pm string) string {
 	}
 	return ""
 }
+
+// claudeInstall is conch install claude: conch's hooks in Claude Code's
+// settings.json.
+var claudeInstall = install.Recipe{
+	Use:   "claude [--project | --user] [--remove]",
+	Short: "Put conch's hooks in Claude Code's settings",
+	Long: `Put conch's hooks in Claude Code's settings: ~/.claude/settings.json with
+--user (the default), .claude/settings.json of the current folder with
+--project. Every hook already there is kept; conch's own (a command
+"conch hook claude") is added once, so running it again changes nothing.
+The file as it was is kept beside it (settings.json.bak-TIME), and the new
+one is written whole, never half. --remove takes out conch's hooks and
+nothing else. Claude Code reads the hooks when a session starts.
+
+Exit codes: 0 done, 1 the file cannot be read, is not JSON, or cannot be
+written (nothing changed), 2 usage.`,
+	MCP:   "~/.claude.json, or .mcp.json with --project",
+	Where: ".claude/settings.json",
+	Dir: func(e install.Env, project bool) string {
+		if project {
+			return filepath.Join(e.Cwd, ".claude")
+		}
+		return filepath.Join(e.Home, ".claude")
+	},
+	Do: func(r *install.Run) ([]*install.Result, error) {
+		res, err := r.HookFile(filepath.Join(r.Dir, "settings.json"), claudeHooks(r.Conch))
+		if err != nil {
+			return nil, err
+		}
+		if root := install.RepoRoot(r.Cwd); r.Project && !r.Remove && root != "" {
+			if root != r.Cwd {
+				res.Notes = append(res.Notes, ClaudeSubfolder{Cwd: r.Cwd, Root: root})
+			} else {
+				res.Notes = append(res.Notes, ClaudeRoot{Root: root})
+			}
+		}
+		// Claude Code's MCP servers: a project's in .mcp.json, the
+		// person's own in ~/.claude.json (not in settings.json).
+		mcp := filepath.Join(r.Home, ".claude.json")
+		if r.Project {
+			mcp = filepath.Join(r.Cwd, ".mcp.json")
+		}
+		return r.WithMCP([]*install.Result{res}, mcp, install.MCPServers)
+	},
+	After: "Claude Code reads them when a session starts.",
+	Check: claudeCheck,
+}
+
+// claudeHooks are conch's hooks in Claude Code's settings. Tool events
+// match every tool ("*" in every version): each tool call is a step.
+// SubagentStart is left out (a subagent's chat is made at its first tool
+// call): older versions do not know it.
+func claudeHooks(conch string) install.Hooks {
+	h := install.Hooks{Harness: claudeName, Command: install.Command(conch, claudeName)}
+	for _, e := range []struct{ name, matcher string }{
+		{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PreToolUse", "*"}, {"PostToolUse", "*"},
+		{"PostToolUseFailure", "*"}, {"PermissionRequest", "*"},
+		{"Notification", ""}, {"PreCompact", ""}, {"Stop", ""}, {"StopFailure", ""}, {"SubagentStop", ""}, {"SessionEnd", ""},
+	} {
+		h.Events = append(h.Events, install.Event{Name: e.name, Matcher: e.matcher, Timeout: install.HookTimeout})
+	}
+	return h
+}
+
+// claudeCheck is what conch doctor warns of when Claude Code sessions
+// started in e.Cwd would run none of conch's hooks, where Claude Code is
+// in use (~/.claude is there) or a folder above has them; nil when they
+// would, or Claude Code is not in use.
+func claudeCheck(e install.Env) install.Note {
+	covered, above := claudeCoverage(e.Home, e.Cwd)
+	if covered {
+		return nil
+	}
+	if above != "" {
+		return ClaudeUncovered{Cwd: e.Cwd, Above: filepath.Join(above, ".claude", "settings.json")}
+	}
+	if _, err := os.Stat(filepath.Join(e.Home, ".claude")); err != nil {
+		return nil
+	}
+	return ClaudeUncovered{Cwd: e.Cwd}
+}
+
+// claudeCoverage says whether Claude Code sessions started in dir run
+// conch's hooks (the user settings, or dir's own project or local
+// settings have them), and, when they do not, the nearest folder above
+// dir whose project settings have them ("" for none).
+func claudeCoverage(home, dir string) (covered bool, above string) {
+	hooks := claudeHooks("conch")
+	has := func(path string) bool {
+		data, err := os.ReadFile(path)
+		return err == nil && hooks.Has(data)
+	}
+	if has(filepath.Join(home, ".claude", "settings.json")) {
+		return true, ""
+	}
+	dir = filepath.Clean(dir)
+	if has(filepath.Join(dir, ".claude", "settings.json")) || has(filepath.Join(dir, ".claude", "settings.local.json")) {
+		return true, ""
+	}
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		if has(filepath.Join(d, ".claude", "settings.json")) || has(filepath.Join(d, ".claude", "settings.local.json")) {
+			return false, d
+		}
+		if filepath.Dir(d) == d {
+			return false, ""
+		}
+	}
+}
+
+// ClaudeSubfolder is what conch install claude --project notes in a
+// folder (Cwd) inside a repository (Root): Claude Code reads a project's
+// .claude/settings.json only in the folder a session starts in.
+type ClaudeSubfolder struct{ Cwd, Root string }
+
+// ClaudeRoot is what conch install claude --project notes at a
+// repository's root: a session started in a folder inside runs none of
+// these hooks.
+type ClaudeRoot struct{ Root string }
+
+// ClaudeUncovered is what conch doctor warns of: Claude Code sessions
+// started in Cwd run no conch hooks; Above is the settings file of the
+// nearest folder above that has them ("" for none).
+type ClaudeUncovered struct{ Cwd, Above string }
+
+func (ClaudeSubfolder) InstallNote() {}
+func (ClaudeRoot) InstallNote()      {}
+func (ClaudeUncovered) InstallNote() {}

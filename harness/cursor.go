@@ -2,7 +2,9 @@ package harness
 
 import (
 	"encoding/json"
+	"path/filepath"
 
+	"github.com/conch-sh/conch/harness/install"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -10,10 +12,11 @@ const cursorName = "cursor"
 
 // cursor is Cursor's adapter, for its agent hooks (.cursor/hooks.json).
 var cursor = Adapter{
-	Name:  cursorName,
-	Title: "Cursor",
-	Use:   "cursor",
-	Short: "Cursor's agent hook (.cursor/hooks.json): reads one event on standard input and answers it",
+	Name:    cursorName,
+	Title:   "Cursor",
+	Install: &cursorInstall,
+	Use:     "cursor",
+	Short:   "Cursor's agent hook (.cursor/hooks.json): reads one event on standard input and answers it",
 	Long: `Cursor's agent hook (conch install cursor puts it in hooks.json). It reads
 one hook event, JSON on standard input (sessionStart, beforeSubmitPrompt,
 preToolUse, postToolUse, postToolUseFailure, afterFileEdit,
@@ -187,4 +190,57 @@ func encodeCursor(h *Hook, ans Reply) any {
 		return nil
 	}
 	return out
+}
+
+// cursorInstall is conch install cursor: conch's hooks in Cursor's
+// hooks.json.
+var cursorInstall = install.Recipe{
+	Use:   "cursor [--project | --user] [--remove]",
+	Short: "Put conch's hooks in Cursor's hooks.json",
+	Long: `Put conch's hooks in Cursor's hooks.json, for its agent (the editor's and
+cursor-agent's): ~/.cursor/hooks.json with --user (the default),
+.cursor/hooks.json of the current folder with --project. Every hook
+already there is kept; conch's own (a command "conch hook cursor") is
+added once, so running it again changes nothing. The file as it was is
+kept beside it (hooks.json.bak-TIME), and the new one is written whole.
+--remove takes out conch's hooks and nothing else.
+
+Cursor reads hooks.json when it starts; a project's only in a trusted
+workspace.
+
+Exit codes: 0 done, 1 the file cannot be read, is not JSON, or cannot be
+written (nothing changed), 2 usage.`,
+	MCP:   "mcp.json",
+	Where: "Cursor hooks (.cursor/hooks.json)",
+	Dir: func(e install.Env, project bool) string {
+		if project {
+			return filepath.Join(e.Cwd, ".cursor")
+		}
+		return filepath.Join(e.Home, ".cursor")
+	},
+	Do: func(r *install.Run) ([]*install.Result, error) {
+		res, err := r.HookFile(filepath.Join(r.Dir, "hooks.json"), cursorHooks(r.Conch))
+		if err != nil {
+			return nil, err
+		}
+		return r.WithMCP([]*install.Result{res}, filepath.Join(r.Dir, "mcp.json"), install.MCPServers)
+	},
+	After: "Cursor reads them when it starts (a project's in a trusted workspace).",
+}
+
+// cursorHooks are conch's hooks in Cursor's format: {"version": 1,
+// "hooks": {event: [{"command": …, "timeout": …}]}}. beforeReadFile and
+// beforeMCPExecution are left out: Cursor blocks the read or the call
+// when their hook fails, and preToolUse sees both.
+func cursorHooks(conch string) install.Hooks {
+	h := install.Hooks{
+		Harness: cursorName, Command: install.Command(conch, cursorName),
+		Flat: true, Handler: []install.Field{},
+		Top: []install.Field{{Key: "version", Value: json.RawMessage(`1`)}},
+	}
+	for _, name := range []string{"sessionStart", "beforeSubmitPrompt", "preToolUse", "postToolUse",
+		"postToolUseFailure", "afterFileEdit", "afterAgentResponse", "stop", "preCompact", "sessionEnd"} {
+		h.Events = append(h.Events, install.Event{Name: name, Timeout: install.HookTimeout})
+	}
+	return h
 }

@@ -24,13 +24,15 @@
 // Adding a harness (TestAdaptersWhole and TestNoHarnessNameOutside hold
 // it to this):
 //  1. harness/NAME.go: var NAME = Adapter{Name, Title, Use, Short, Long,
-//     Caps (with its Resumer), Decode (its payload → Event), Encode
-//     (Reply → its JSON; Claude Code's protocol is decodeHook and
-//     encodeHook), Tools (its tools' names in Claude Code's words, which
-//     the tool-to-family table reads)};
+//     Install (its install.Recipe: conch install NAME; what only it
+//     notes is a type of its own there, with its words in
+//     render.InstallNote), Caps (with its Resumer), Decode (its payload
+//     → Event), Encode (Reply → its JSON; Claude Code's protocol is
+//     decodeHook and encodeHook), Tools (its tools' names in Claude
+//     Code's words, which the tool-to-family table reads)};
 //  2. one line in Adapters;
-//  3. its install recipe, cli/install/NAME.go, and a line in install.Recipes;
-//  4. its recorded payloads in testdata/hooks/NAME, and an e2e test in
+//  3. its recorded payloads in testdata/hooks/NAME, its install
+//     testscript (testdata/script/install_NAME.txtar), and an e2e test in
 //     cli/e2e that runs the real binary through a turn (its pin in
 //     testdata/e2e/harnesses.txt).
 package harness

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/conch-sh/conch/harness/install"
 	"github.com/conch-sh/conch/state"
 	"github.com/conch-sh/conch/state/proc"
 )
@@ -15,10 +16,11 @@ const geminiName = "gemini"
 
 // gemini is Gemini CLI's adapter: its own events and JSON.
 var gemini = Adapter{
-	Name:  geminiName,
-	Title: "Gemini CLI",
-	Use:   "gemini",
-	Short: "Gemini CLI's hook: reads one event on standard input and answers it",
+	Name:    geminiName,
+	Title:   "Gemini CLI",
+	Install: &geminiInstall,
+	Use:     "gemini",
+	Short:   "Gemini CLI's hook: reads one event on standard input and answers it",
 	Long: `Gemini CLI's hook (conch install gemini puts it in the settings). It reads
 one hook event, JSON on standard input, and does what the event means in
 conch, as conch hook claude does for Claude Code: BeforeAgent starts a
@@ -379,4 +381,54 @@ func encodeGemini(h *Hook, ans Reply) any {
 		out.HookSpecificOutput = specific
 	}
 	return out
+}
+
+// geminiInstall is conch install gemini: conch's hooks in Gemini CLI's
+// settings.json.
+var geminiInstall = install.Recipe{
+	Use:   "gemini [--project | --user] [--remove]",
+	Short: "Put conch's hooks in Gemini CLI's settings",
+	Long: `Put conch's hooks in Gemini CLI's settings: ~/.gemini/settings.json with
+--user (the default), .gemini/settings.json of the current folder with
+--project (Gemini CLI runs a project's hooks only in a trusted folder, and
+warns once when they are new). Every hook and setting already there is
+kept; conch's own (a command "conch hook gemini", its timeout in
+milliseconds) is added once, so running it again changes nothing. The
+file as it was is kept beside it (settings.json.bak-TIME), and the new
+one is written whole, never half. --remove takes out conch's hooks and
+nothing else. Gemini CLI reads the hooks when a session starts.
+
+Exit codes: 0 done, 1 the file cannot be read, is not JSON, or cannot be
+written (nothing changed), 2 usage.`,
+	MCP:   "settings.json",
+	Where: ".gemini/settings.json",
+	Dir: func(e install.Env, project bool) string {
+		if project {
+			return filepath.Join(e.Cwd, ".gemini")
+		}
+		return filepath.Join(e.Home, ".gemini")
+	},
+	Do: func(r *install.Run) ([]*install.Result, error) {
+		res, err := r.HookFile(filepath.Join(r.Dir, "settings.json"), geminiHooks(r.Conch))
+		if err != nil {
+			return nil, err
+		}
+		return r.WithMCP([]*install.Result{res}, filepath.Join(r.Dir, "settings.json"), install.MCPServers)
+	},
+	After: "Gemini CLI reads them when a session starts; a project's hooks run only in a trusted folder.",
+}
+
+// geminiHooks are conch's hooks in Gemini CLI's settings (its own event
+// names): tool events match every tool ("*"); PreCompress only /compress
+// ("manual": Gemini CLI fires "auto" before every model request).
+// Timeouts are in milliseconds.
+func geminiHooks(conch string) install.Hooks {
+	h := install.Hooks{Harness: geminiName, Command: install.Command(conch, geminiName)}
+	for _, e := range []struct{ name, matcher string }{
+		{"SessionStart", ""}, {"BeforeAgent", ""}, {"BeforeTool", "*"}, {"AfterTool", "*"},
+		{"AfterAgent", ""}, {"Notification", ""}, {"PreCompress", "manual"}, {"SessionEnd", ""},
+	} {
+		h.Events = append(h.Events, install.Event{Name: e.name, Matcher: e.matcher, Timeout: install.HookTimeout * 1000})
+	}
+	return h
 }

@@ -1,11 +1,14 @@
 package harness
 
 import (
+	_ "embed"
 	"encoding/base64"
 	"encoding/json"
 	"net/url"
+	"path/filepath"
 	"strings"
 
+	"github.com/conch-sh/conch/harness/install"
 	"github.com/conch-sh/conch/state"
 )
 
@@ -16,11 +19,12 @@ const (
 
 // opencode is OpenCode's adapter: conch's own plugin reports its events.
 var opencode = Adapter{
-	Name:  opencodeName,
-	Title: opencodeTitle,
-	Use:   opencodeName,
-	Short: opencodeTitle + pluginShort + opencodeName + pluginShortEnd,
-	Long:  opencodeTitle + pluginLong1 + opencodeName + pluginLong2 + opencodeTitle + pluginLong3 + opencodeTitle + pluginLong4,
+	Name:    opencodeName,
+	Title:   opencodeTitle,
+	Install: &opencodeInstall,
+	Use:     opencodeName,
+	Short:   opencodeTitle + pluginShort + opencodeName + pluginShortEnd,
+	Long:    opencodeTitle + pluginLong1 + opencodeName + pluginLong2 + opencodeTitle + pluginLong3 + opencodeTitle + pluginLong4,
 	// OpenCode 1.18.33 and Pi 0.73.1 run conch's own plugin (extension):
 	// it adds a SessionStart's context to the first prompt and a PreTool's
 	// to the tool's output, refuses a tool by throwing (OpenCode) or
@@ -202,3 +206,51 @@ func opencodePrompt(session, prompt string, getenv func(string) string) (PromptR
 	}
 	return req, nil
 }
+
+// opencodePlugin is the plugin conch install opencode writes, whole: it
+// runs conch hook opencode at each event.
+//
+//go:embed plugins/opencode.js
+var opencodePlugin string
+
+// opencodeInstall is conch install opencode: conch's plugin, a file conch
+// owns, in the folder OpenCode loads plugins from.
+var opencodeInstall = install.Recipe{
+	Use:   "opencode [--project | --user] [--remove]",
+	Short: "Put conch's plugin where OpenCode loads it",
+	Long: `Write conch's plugin for OpenCode: ~/.config/opencode/plugins/conch.js ($XDG_CONFIG_HOME) with --user (the
+default), .opencode/plugins/conch.js of the current folder with --project. The file is
+conch's own, known by its first line; it runs conch hook opencode at
+each event. ` + installPluginLong + opencodeAfter + installPluginExits,
+	Where: "OpenCode folder",
+	Runs:  "the plugin runs",
+	MCP:   "opencode.json",
+	Dir: func(e install.Env, project bool) string {
+		return install.PluginDir(e, project, ".opencode/plugins", "XDG_CONFIG_HOME", ".config", "opencode/plugins")
+	},
+	Do: func(r *install.Run) ([]*install.Result, error) {
+		done, err := r.Plugin("conch.js", opencodePlugin, []string{"session.created", "chat.message", "tool.execute.before",
+			"tool.execute.after", "shell.env", "session.idle", "session.error", "permission.asked",
+			"session.compacted", "session.deleted", "dispose"})
+		if err != nil {
+			return nil, err
+		}
+		// OpenCode's MCP servers are in opencode.json: the project's,
+		// or the person's beside the plugins folder.
+		config := filepath.Join(filepath.Dir(r.Dir), "opencode.json")
+		if r.Project {
+			config = filepath.Join(r.Cwd, "opencode.json")
+		}
+		return r.WithMCP(done, config, openCodeMCP)
+	},
+	After: opencodeAfter,
+}
+
+// opencodeAfter is said once conch install opencode put the plugin in.
+const opencodeAfter = "OpenCode loads it when it starts."
+
+// openCodeMCP is conch's server as OpenCode reads it: "mcp": {"conch":
+// {"type": "local", "command": [conch, "mcp"], "enabled": true}}.
+var openCodeMCP = install.MCP{Key: "mcp", Entry: func(conch string) []install.Field {
+	return []install.Field{{Key: "type", Value: install.JSONOf("local")}, {Key: "command", Value: install.JSONOf([]string{conch, "mcp"})}, {Key: "enabled", Value: install.JSONOf(true)}}
+}}

@@ -1,6 +1,11 @@
 package harness
 
-import "github.com/conch-sh/conch/state"
+import (
+	_ "embed"
+
+	"github.com/conch-sh/conch/harness/install"
+	"github.com/conch-sh/conch/state"
+)
 
 const (
 	piName  = "pi"
@@ -10,11 +15,12 @@ const (
 // pi is Pi's adapter: conch's own extension reports its events (see
 // opencode's for what both can do).
 var pi = Adapter{
-	Name:  piName,
-	Title: piTitle,
-	Use:   piName,
-	Short: piTitle + pluginShort + piName + pluginShortEnd,
-	Long:  piTitle + pluginLong1 + piName + pluginLong2 + piTitle + pluginLong3 + piTitle + pluginLong4,
+	Name:    piName,
+	Title:   piTitle,
+	Install: &piInstall,
+	Use:     piName,
+	Short:   piTitle + pluginShort + piName + pluginShortEnd,
+	Long:    piTitle + pluginLong1 + piName + pluginLong2 + piTitle + pluginLong3 + piTitle + pluginLong4,
 	Caps: Capabilities{
 		Resume:  piResume,
 		Context: hookContext, Deny: true, KeepGoing: true,
@@ -93,3 +99,33 @@ func piTool(name string) (toolSpec, bool) {
 	}
 	return toolSpec{}, false
 }
+
+// piExtension is the extension conch install pi writes, whole: it runs
+// conch hook pi at each event.
+//
+//go:embed plugins/pi.ts
+var piExtension string
+
+// piInstall is conch install pi: conch's extension, a file conch owns, in
+// the folder Pi loads extensions from.
+var piInstall = install.Recipe{
+	Use:   "pi [--project | --user] [--remove]",
+	Short: "Put conch's plugin where Pi loads it",
+	Long: `Write conch's plugin for Pi: ~/.pi/agent/extensions/conch.ts ($PI_CODING_AGENT_DIR) with --user (the
+default), .pi/extensions/conch.ts of the current folder with --project. The file is
+conch's own, known by its first line; it runs conch hook pi at
+each event. ` + installPluginLong + piAfter + installPluginExits,
+	Where: "Pi folder",
+	Runs:  "the plugin runs",
+	Dir: func(e install.Env, project bool) string {
+		return install.PluginDir(e, project, ".pi/extensions", "PI_CODING_AGENT_DIR", ".pi/agent", "extensions")
+	},
+	Do: func(r *install.Run) ([]*install.Result, error) {
+		return r.Plugin("conch.ts", piExtension, []string{"session_start", "before_agent_start", "tool_call",
+			"tool_result", "turn_end", "session_before_compact", "session_shutdown"})
+	},
+	After: piAfter,
+}
+
+// piAfter is said once conch install pi put the extension in.
+const piAfter = "Pi loads it when it starts (or at /reload)."

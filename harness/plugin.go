@@ -7,13 +7,13 @@ import (
 )
 
 // OpenCode and Pi report through a plugin (an extension) that conch writes
-// (cli/install/plugins): it runs conch hook opencode|pi with each event as JSON on
+// (harness/plugins): it runs conch hook opencode|pi with each event as JSON on
 // standard input, named by the harness's own hook or event, and does what
 // the answer says. decodePlugin reads it into an Event (its tools in
 // Claude Code's words, so Family reads them); encodePlugin says the answer
 // in the words the plugin reads.
 
-// pluginShort, pluginLong… are the help of a plugin's hook, around the
+// pluginShort, installPluginLong… are the help of a plugin's hook, around the
 // harness's title and name (constants: no string is built at start-up).
 const (
 	pluginShort    = "'s hook: the plugin conch install "
@@ -164,3 +164,17 @@ func toolInClaudeWords(tools func(string) (toolSpec, bool), name string, input F
 	}
 	return spec.name, out
 }
+
+// installPluginLong and installPluginExits are the help of conch install
+// opencode and conch install pi, around the harness's own words.
+const (
+	installPluginLong = `Running it again changes nothing; a file of conch's that
+differs (an older conch's, or one you changed) is kept beside it
+(NAME.bak-TIME) and written anew, whole, never half. A file of that name
+that is not conch's is left alone (exit 1). --remove takes conch's file
+out, and nothing else. `
+	installPluginExits = `
+
+Exit codes: 0 done, 1 the file cannot be read or written, or is not
+conch's (nothing changed), 2 usage.`
+)

@@ -1,16 +1,22 @@
 package harness
 
-import "github.com/conch-sh/conch/state"
+import (
+	"path/filepath"
+
+	"github.com/conch-sh/conch/harness/install"
+	"github.com/conch-sh/conch/state"
+)
 
 const qwenName = "qwen"
 
 // qwen is Qwen Code's adapter: its hooks speak Claude Code's protocol,
 // with Qwen Code's tools and its own sends of a turn (decodeQwen).
 var qwen = Adapter{
-	Name:  qwenName,
-	Title: "Qwen Code",
-	Use:   "qwen",
-	Short: "Qwen Code's hook: reads one event on standard input and answers it",
+	Name:    qwenName,
+	Title:   "Qwen Code",
+	Install: &qwenInstall,
+	Use:     "qwen",
+	Short:   "Qwen Code's hook: reads one event on standard input and answers it",
 	Long: `Qwen Code's hook (conch install qwen puts it in the settings). Qwen Code's
 hooks speak Claude Code's protocol, with Qwen Code's tools
 (run_shell_command, write_file, edit, read_file, web_fetch, …), so this
@@ -82,4 +88,54 @@ func decodeQwen(h *Hook) (Event, error) {
 	}
 	ev.Continued = messageReplyGoingOn(h, ev)
 	return ev, nil
+}
+
+// qwenInstall is conch install qwen: conch's hooks in Qwen Code's
+// settings.json.
+var qwenInstall = install.Recipe{
+	Use:   "qwen [--project | --user] [--remove]",
+	Short: "Put conch's hooks in Qwen Code's settings",
+	Long: `Put conch's hooks in Qwen Code's settings: ~/.qwen/settings.json with
+--user (the default), .qwen/settings.json of the current folder with
+--project (Qwen Code runs a project's hooks only in a trusted folder).
+Every hook and setting already there is kept; conch's own (a command
+"conch hook qwen") is added once, so running it again changes nothing.
+The file as it was is kept beside it (settings.json.bak-TIME), and the new
+one is written whole, never half. --remove takes out conch's hooks and
+nothing else. Qwen Code reads the hooks when a session starts (or when
+its /hooks menu is opened).
+
+Exit codes: 0 done, 1 the file cannot be read, is not JSON, or cannot be
+written (nothing changed), 2 usage.`,
+	MCP:   "settings.json",
+	Where: ".qwen/settings.json",
+	Dir: func(e install.Env, project bool) string {
+		if project {
+			return filepath.Join(e.Cwd, ".qwen")
+		}
+		return filepath.Join(e.Home, ".qwen")
+	},
+	Do: func(r *install.Run) ([]*install.Result, error) {
+		res, err := r.HookFile(filepath.Join(r.Dir, "settings.json"), qwenHooks(r.Conch))
+		if err != nil {
+			return nil, err
+		}
+		return r.WithMCP([]*install.Result{res}, filepath.Join(r.Dir, "settings.json"), install.MCPServers)
+	},
+	After: "Qwen Code reads them when a session starts; a project's hooks run only in a trusted folder.",
+}
+
+// qwenHooks are conch's hooks in Qwen Code's settings: Claude Code's
+// events (Qwen Code keeps its protocol), tool events matching every tool,
+// timeouts in seconds.
+func qwenHooks(conch string) install.Hooks {
+	h := install.Hooks{Harness: qwenName, Command: install.Command(conch, qwenName)}
+	for _, e := range []struct{ name, matcher string }{
+		{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PreToolUse", "*"}, {"PostToolUse", "*"},
+		{"PostToolUseFailure", "*"}, {"PermissionRequest", "*"}, {"Notification", ""}, {"PreCompact", ""},
+		{"Stop", ""}, {"StopFailure", ""}, {"SubagentStart", ""}, {"SubagentStop", ""}, {"SessionEnd", ""},
+	} {
+		h.Events = append(h.Events, install.Event{Name: e.name, Matcher: e.matcher, Timeout: install.HookTimeout})
+	}
+	return h
 }

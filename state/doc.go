@@ -139,13 +139,13 @@
 //	§11 a session is a chat, subagents children  → harness.go (SessionsTx.Chat) → hook_claude_current, e2e_two_sessions
 //	§11 Stop delivers a start-reply message      → harness.go (SessionsTx.ContinueWithMessage) → hook_claude_current
 //	§11 tools to families                        → harness/tools.go (Family, commits) → hook_claude_tools
-//	§11 install claude, --remove                 → cli/install/claude.go (Claude) → install_claude, install_claude_subfolder
+//	§11 install claude, --remove                 → harness/claude.go (claudeInstall) → install_claude, install_claude_subfolder
 //	§11 codex: hooks and notify                  → harness/codex.go (codexKind, decodeNotify) → hook_codex_events, hook_codex_0169
-//	§11 install codex                            → cli/install/codex.go (Codex) → install_codex, install_codex_project
+//	§11 install codex                            → harness/codex.go (codexInstall) → install_codex, install_codex_project
 //	§11 copilot: hooks, a stop ends the turn     → harness/copilot.go (decodeCopilot, encodeCopilot) → hook_copilot_events, cli/e2e/copilot_test.go
-//	§11 install copilot                          → cli/install/copilot.go (Copilot) → install_copilot
+//	§11 install copilot                          → harness/copilot.go (copilotInstall) → install_copilot
 //	§11 cursor: hooks, context at start only     → harness/cursor.go (decodeCursor, encodeCursor) → hook_cursor_events
-//	§11 install cursor                           → cli/install/cursor.go (Cursor) → install_cursor
+//	§11 install cursor                           → harness/cursor.go (cursorInstall) → install_cursor
 //	§12 the storage behind one interface         → state/store/store.go (Store) → state/store/store_test.go
 //	§12 nothing without credentials              → state/store/natsstore/join/join.go (Refusal, ParseToken) → cli/across_test.go, state/store/natsstore/join/join_test.go
 //	§12 a hub's own credentials and CA           → state/store/natsstore/hub/auth.go (LoadAuth, Hosts) → state/store/natsstore/hub/auth_test.go, backend_doctor
@@ -171,10 +171,10 @@
 //	§13 gemini: CONCH_CHAT in conch's commands   → conchcmd.go (RunsConchUnnamed) → state/conchcmd_test.go, cli/e2e/gemini_test.go
 //	§13 codex TUI: the TUI's own CONCH_CHAT      → harness/codex.go (decodeCodex) → cli/hook_codex_test.go, cli/e2e/codex_tui_test.go
 //	§13 a locked home said in every answer       → cli/cap_hooks.go (lockSaid) → cli/hook_codex_test.go
-//	§13 pi: the turn's end before the session's  → cli/install/plugin.go (Pi) → cli/install/pi_plugin_test.go, cli/e2e/pi_test.go
+//	§13 pi: the turn's end before the session's  → harness/pi.go (piInstall) → harness/pi_plugin_test.go, cli/e2e/pi_test.go
 //	§13 other chats' words fenced in a tool      → cli/mcpserver/server.go (withWords, fencedCards) → mcp_taint_fence, cli/mcpserver/quote_test.go
 //	§13 a chat known only through MCP            → cli/mcpserver/server.go (ownChat) → mcp_acts_as_chat, cli/e2e/mcp_cross_test.go
-//	§13 conch mcp in the harnesses' settings     → cli/install/mcp.go (MCPFile, codexMCP) → install_mcp, cli/install/mcp_test.go
+//	§13 conch mcp in the harnesses' settings     → harness/install/mcp.go (MCPFile, TOMLMCPFile) → install_mcp, harness/install/mcp_test.go
 //	§13 plain conch links no MCP SDK             → cli/mcp.go (runMcp) → cli/mcp_test.go
 //	§13 an ended session woken by its own resume → resume.go (SessionsTx.KeepResume, WakesTx.Claim) → wake_resume, cli/e2e/wake_test.go
 //	§13 a harness's resume, read from its help   → harness/resume.go (keepResume, claudeOwn, codexOwn) → wake_resume, harness/resume_test.go

@@ -14,7 +14,10 @@ import (
 // package imports only from floors below its own, never up and never
 // across. cmd → cli → harness → state → store → lock; render beside cli,
 // above the domain it says; what this computer is (place, proc) and the
-// text tools (fold, scrub) beside the store, under the domain.
+// text tools (fold, scrub) beside the store, under the domain; the
+// install engine (harness/install), which knows a harness's files and
+// never conch's home, beside the domain, under the adapters that hold
+// its recipes.
 var floors = []struct {
 	floor int
 	dirs  []string
@@ -22,10 +25,9 @@ var floors = []struct {
 	{0, []string{"lock", "state/codec", "state/place", "state/proc", "state/fold", "state/digest", "state/store/natsstore/join"}},
 	{1, []string{"state/scrub", "state/store", "state/store/natsstore/hub"}},
 	{2, []string{"state/store/natsstore", "state/store/storetest", "state/store/natsstore/natstest"}},
-	{3, []string{"state"}},
+	{3, []string{"state", "harness/install"}},
 	{4, []string{"harness", "internal/benchhome"}},
 	{5, []string{"render"}},
-	{6, []string{"cli/install"}},
 	{7, []string{"cli"}},
 	{8, []string{"cli/natsbackend"}},
 	{9, []string{"cli/mcpserver"}},

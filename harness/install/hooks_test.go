@@ -18,11 +18,23 @@ func flatHooks() Hooks {
 	}
 }
 
+// groupedHooks is a hooks file of the grouped kind (each event's list
+// holds groups of a matcher and its handlers), as Claude Code's is.
+func groupedHooks() Hooks {
+	h := Hooks{Harness: "claude", Command: Command("conch", "claude")}
+	for _, e := range []struct{ name, matcher string }{
+		{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PreToolUse", "*"}, {"PostToolUse", "*"}, {"Stop", ""}, {"SessionEnd", ""},
+	} {
+		h.Events = append(h.Events, Event{Name: e.name, Matcher: e.matcher, Timeout: HookTimeout})
+	}
+	return h
+}
+
 // Putting conch's hooks in twice is putting them in once; taking them out
 // leaves the file as it was before, byte for byte, for both kinds of
 // hooks file.
 func TestMergeRoundTrip(t *testing.T) {
-	grouped := claudeHooks("conch")
+	grouped := groupedHooks()
 	for _, c := range []struct {
 		name  string
 		hooks Hooks
@@ -115,7 +127,7 @@ func TestMergeUpdates(t *testing.T) {
 
 // What is not a hooks file is refused, named.
 func TestMergeRefuses(t *testing.T) {
-	h := claudeHooks("conch")
+	h := groupedHooks()
 	for file, want := range map[string]string{
 		`{`:                       "not JSON",
 		`[1]`:                     "not a JSON object",
@@ -138,7 +150,7 @@ func FuzzMerge(f *testing.F) {
 	f.Add([]byte(`{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"command": "'/x y/conch' hook claude", "timeout": 2}]}, "x"]}}`), false)
 	f.Add([]byte(``), true)
 	f.Fuzz(func(t *testing.T, data []byte, flat bool) {
-		h := claudeHooks("conch")
+		h := groupedHooks()
 		if flat {
 			h = flatHooks()
 		}

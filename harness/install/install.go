@@ -1,41 +1,27 @@
 // Package install puts conch's part into a harness's own configuration
-// (hooks in its settings, a plugin file, a notify line) and takes exactly
-// that part out again, keeping every byte of the rest and a backup of each
-// file it changes. It knows the harness's files, never conch's home (it
-// must not open CONCH_HOME), and it prints nothing: render has its words.
+// (hooks in its settings, a plugin file, a notify line, its MCP server)
+// and takes exactly that part out again, keeping every byte of the rest
+// and a backup of each file it changes. It knows the harness's files,
+// never conch's home (it must not open CONCH_HOME), and it says nothing:
+// it answers in types (a Result for each file, its Notes), which cli says
+// in render's words. It knows no harness by name: each harness's Recipe
+// is part of its adapter (harness/NAME.go, Adapter.Install).
 //
-// To add a harness's recipe, in five lines:
-//  1. Write NAME.go here: var NAME = &Recipe{Name, Use, Short, Long, Where, Dir, Do, After}.
-//  2. Dir is its folder for --user and --project; Do writes there with r.HookFile (JSON hooks), r.OwnFile (a file conch owns) or r.Edit.
-//  3. The sentences a person reads (After, notes) go in render, in render/install_NAME.go.
-//  4. Add it to Recipes below: conch install NAME then exists, with --project, --user, --remove and --conch.
-//  5. Pin it in testdata/script/install_NAME.txtar: put in, again (no change), --remove (as it was), a broken file.
+// To give a harness its recipe, in four lines:
+//  1. In harness/NAME.go, set its adapter's Install: &install.Recipe{Use, Short, Long, Where, Dir, Do, After}.
+//  2. Dir is its folder for --user and --project; Do writes there with r.HookFile (JSON hooks), r.OwnFile or r.Plugin (a file conch owns), r.Edit, and r.WithMCP.
+//  3. What it says beyond a file's outcome is a Note: install's own, or a type in harness/NAME.go with its words in render (render.InstallNote).
+//  4. Pin it in testdata/script/install_NAME.txtar: put in, again (no change), --remove (as it was), a broken file. conch install NAME exists once the adapter has its recipe.
 package install
 
 import (
-	"os/exec"
 	"path/filepath"
 	"time"
-
-	"github.com/conch-sh/conch/render"
 )
-
-// Recipes are the harnesses conch installs into, in the order of help.
-var Recipes = []*Recipe{
-	Claude,
-	Codex,
-	Copilot,
-	Cursor,
-	OpenCode,
-	Pi,
-	Gemini,
-	Qwen,
-}
 
 // Recipe is how conch installs itself into one harness.
 type Recipe struct {
-	Name  string // conch install NAME; its handlers run conch hook NAME
-	Use   string // the usage line after "conch install"
+	Use   string // the usage line after "conch install", which starts with the adapter's name
 	Short string // help, one line
 	Long  string // help, whole
 	Where string // what --project and --user name in their help
@@ -49,8 +35,13 @@ type Recipe struct {
 	// Do puts conch's part in (or, with r.Remove, takes it out), saying
 	// what it did to each file, in order.
 	Do func(r *Run) ([]*Result, error)
-	// After is said once something was put in: what the person does next.
+	// After is said once something was put in: what the person does next
+	// (one of the harness's own sentences, kept with its recipe).
 	After string
+	// Check, when set, is what conch doctor warns of where sessions of the
+	// harness started in e.Cwd would run none of conch's hooks (nil: none
+	// to warn of).
+	Check func(e Env) Note
 }
 
 // Env is what an install takes from the world outside.
@@ -84,13 +75,13 @@ type Run struct {
 	dry bool
 }
 
-// Result is what an install or a removal did to one file (conch help json).
+// Result is what an install or a removal did to one file.
 type Result struct {
-	File    string   `json:"file"`
-	Changed bool     `json:"changed"`
-	Backup  string   `json:"backup,omitempty"`
-	Events  []string `json:"events"`
-	Notes   []string `json:"notes,omitempty"`
+	File    string   // the file, as a person names it (a link's own path)
+	Changed bool     // whether it changed (or, dry, would)
+	Backup  string   // the file as it was, kept here ("": none)
+	Events  []string // what conch's part in it reports
+	Notes   []Note   // what a person should know of it beside
 }
 
 // Do runs a recipe.
@@ -103,9 +94,9 @@ func Do(rc *Recipe, e Env, o Options) ([]*Result, error) {
 	return rc.Do(r)
 }
 
-// withMCP is done with conch's MCP server put into (or taken out of) the
+// WithMCP is done with conch's MCP server put into (or taken out of) the
 // settings file at path, unless --no-mcp.
-func (r *Run) withMCP(done []*Result, path string, m MCP) ([]*Result, error) {
+func (r *Run) WithMCP(done []*Result, path string, m MCP) ([]*Result, error) {
 	if r.NoMCP {
 		return done, nil
 	}
@@ -116,30 +107,12 @@ func (r *Run) withMCP(done []*Result, path string, m MCP) ([]*Result, error) {
 	return append(done, res), nil
 }
 
-// conchHome is the home conch mcp serves, for a client that passes its
+// ConchHome is the home conch mcp serves, for a client that passes its
 // server no variable of the person's (Copilot CLI): CONCH_HOME, else
 // ~/.conch.
-func (e Env) conchHome() string {
+func (e Env) ConchHome() string {
 	if h := e.Getenv("CONCH_HOME"); h != "" {
 		return h
 	}
 	return filepath.Join(e.Home, ".conch")
-}
-
-// Said is what an install prints: each file's outcome and notes, then,
-// once something was put in, a note when the conch program is not on
-// PATH and the recipe's After.
-func Said(rc *Recipe, done []*Result, o Options) string {
-	lines := make([]render.InstallLine, len(done))
-	changed := false
-	for i, d := range done {
-		lines[i] = render.InstallLine{File: d.File, Changed: d.Changed, Backup: d.Backup, Events: d.Events, Notes: d.Notes}
-		changed = changed || d.Changed
-	}
-	missing := false
-	if changed && !o.Remove {
-		_, err := exec.LookPath(o.Conch)
-		missing = err != nil
-	}
-	return render.Installed(lines, o.Remove, missing, o.Conch, rc.After)
 }

@@ -33,12 +33,12 @@ func Quote(s string) string {
 // NAME), whatever path names the program. A line the shell could not
 // split is not conch's.
 func IsConchCommand(command, harness string) bool {
-	return isConchWords(words(command), harness)
+	return IsConchWords(words(command), harness)
 }
 
-// isConchWords is IsConchCommand for a command given as its words
+// IsConchWords is IsConchCommand for a command given as its words
 // (Codex's notify list).
-func isConchWords(f []string, harness string) bool {
+func IsConchWords(f []string, harness string) bool {
 	if len(f) != 3 || f[1] != "hook" || f[2] != harness {
 		return false
 	}

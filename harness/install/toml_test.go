@@ -8,16 +8,16 @@ import (
 // The TOML edits take out exactly their lines.
 func TestTOMLEdits(t *testing.T) {
 	text := "# mine\nmodel = \"o3\"\nnotify = [\n  \"conch\", \"hook\", \"codex\",\n]\n[hooks.state.\"k\"]\ntrusted = true\n[tui]\nx = 1\n"
-	out, ok := dropTopKey(text, "notify")
+	out, ok := DropTopKey(text, "notify")
 	if !ok || out != "# mine\nmodel = \"o3\"\n[hooks.state.\"k\"]\ntrusted = true\n[tui]\nx = 1\n" {
-		t.Fatalf("dropTopKey: %v %q", ok, out)
+		t.Fatalf("DropTopKey: %v %q", ok, out)
 	}
-	if _, ok := dropTopKey("[tui]\nnotify = []\n", "notify"); ok {
+	if _, ok := DropTopKey("[tui]\nnotify = []\n", "notify"); ok {
 		t.Fatal("a table's key is not top-level")
 	}
-	out, n := dropTables(text, []string{`[hooks.state."k"]`})
+	out, n := DropTables(text, []string{`[hooks.state."k"]`})
 	if n != 1 || strings.Contains(out, "trusted") || !strings.Contains(out, "[tui]\nx = 1\n") {
-		t.Fatalf("dropTables: %d %q", n, out)
+		t.Fatalf("DropTables: %d %q", n, out)
 	}
 }
 
@@ -30,26 +30,26 @@ func FuzzDropTopKey(f *testing.F) {
 	f.Add("notify = [\n  \"say\",\n  \"done\",\n]\n[features]\nhooks = true\n")
 	f.Add("")
 	f.Fuzz(func(t *testing.T, text string) {
-		conf, err := decodeTOML(text)
+		conf, err := DecodeTOML(text)
 		if err != nil {
 			return
 		}
 		if _, has := conf["notify"]; !has {
 			in := "notify = [\"conch\", \"hook\", \"codex\"]  # conch: each turn's end\n" + text
-			if checkTOML(in) != nil {
+			if CheckTOML(in) != nil {
 				return // a file that ends inside a multi-line value, say
 			}
-			out, ok := dropTopKey(in, "notify")
+			out, ok := DropTopKey(in, "notify")
 			if !ok || out != text {
 				t.Fatalf("put in and taken out: %v %q, want %q", ok, out, text)
 			}
 			return
 		}
-		out, ok := dropTopKey(text, "notify")
+		out, ok := DropTopKey(text, "notify")
 		if !ok {
 			return // not a line conch can take out (an inline table's key, say): refused
 		}
-		left, err := decodeTOML(out)
+		left, err := DecodeTOML(out)
 		if err != nil {
 			t.Fatalf("taken out, not TOML (%v): %q", err, out)
 		}

@@ -2,18 +2,17 @@ package install
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/pelletier/go-toml/v2"
-
-	"github.com/conch-sh/conch/render"
 )
 
 // TOML is edited by lines, never decoded and encoded again: a person's
 // config.toml keeps its comments, order and spacing. Each edit is checked
 // by decoding what it would write.
 
-// decodeTOML reads a TOML document; its error is one line.
-func decodeTOML(text string) (map[string]any, error) {
+// DecodeTOML reads a TOML document; its error is one line.
+func DecodeTOML(text string) (map[string]any, error) {
 	var v map[string]any
 	if err := toml.Unmarshal([]byte(text), &v); err != nil {
 		return nil, tomlError{err}
@@ -21,9 +20,9 @@ func decodeTOML(text string) (map[string]any, error) {
 	return v, nil
 }
 
-// checkTOML says whether text is TOML.
-func checkTOML(text string) error {
-	_, err := decodeTOML(text)
+// CheckTOML says whether text is TOML.
+func CheckTOML(text string) error {
+	_, err := DecodeTOML(text)
 	return err
 }
 
@@ -31,13 +30,17 @@ func checkTOML(text string) error {
 type tomlError struct{ err error }
 
 func (e tomlError) Error() string {
-	return strings.Join(strings.Fields(render.Line(e.err.Error())), " ")
+	// One line that drives no terminal: controls and bidi marks are
+	// spaces too.
+	return strings.Join(strings.FieldsFunc(e.err.Error(), func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)
+	}), " ")
 }
 
-// dropTables takes out of a TOML document each table whose header line
+// DropTables takes out of a TOML document each table whose header line
 // is one of headers (as written: [a."b"]), header and lines, up to the
 // next header; it says how many went.
-func dropTables(text string, headers []string) (string, int) {
+func DropTables(text string, headers []string) (string, int) {
 	drop := make(map[string]bool, len(headers))
 	for _, h := range headers {
 		drop[h] = true
@@ -59,10 +62,10 @@ func dropTables(text string, headers []string) (string, int) {
 	return strings.Join(out, ""), n
 }
 
-// dropTopKey takes a top-level assignment of key out of a TOML document:
+// DropTopKey takes a top-level assignment of key out of a TOML document:
 // the line that starts it, and the lines its value (an array) runs on
 // to. It says whether it found one.
-func dropTopKey(text, key string) (string, bool) {
+func DropTopKey(text, key string) (string, bool) {
 	lines := strings.SplitAfter(text, "\n")
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
@@ -73,7 +76,7 @@ func dropTopKey(text, key string) (string, bool) {
 			continue
 		}
 		for j := i + 1; j <= len(lines); j++ {
-			if checkTOML(strings.Join(lines[i:j], "")) == nil {
+			if CheckTOML(strings.Join(lines[i:j], "")) == nil {
 				return strings.Join(lines[:i], "") + strings.Join(lines[j:], ""), true
 			}
 		}

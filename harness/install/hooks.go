@@ -302,3 +302,8 @@ func (h Hooks) handler(e Event) *object {
 	}
 	return o
 }
+
+// HookTimeout is the timeout, in seconds, conch's handlers carry: a hook
+// that waits for a locked home gives up after a second, so this is only a
+// backstop.
+const HookTimeout = 10

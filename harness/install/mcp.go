@@ -13,8 +13,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-
-	"github.com/conch-sh/conch/render"
 )
 
 // MCPName is the name conch's server has in every client's settings.
@@ -33,22 +31,22 @@ type MCP struct {
 
 // mcpEntry is conch's entry as most clients read it: command and args.
 func mcpEntry(conch string) []Field {
-	return []Field{{"command", jsonOf(conch)}, {"args", jsonOf([]string{"mcp"})}}
+	return []Field{{"command", JSONOf(conch)}, {"args", JSONOf([]string{"mcp"})}}
 }
 
 // MCPServers is the shape Claude Code, Cursor, Gemini CLI and Qwen Code
 // read: "mcpServers": {"conch": {"command": …, "args": ["mcp"]}}.
 var MCPServers = MCP{Key: "mcpServers", Entry: mcpEntry}
 
-// jsonOf is v as JSON written the way the harnesses' own documents
+// JSONOf is v as JSON written the way the harnesses' own documents
 // write a short list or object: on one line, a space after each comma
 // and colon.
-func jsonOf(v any) json.RawMessage {
+func JSONOf(v any) json.RawMessage {
 	switch v := v.(type) {
 	case []string:
 		words := make([]string, len(v))
 		for i, w := range v {
-			words[i] = string(jsonOf(w))
+			words[i] = string(JSONOf(w))
 		}
 		return json.RawMessage("[" + strings.Join(words, ", ") + "]")
 	case map[string]string:
@@ -59,7 +57,7 @@ func jsonOf(v any) json.RawMessage {
 		slices.Sort(keys)
 		pairs := make([]string, len(keys))
 		for i, k := range keys {
-			pairs[i] = string(jsonOf(k)) + ": " + string(jsonOf(v[k]))
+			pairs[i] = string(JSONOf(k)) + ": " + string(JSONOf(v[k]))
 		}
 		return json.RawMessage("{" + strings.Join(pairs, ", ") + "}")
 	}
@@ -151,7 +149,7 @@ func (r *Run) MCPFile(path string, m MCP) (*Result, error) {
 // keeping the bytes of everything else. It says whether anything changed,
 // and what a person should know (an entry named conch that is not
 // conch's).
-func (m MCP) Merge(data []byte, conch string, remove bool) ([]byte, bool, []string, error) {
+func (m MCP) Merge(data []byte, conch string, remove bool) ([]byte, bool, []Note, error) {
 	root, err := parseObject(data)
 	if err != nil {
 		return nil, false, nil, err
@@ -165,9 +163,9 @@ func (m MCP) Merge(data []byte, conch string, remove bool) ([]byte, bool, []stri
 	cur, has := servers.raw(MCPName)
 	switch {
 	case has && !isConchMCP(cur) && remove:
-		return data, false, []string{render.MCPNotConchs}, nil
+		return data, false, []Note{MCPNotConchs{}}, nil
 	case has && !isConchMCP(cur):
-		return nil, false, nil, predicate{fmt.Errorf("has an MCP server named %q that does not run conch mcp", MCPName)}
+		return nil, false, nil, Predicate{fmt.Errorf("has an MCP server named %q that does not run conch mcp", MCPName)}
 	case remove && !has:
 		return data, false, nil, nil
 	case remove:
@@ -227,51 +225,45 @@ func sameJSON(raw json.RawMessage, entry *object) bool {
 	return json.Unmarshal(raw, &x) == nil && json.Unmarshal(b.Bytes(), &y) == nil && reflect.DeepEqual(x, y)
 }
 
-// codexMCPHeader is conch's table in Codex's config.toml.
-const codexMCPHeader = "[mcp_servers." + MCPName + "]"
+// MCPTableHeader is conch's table in a TOML configuration's MCP servers.
+const MCPTableHeader = "[mcp_servers." + MCPName + "]"
 
-// codexMCPTable is conch's server as Codex reads it: Codex passes a
-// server only a few variables of its own, so conch's are named.
-func codexMCPTable(conch string) string {
-	prog, _ := json.Marshal(conch)
-	return codexMCPHeader + "\ncommand = " + string(prog) + "\nargs = [\"mcp\"]\nenv_vars = [\"CONCH_HOME\", \"CONCH_CHAT\"]\n"
-}
-
-// codexMCP puts conch's server into Codex's config.toml as a table of
-// its own (or takes it out), by lines: the rest of the file stays as it
-// is.
-func (r *Run) codexMCP(path string) (*Result, error) {
+// TOMLMCPFile puts conch's server into a TOML configuration (Codex's
+// config.toml) as a table of its own, MCPTableHeader and what table says
+// for the conch program (or takes it out), by lines: the rest of the
+// file stays as it is.
+func (r *Run) TOMLMCPFile(path string, table func(conch string) string) (*Result, error) {
 	res := &Result{File: path, Events: []string{MCPEvent}}
 	err := r.Edit(res, func(data []byte, exists bool) ([]byte, bool, error) {
 		if !exists && r.Remove {
 			return nil, false, nil
 		}
-		conf, err := decodeTOML(string(data))
+		conf, err := DecodeTOML(string(data))
 		if err != nil {
-			return nil, false, predicate{fmt.Errorf("is not TOML: %v", err)}
+			return nil, false, Predicate{fmt.Errorf("is not TOML: %v", err)}
 		}
 		servers, _ := conf["mcp_servers"].(map[string]any)
 		cur, has := servers[MCPName].(map[string]any)
-		ours := has && isCodexConchMCP(cur)
-		want := codexMCPTable(r.Conch)
+		ours := has && isConchMCPTable(cur)
+		want := table(r.Conch)
 		switch {
 		case has && !ours && r.Remove:
-			res.Notes = append(res.Notes, render.MCPNotConchs)
+			res.Notes = append(res.Notes, MCPNotConchs{})
 			return nil, false, nil
 		case has && !ours:
-			return nil, false, predicate{fmt.Errorf("has an MCP server named %q that does not run conch mcp", MCPName)}
+			return nil, false, Predicate{fmt.Errorf("has an MCP server named %q that does not run conch mcp", MCPName)}
 		case r.Remove && !has:
 			return nil, false, nil
 		}
 		text := string(data)
 		if has {
-			wantConf, _ := decodeTOML(want)
+			wantConf, _ := DecodeTOML(want)
 			if reflect.DeepEqual(cur, wantConf["mcp_servers"].(map[string]any)[MCPName]) && !r.Remove {
 				return nil, false, nil
 			}
 			var n int
-			if text, n = dropTables(text, []string{codexMCPHeader}); n == 0 {
-				return nil, false, fmt.Errorf("conch's MCP server is not a table conch can change (%s)", codexMCPHeader)
+			if text, n = DropTables(text, []string{MCPTableHeader}); n == 0 {
+				return nil, false, fmt.Errorf("conch's MCP server is not a table conch can change (%s)", MCPTableHeader)
 			}
 			if r.Remove && strings.HasSuffix(text, "\n\n") {
 				text = text[:len(text)-1] // the blank line an install put before it
@@ -286,7 +278,7 @@ func (r *Run) codexMCP(path string) (*Result, error) {
 			}
 			text += want
 		}
-		check, err := decodeTOML(text)
+		check, err := DecodeTOML(text)
 		if err != nil {
 			return nil, false, fmt.Errorf("the changed file would not be TOML (%v)", err)
 		}
@@ -302,8 +294,8 @@ func (r *Run) codexMCP(path string) (*Result, error) {
 	return res, nil
 }
 
-// isCodexConchMCP says whether a [mcp_servers.conch] table runs conch mcp.
-func isCodexConchMCP(t map[string]any) bool {
+// isConchMCPTable says whether a [mcp_servers.conch] table runs conch mcp.
+func isConchMCPTable(t map[string]any) bool {
 	data, err := json.Marshal(t)
 	return err == nil && isConchMCP(data)
 }

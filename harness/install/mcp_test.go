@@ -23,7 +23,7 @@ func FuzzMCPMerge(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, opencode bool) {
 		m := MCPServers
 		if opencode {
-			m = openCodeMCP
+			m = listMCP
 		}
 		in, changed, _, err := m.Merge(data, "conch", false)
 		if err != nil {
@@ -75,3 +75,9 @@ func servers(data []byte, key string) (map[string]json.RawMessage, error) {
 	}
 	return s, nil
 }
+
+// listMCP is a server's entry whose command is a list, under "mcp" (as
+// OpenCode reads it).
+var listMCP = MCP{Key: "mcp", Entry: func(conch string) []Field {
+	return []Field{{"type", JSONOf("local")}, {"command", JSONOf([]string{conch, "mcp"})}, {"enabled", JSONOf(true)}}
+}}

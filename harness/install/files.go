@@ -8,14 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/conch-sh/conch/render"
 )
 
-// link follows a symbolic link to the file it names, so that a settings
+// Link follows a symbolic link to the file it names, so that a settings
 // file kept elsewhere (a dotfiles repository) is changed there, not
 // replaced by a file of its own.
-func link(path string) string {
+func Link(path string) string {
 	if r, err := filepath.EvalSymlinks(path); err == nil {
 		return r
 	}
@@ -113,13 +111,13 @@ func (r *Run) replace(res *Result, path string, data []byte, exists bool, out []
 // An error from edit leaves the file untouched; it is said as
 // "PATH: ERROR; nothing changed".
 func (r *Run) Edit(res *Result, edit func(data []byte, exists bool) ([]byte, bool, error)) error {
-	res.File = link(res.File)
+	res.File = Link(res.File)
 	data, exists, err := read(res.File)
 	if err != nil {
 		return err
 	}
 	out, changed, err := edit(data, exists)
-	var p predicate
+	var p Predicate
 	if errors.As(err, &p) {
 		return fmt.Errorf("%s %v; nothing changed", res.File, err)
 	}
@@ -140,13 +138,13 @@ func (r *Run) Edit(res *Result, edit func(data []byte, exists bool) ([]byte, boo
 func (r *Run) removeLeaving(res *Result, merge func(data []byte) ([]byte, bool, error), bare func(out []byte) bool) error {
 	fi, err := os.Lstat(res.File)
 	linked := err == nil && fi.Mode()&fs.ModeSymlink != 0
-	res.File = link(res.File)
+	res.File = Link(res.File)
 	data, exists, err := read(res.File)
 	if err != nil || !exists {
 		return err
 	}
 	out, changed, err := merge(data)
-	var p predicate
+	var p Predicate
 	if errors.As(err, &p) {
 		return fmt.Errorf("%s %v; nothing changed", res.File, err)
 	}
@@ -162,7 +160,7 @@ func (r *Run) removeLeaving(res *Result, merge func(data []byte) ([]byte, bool, 
 		return r.replace(res, res.File, data, true, out)
 	}
 	res.Changed = true
-	res.Notes = append(res.Notes, render.InstallOwnRemoved)
+	res.Notes = append(res.Notes, OwnRemoved{})
 	if r.dry {
 		return nil
 	}
@@ -172,9 +170,11 @@ func (r *Run) removeLeaving(res *Result, merge func(data []byte) ([]byte, bool, 
 	return nil
 }
 
-// predicate is an edit's error said of the file, after its name with a
+// Predicate is an edit's error said of the file, after its name with a
 // space ("PATH is not TOML: …"), not after a colon.
-type predicate struct{ error }
+type Predicate struct{ Err error }
+
+func (p Predicate) Error() string { return p.Err.Error() }
 
 // Own is a file conch writes whole and owns (an OpenCode plugin, a Pi
 // extension).
@@ -195,7 +195,7 @@ type Own struct {
 // and says so. A file of conch's that changed since conch wrote it is
 // kept beside it as a backup first.
 func (r *Run) OwnFile(path string, f Own) (*Result, error) {
-	res := &Result{File: link(path), Events: append([]string{}, f.Events...)}
+	res := &Result{File: Link(path), Events: append([]string{}, f.Events...)}
 	if !bytes.HasPrefix(f.Data, []byte(f.Mark+"\n")) {
 		return nil, fmt.Errorf("%s: conch's file would not start with its mark %q; nothing changed", res.File, f.Mark)
 	}
@@ -208,7 +208,7 @@ func (r *Run) OwnFile(path string, f Own) (*Result, error) {
 	case !exists && r.Remove:
 		return res, nil
 	case exists && !ours && r.Remove:
-		res.Notes = append(res.Notes, render.InstallNotConchs)
+		res.Notes = append(res.Notes, NotConchs{})
 		return res, nil
 	case exists && !ours:
 		return nil, fmt.Errorf("%s is there and is not conch's (its first line is not conch's); nothing changed", res.File)
@@ -239,12 +239,12 @@ func (r *Run) OwnFile(path string, f Own) (*Result, error) {
 	return res, nil
 }
 
-// pruneDirs removes dir, then each folder above it up to top (not top
+// PruneDirs removes dir, then each folder above it up to top (not top
 // itself), while it is an empty folder (a link is left): the folders an
 // install made to hold a file its removal has taken out again. It says
 // the folders it removed. (A folder holding nothing is nothing a
 // repository can keep, so one the person made empty is no loss.)
-func (r *Run) pruneDirs(dir, top string) []string {
+func (r *Run) PruneDirs(dir, top string) []string {
 	if r.dry {
 		return nil
 	}
@@ -258,4 +258,17 @@ func (r *Run) pruneDirs(dir, top string) []string {
 		gone = append(gone, d)
 	}
 	return gone
+}
+
+// RepoRoot is the top folder of the git repository dir is in ("" for
+// none): the folder that has .git, a folder or (in a worktree) a file.
+func RepoRoot(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
