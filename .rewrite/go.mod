@@ -1,3 +1,0 @@
-module conchrewrite
-
-go 1.26.8
