@@ -136,8 +136,8 @@
 //	§11 a hook never breaks its session          → cli/cap_hooks.go (runHook) → hook_claude_garbage
 //	§11 an adapter is one value, one file each   → harness/adapter.go (Adapter, Adapters) → harness/adapter_test.go
 //	§11 an answer in types, said in cli          → harness/event.go (Answer, Wording) → hook_claude_current, harness/handle_test.go
-//	§11 a session is a chat, subagents children  → harness.go (SessionsTx.Chat) → hook_claude_current, e2e_two_sessions
-//	§11 Stop delivers a start-reply message      → harness.go (SessionsTx.ContinueWithMessage) → hook_claude_current
+//	§11 a session is a chat, subagents children  → sessions.go (SessionsTx.Chat) → hook_claude_current, e2e_two_sessions
+//	§11 Stop delivers a start-reply message      → sessions.go (SessionsTx.ContinueWithMessage) → hook_claude_current
 //	§11 tools to families                        → harness/tools.go (Family, commits) → hook_claude_tools
 //	§11 install claude, --remove                 → harness/claude.go (claudeInstall) → install_claude, install_claude_subfolder
 //	§11 codex: hooks and notify                  → harness/codex.go (codexKind, decodeNotify) → hook_codex_events, hook_codex_0169
