@@ -12,16 +12,9 @@ import (
 // away: five calls more for every record read, which a list of busy chats
 // pays a dozen times over.
 func ReadFile(name string) ([]byte, error) {
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
+	fd, err := open(name, syscall.O_RDONLY, 0)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		return nil, err
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
@@ -64,16 +57,9 @@ func ReadFile(name string) ([]byte, error) {
 // readAt reads the parts of name at offs into bufs, with plain system
 // calls, as ReadFile reads.
 func readAt(name string, offs []int64, bufs [][]byte) ([]int, error) {
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
+	fd, err := open(name, syscall.O_RDONLY, 0)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		return nil, err
 	}
 	defer syscall.Close(fd)
 	got := make([]int, len(bufs))
@@ -98,16 +84,9 @@ func readAt(name string, offs []int64, bufs [][]byte) ([]int, error) {
 // writeAt writes data at off in name, made if need be, with plain system
 // calls, as ReadFile reads.
 func writeAt(name string, data []byte, off int64) error {
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Open(name, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_CLOEXEC, 0o600)
-		if err != syscall.EINTR {
-			break
-		}
-	}
+	fd, err := open(name, syscall.O_WRONLY|syscall.O_CREAT, 0o600)
 	if err != nil {
-		return &fs.PathError{Op: "open", Path: name, Err: err}
+		return err
 	}
 	for len(data) > 0 {
 		n, err := syscall.Pwrite(fd, data, off)
@@ -124,4 +103,19 @@ func writeAt(name string, data []byte, off int64) error {
 		return &fs.PathError{Op: "close", Path: name, Err: err}
 	}
 	return nil
+}
+
+// open opens name with plain system calls (close on exec), again when a
+// signal cut the call short.
+func open(name string, flag int, perm uint32) (int, error) {
+	for {
+		fd, err := syscall.Open(name, flag|syscall.O_CLOEXEC, perm)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return -1, &fs.PathError{Op: "open", Path: name, Err: err}
+		}
+		return fd, nil
+	}
 }
