@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Printer writes a command's answer: words, or JSON with --json.
@@ -157,7 +158,7 @@ func Terminal(s string) string { return spaced(s, quoteBlank) }
 // spaced writes every rune of s that blank reports as a space; s itself,
 // with no allocation, when there is none.
 func spaced(s string, blank func(rune) bool) string {
-	if !strings.ContainsFunc(s, blank) {
+	if !hasBlank(s, blank) {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
@@ -166,6 +167,23 @@ func spaced(s string, blank func(rune) bool) string {
 		}
 		return r
 	}, s)
+}
+
+// hasBlank is strings.ContainsFunc(s, blank), a byte at a time while s is
+// ASCII: a blank is a control (below a space, or DEL) or not ASCII, never
+// a printable ASCII character (TestBlanksPrintNoASCII), so those bytes ask
+// blank nothing. Every answer in words is scanned so, a few kilobytes at
+// every notes.
+func hasBlank(s string, blank func(rune) bool) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			return strings.ContainsFunc(s[i:], blank)
+		case (c < ' ' || c == 0x7f) && blank(rune(c)):
+			return true
+		}
+	}
+	return false
 }
 
 // EscapeJSONControls writes DEL and the C1 controls in JSON text as \u

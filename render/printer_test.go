@@ -54,3 +54,37 @@ func FuzzLine(f *testing.F) {
 		}
 	})
 }
+
+// TestBlanksPrintNoASCII: no blank of spaced's takes a printable ASCII
+// character, which hasBlank passes over without asking.
+func TestBlanksPrintNoASCII(t *testing.T) {
+	for c := rune(' '); c < 0x7f; c++ {
+		if lineBreaks(c) || quoteBlank(c) {
+			t.Errorf("%q is a blank: hasBlank would miss it", c)
+		}
+	}
+}
+
+// FuzzSpaced: Line and Terminal give what a rune-by-rune map of the
+// text gives (hasBlank's ASCII pass is only quicker).
+func FuzzSpaced(f *testing.F) {
+	for _, s := range []string{"plain words\nand a tab\t", "a\x1b[31mb", "\x7f", "caf\u00e9\x07", "\u0085", "x\u202ey", "\xff\x1b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, blank := range []func(rune) bool{lineBreaks, quoteBlank} {
+			want := strings.Map(func(r rune) rune {
+				if blank(r) {
+					return ' '
+				}
+				return r
+			}, s)
+			if !strings.ContainsFunc(s, blank) {
+				want = s
+			}
+			if got := spaced(s, blank); got != want {
+				t.Fatalf("spaced(%q) = %q, want %q", s, got, want)
+			}
+		}
+	})
+}
