@@ -87,6 +87,8 @@ type hook struct {
 	// held is the answer of a run whose home was locked, said with the
 	// warning as its systemMessage (lockSaid).
 	held harness.Answer
+	// words is the run's wording, which keeps the notes it put in words.
+	words hookWording
 }
 
 // lockSaid says whether the run's error, a lock not had in time, is said
@@ -195,7 +197,7 @@ func (a *app) runHook(ad *harness.Adapter, input []byte) (err error) {
 		PID:    func() int { return a.harnessPID(0) },
 		Getenv: a.env.Getenv, Environ: a.env.Environ, UserHome: userHome,
 		Warn:    func(w string) { h.warnings = append(h.warnings, w) },
-		Wording: hookWording{},
+		Wording: &h.words,
 	}
 	var ans harness.Answer
 	if ev.Kind != 0 { // a plugin's event with nothing to do has none
@@ -211,7 +213,7 @@ func (a *app) runHook(ad *harness.Adapter, input []byte) (err error) {
 	}
 	if h.lockSaid(err) {
 		h.held = ans // said with the warning, once its line is made
-	} else if serr := h.say(reply(ans)); serr != nil {
+	} else if serr := h.say(h.words.reply(ans)); serr != nil {
 		a.unsaid = true // the harness heard nothing: what it marks stays due
 		h.warn("%v", serr)
 	}

@@ -17,7 +17,10 @@ import (
 // notes as the next prompt when the turn goes on); the guard's reason or
 // the stop's notice for a refused tool; the stop's notice, or only who
 // stopped the reply when the refusal says the notice, for a turn ended.
-func reply(ans harness.Answer) harness.Reply {
+func reply(ans harness.Answer) harness.Reply { return replyWith(ans, notesWords) }
+
+// replyWith is reply, the notes said by words.
+func replyWith(ans harness.Answer, words func(n *state.Notes, room int) string) harness.Reply {
 	r := harness.Reply{Permission: ans.Permission, Stop: ans.EndTurn, Continue: ans.Continue}
 	var context []string
 	if in := ans.Intro; in != nil {
@@ -42,8 +45,7 @@ func reply(ans harness.Answer) harness.Reply {
 	}
 	notes := ""
 	if ans.Notes != nil {
-		text, _ := render.Notes(ans.Notes, ans.NotesRoom)
-		notes = strings.TrimRight(text, "\n")
+		notes = words(ans.Notes, ans.NotesRoom)
 	}
 	if ans.Continue {
 		r.Prompt = notes
@@ -78,20 +80,44 @@ func joinText(parts ...string) string {
 	return strings.Join(keep, "\n\n")
 }
 
-// hookWording is render's wording for harness.Handle: what it cleans, and
-// how many bytes an answer says.
-type hookWording struct{}
-
-func (hookWording) Clean(s string) string             { return render.Clean(s) }
-func (hookWording) CutTitle(s string, max int) string { return render.CutTitle(s, max) }
-
-func (hookWording) Fit(n *state.Notes, room int) (*state.Notes, int) {
-	text, shown := render.Notes(n, room)
-	return shown, len(strings.TrimRight(text, "\n"))
+// notesWords are the notes n in render's words, within room bytes.
+func notesWords(n *state.Notes, room int) string {
+	text, _ := render.Notes(n, room)
+	return strings.TrimRight(text, "\n")
 }
 
-func (hookWording) Size(ans harness.Answer) int {
-	r := reply(ans)
+// hookWording is render's wording for harness.Handle: what it cleans, and
+// how many bytes an answer says. It keeps the words of the notes it last
+// fitted, which are the ones the answer then carries, so that its reply
+// says them without rendering them a second time (at every tool call).
+type hookWording struct {
+	fitted *state.Notes
+	room   int
+	text   string
+}
+
+func (*hookWording) Clean(s string) string             { return render.Clean(s) }
+func (*hookWording) CutTitle(s string, max int) string { return render.CutTitle(s, max) }
+
+func (w *hookWording) Fit(n *state.Notes, room int) (*state.Notes, int) {
+	text, shown := render.Notes(n, room)
+	w.fitted, w.room, w.text = n, room, strings.TrimRight(text, "\n")
+	return shown, len(w.text)
+}
+
+// notes are n's words within room: the ones Fit made, when it made them.
+func (w *hookWording) notes(n *state.Notes, room int) string {
+	if n == w.fitted && room == w.room {
+		return w.text
+	}
+	return notesWords(n, room)
+}
+
+// reply is reply(ans), with the notes Fit has said already.
+func (w *hookWording) reply(ans harness.Answer) harness.Reply { return replyWith(ans, w.notes) }
+
+func (w *hookWording) Size(ans harness.Answer) int {
+	r := w.reply(ans)
 	if r.Context != "" {
 		return len(r.Context)
 	}

@@ -50,10 +50,18 @@ func TestReplyWords(t *testing.T) {
 			t.Errorf("%s: reply = %+v\nwant %+v", c.name, got, c.want)
 		}
 	}
-	if got, want := (hookWording{}).Size(harness.Answer{Continue: true, Notes: notes, NotesRoom: 4000}), len(notesText); got != want {
+	if got, want := (&hookWording{}).Size(harness.Answer{Continue: true, Notes: notes, NotesRoom: 4000}), len(notesText); got != want {
 		t.Errorf("Size of a prompt = %d, want %d", got, want)
 	}
-	if _, size := (hookWording{}).Fit(&state.Notes{}, 100); size != 0 {
+	if _, size := (&hookWording{}).Fit(&state.Notes{}, 100); size != 0 {
 		t.Errorf("Fit of no notes says %d bytes", size)
+	}
+	// The notes Fit put in words are said as reply says them, not
+	// rendered a second time.
+	w := &hookWording{}
+	w.Fit(notes, 4000)
+	ans := harness.Answer{Continue: true, Notes: notes, NotesRoom: 4000}
+	if got, want := w.reply(ans), reply(ans); got != want {
+		t.Errorf("a reply after Fit = %+v\nwant %+v", got, want)
 	}
 }

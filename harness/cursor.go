@@ -39,7 +39,7 @@ Exit codes: 0, always.`,
 	// the next prompt, through beforeSubmitPrompt. Nothing in its shell
 	// names the conversation.
 	Caps: Capabilities{
-		Context: KindsOf(SessionStart), Deny: true, KeepGoing: true,
+		Context: 1 << SessionStart, Deny: true, KeepGoing: true,
 		ContextCap: 10000, PromptOnContinue: true,
 	},
 	Decode: decodeCursor,

@@ -46,7 +46,7 @@ Exit codes: 0, always.`,
 	// (only GEMINI_CLI=1), and its hooks get no env file.
 	Caps: Capabilities{
 		Resume:  geminiResume,
-		Context: KindsOf(SessionStart, PromptSubmit, PostTool), Deny: true, KeepGoing: true,
+		Context: 1<<SessionStart | 1<<PromptSubmit | 1<<PostTool, Deny: true, KeepGoing: true,
 		ContextCap: 10000, StopBeforeTool: true, StopHeard: true, Ask: true, SystemMessage: true,
 		RewritesShell: true,
 	},

@@ -41,7 +41,7 @@ Exit codes: 0, always.`,
 	// subagent's; it sources no env file.
 	Caps: Capabilities{
 		Resume:  qwenResume,
-		Context: hookContext | KindsOf(ToolResults), Deny: true, KeepGoing: true,
+		Context: hookContext | 1<<ToolResults, Deny: true, KeepGoing: true,
 		ContextCap: 10000, Ask: true,
 		SessionEnv: "QWEN_CODE_SESSION_ID", ShellSession: true, AgentEnv: "QWEN_CODE_AGENT_ID",
 	},
