@@ -169,19 +169,28 @@ func spaced(s string, blank func(rune) bool) string {
 	}, s)
 }
 
-// hasBlank is strings.ContainsFunc(s, blank), a byte at a time while s is
+// hasBlank is strings.ContainsFunc(s, blank), a byte at a time over
 // ASCII: a blank is a control (below a space, or DEL) or not ASCII, never
 // a printable ASCII character (TestBlanksPrintNoASCII), so those bytes ask
-// blank nothing. Every answer in words is scanned so, a few kilobytes at
-// every notes.
+// blank nothing, and only a rune that is not ASCII is decoded and asked
+// (a bad byte as utf8.RuneError, as ranging over s gives it). Every answer
+// in words is scanned so, a few kilobytes at every notes, with a curly
+// quote in most lines.
 func hasBlank(s string, blank func(rune) bool) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= utf8.RuneSelf:
-			return strings.ContainsFunc(s[i:], blank)
-		case (c < ' ' || c == 0x7f) && blank(rune(c)):
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if (c < ' ' || c == 0x7f) && blank(rune(c)) {
+				return true
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if blank(r) {
 			return true
 		}
+		i += n
 	}
 	return false
 }

@@ -68,7 +68,7 @@ func TestBlanksPrintNoASCII(t *testing.T) {
 // FuzzSpaced: Line and Terminal give what a rune-by-rune map of the
 // text gives (hasBlank's ASCII pass is only quicker).
 func FuzzSpaced(f *testing.F) {
-	for _, s := range []string{"plain words\nand a tab\t", "a\x1b[31mb", "\x7f", "caf\u00e9\x07", "\u0085", "x\u202ey", "\xff\x1b"} {
+	for _, s := range []string{"plain words\nand a tab\t", "a\x1b[31mb", "\x7f", "caf\u00e9\x07", "\u0085", "x\u202ey", "\xff\x1b", "\u201cquoted\u201d and then \x1b[2J", "\u201c\xffok\u0085", "\u201cno blank\u201d"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -53,11 +53,11 @@ func (f *faultFS) ReadFile(name string) ([]byte, error) {
 	return f.FS.ReadFile(name)
 }
 
-func (f *faultFS) ReadAt(name string, offs []int64, bufs [][]byte) ([]int, error) {
+func (f *faultFS) ReadAt(name string, offs []int64, sizes []int) ([][]byte, error) {
 	if err := f.fault("read", name); err != nil {
 		return nil, err
 	}
-	return f.FS.ReadAt(name, offs, bufs)
+	return f.FS.ReadAt(name, offs, sizes)
 }
 
 func (f *faultFS) WriteFile(name string, data []byte, durable bool) error {

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -13,7 +14,8 @@ import (
 // reads a string, it reads what encoding/json reads, and it reads one
 // wherever the JSON holds a plain one.
 func FuzzString(f *testing.F) {
-	for _, s := range []string{`"c_1"`, `"a\"b"`, `"\u00e9\n"`, "\"\xff\"", `"<&>"`, `"`, `""`, ` "x" `, `"a` + "\x01" + `"`} {
+	for _, s := range []string{`"c_1"`, `"a\"b"`, `"\u00e9\n"`, "\"\xff\"", `"<&>"`, `"`, `""`, ` "x" `, `"a` + "\x01" + `"`,
+		`"eight by\\tes and more"`, "\"abcdefghijklmno\x1f\"", `"abcdefgh\u00e9ijklmnop"`, "\"abcdefg\u00e9hijklmnop\"", "\"0123456789abcdef\x7f\xc3\"", `"/a/long/path/of/the/kind/a/claim/holds.go"`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -175,6 +177,38 @@ func BenchmarkWriter(b *testing.B) {
 		w.Close('}')
 		if _, err := w.Bytes(); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestPlainString holds plainString's word-at-a-time pass to a byte at a
+// time: every byte value, at every place of a string long enough for two
+// words and a tail, beside ASCII and beside a byte above it.
+func TestPlainString(t *testing.T) {
+	for _, fill := range []byte{'a', 0x7f, 0xe9} {
+		for n := 0; n <= 19; n++ {
+			for at := 0; at < n; at++ {
+				for c := 0; c < 256; c++ {
+					b := bytes.Repeat([]byte{fill}, n)
+					b[at] = byte(c)
+					wantPlain, wantASCII := true, true
+					for _, x := range b {
+						if x < 0x20 || x == '\\' {
+							wantPlain = false
+						}
+						if x >= 0x80 {
+							wantASCII = false
+						}
+					}
+					if !wantPlain {
+						wantASCII = false
+					}
+					plain, ascii := plainString(string(b))
+					if plain != wantPlain || ascii != wantASCII {
+						t.Fatalf("plainString(%q) = %v, %v; want %v, %v", b, plain, ascii, wantPlain, wantASCII)
+					}
+				}
+			}
 		}
 	}
 }

@@ -84,14 +84,9 @@ func (r *Reader) String() (string, bool) {
 		return "", false
 	}
 	str := r.s[start : start+end]
-	ascii := true
-	for i := 0; i < len(str); i++ {
-		switch c := str[i]; {
-		case c < 0x20 || c == '\\':
-			return r.escapedString(start)
-		case c >= 0x80:
-			ascii = false
-		}
+	plain, ascii := plainString(str)
+	if !plain {
+		return r.escapedString(start)
 	}
 	if !ascii && !utf8.ValidString(str) {
 		// encoding/json puts U+FFFD for each bad byte: let it.
@@ -99,6 +94,43 @@ func (r *Reader) String() (string, bool) {
 	}
 	r.i = start + end + 1
 	return str, true
+}
+
+// Masks of plainString's word-at-a-time pass: a byte's low bit, its high
+// bit, and a backslash in every byte.
+const (
+	lowBits   = 0x0101010101010101
+	highBits  = 0x8080808080808080
+	backslash = '\\' * lowBits
+)
+
+// plainString says whether str (a JSON string's bytes, between its quotes)
+// has no control and no backslash, so that it is its own value, and
+// whether it is all ASCII. It looks at eight bytes at a time: a word has
+// a byte below 0x20 when (w - 0x20…) & ^w & 0x80… is not zero, and a
+// backslash when w ^ 0x5c… has a zero byte; either, anywhere, is exact
+// about the word, though not about which byte (FuzzString holds it to
+// encoding/json).
+func plainString(str string) (plain, ascii bool) {
+	var high uint64
+	i := 0
+	for ; i+8 <= len(str); i += 8 {
+		w := uint64(str[i]) | uint64(str[i+1])<<8 | uint64(str[i+2])<<16 | uint64(str[i+3])<<24 |
+			uint64(str[i+4])<<32 | uint64(str[i+5])<<40 | uint64(str[i+6])<<48 | uint64(str[i+7])<<56
+		b := w ^ backslash
+		if ((w-0x20*lowBits)&^w|(b-lowBits)&^b)&highBits != 0 {
+			return false, false
+		}
+		high |= w
+	}
+	for ; i < len(str); i++ {
+		c := str[i]
+		if c < 0x20 || c == '\\' {
+			return false, false
+		}
+		high |= uint64(c)
+	}
+	return true, high&highBits == 0
 }
 
 // escapedString reads the string that begins at start (after its quote),

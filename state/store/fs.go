@@ -24,12 +24,13 @@ type FS interface {
 	// there: in place, with no temporary file, no rename and no sync. It
 	// writes a record's overlay only (live.go).
 	WriteAt(name string, data []byte, off int64) error
-	// ReadAt reads, opening name once, the bytes at offs[i] into bufs[i],
-	// and says how many each got: a part that runs past the file's end
-	// comes back short, and one past it empty. It reads a record's
-	// overlay, whose two slots lie 16 KiB apart (live.go), without what
-	// lies between them.
-	ReadAt(name string, offs []int64, bufs [][]byte) ([]int, error)
+	// ReadAt reads, opening name once, up to sizes[i] bytes at offs[i]
+	// into the i-th part it returns: a part that runs past the file's end
+	// comes back short, and one past it empty. The parts' memory is made
+	// once the file is open, so a file that is not there costs none. It
+	// reads a record's overlay, whose two slots lie 16 KiB apart
+	// (live.go), without what lies between them.
+	ReadAt(name string, offs []int64, sizes []int) ([][]byte, error)
 	Remove(name string) error
 	RemoveAll(name string) error
 	Rename(from, to string) error
@@ -52,8 +53,8 @@ func (OSFS) SyncDir(name string) error                  { return syncDir(name) }
 
 func (OSFS) WriteAt(name string, data []byte, off int64) error { return writeAt(name, data, off) }
 
-func (OSFS) ReadAt(name string, offs []int64, bufs [][]byte) ([]int, error) {
-	return readAt(name, offs, bufs)
+func (OSFS) ReadAt(name string, offs []int64, sizes []int) ([][]byte, error) {
+	return readAt(name, offs, sizes)
 }
 
 func (OSFS) WriteFile(name string, data []byte, durable bool) error {
@@ -108,4 +109,19 @@ func (OSFS) WriteFile(name string, data []byte, durable bool) error {
 	}
 	renamed = true
 	return nil
+}
+
+// makeParts makes ReadAt's parts, of sizes, in one piece of memory: each
+// part's capacity ends where the next begins.
+func makeParts(sizes []int) [][]byte {
+	n := 0
+	for _, s := range sizes {
+		n += s
+	}
+	buf := make([]byte, n)
+	parts := make([][]byte, len(sizes))
+	for i, s := range sizes {
+		parts[i], buf = buf[:s:s], buf[s:]
+	}
+	return parts
 }

@@ -122,29 +122,23 @@ const slotRead = 4 << 10
 // readSlots reads the two slots of the overlay at lp, as slots does its
 // bytes, reading only what the slots hold.
 func readSlots(fsys FS, lp string) (s [2]slot, err error) {
-	buf := make([]byte, 2*slotRead)
 	offs := []int64{0, liveHeader + liveSlot}
-	bufs := [][]byte{buf[:slotRead:slotRead], buf[slotRead:]}
-	got, err := fsys.ReadAt(lp, offs, bufs)
+	bufs, err := fsys.ReadAt(lp, offs, []int{slotRead, slotRead})
 	if err != nil {
 		return s, err
 	}
 	var rest []int // the slots whose record goes on past the first read
 	var restOffs []int64
-	var restBufs [][]byte
-	for i := range bufs {
-		bufs[i] = bufs[i][:got[i]]
-		if n, ok := slotLen(bufs[i]); ok && liveHeader+n > len(bufs[i]) && got[i] == slotRead {
-			whole := make([]byte, liveHeader+n)
-			copy(whole, bufs[i])
-			bufs[i] = whole
+	var restSizes []int
+	for i, b := range bufs {
+		if n, ok := slotLen(b); ok && liveHeader+n > len(b) && len(b) == slotRead {
 			rest = append(rest, i)
 			restOffs = append(restOffs, offs[i]+slotRead)
-			restBufs = append(restBufs, whole[slotRead:])
+			restSizes = append(restSizes, liveHeader+n-slotRead)
 		}
 	}
 	if len(rest) > 0 {
-		got, err := fsys.ReadAt(lp, restOffs, restBufs)
+		more, err := fsys.ReadAt(lp, restOffs, restSizes)
 		if errors.Is(err, fs.ErrNotExist) {
 			return [2]slot{}, nil // gone since the first read: nothing stands over the record
 		}
@@ -152,7 +146,8 @@ func readSlots(fsys FS, lp string) (s [2]slot, err error) {
 			return s, err
 		}
 		for j, i := range rest {
-			bufs[i] = bufs[i][:slotRead+got[j]] // a short rest is a slot not whole
+			// A short rest is a slot not whole: its checksum fails.
+			bufs[i] = append(bufs[i][:slotRead:slotRead], more[j]...)
 		}
 	}
 	for i := range bufs {
@@ -178,6 +173,14 @@ func (h *Files) remember(p string, st liveState) {
 	h.mu.Unlock()
 }
 
+// holding says whether the lock is held, so that what is read is
+// remembered.
+func (h *Files) holding() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.held != nil
+}
+
 // recall is what the lock's holder read of the record at p since it took
 // the lock and has not changed since, if it did.
 func (h *Files) recall(p string) (liveState, bool) {
@@ -197,15 +200,19 @@ func (h *Files) forget(p string) {
 // overlaid is the record whose file holds base: the newest whole slot of
 // its overlay that stands over base, else base itself.
 func (h *Files) overlaid(p string, base []byte) ([]byte, error) {
-	over := sum(sumStart, base)
 	s, err := readSlots(h.FS, livePath(p))
 	if errors.Is(err, fs.ErrNotExist) {
-		h.remember(p, liveState{base: over})
+		// The record's checksum is for a live write under the lock only:
+		// a reader with no overlay to match takes no sum.
+		if h.holding() {
+			h.remember(p, liveState{base: sum(sumStart, base)})
+		}
 		return base, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	over := sum(sumStart, base)
 	var best *slot
 	h.remember(p, liveState{base: over, seqs: [2]uint64{s[0].seq, s[1].seq}})
 	for i := range s {

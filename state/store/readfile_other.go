@@ -24,22 +24,22 @@ func ReadFile(name string) ([]byte, error) {
 	return data, nil
 }
 
-// readAt reads the parts of name at offs into bufs.
-func readAt(name string, offs []int64, bufs [][]byte) ([]int, error) {
+// readAt reads the parts of name at offs, of sizes.
+func readAt(name string, offs []int64, sizes []int) ([][]byte, error) {
 	f, err := openRead(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	got := make([]int, len(bufs))
-	for i, b := range bufs {
+	parts := makeParts(sizes)
+	for i, b := range parts {
 		n, err := f.ReadAt(b, offs[i])
-		got[i] = n
 		if err != nil && err != io.EOF {
 			return nil, err
 		}
+		parts[i] = b[:n]
 	}
-	return got, nil
+	return parts, nil
 }
 
 // writeAt writes data at off in name, made if need be.

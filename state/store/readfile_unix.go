@@ -56,16 +56,17 @@ func ReadFile(name string) ([]byte, error) {
 
 // readAt reads the parts of name at offs into bufs, with plain system
 // calls, as ReadFile reads.
-func readAt(name string, offs []int64, bufs [][]byte) ([]int, error) {
+func readAt(name string, offs []int64, sizes []int) ([][]byte, error) {
 	fd, err := open(name, syscall.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer syscall.Close(fd)
-	got := make([]int, len(bufs))
-	for i, b := range bufs {
-		for got[i] < len(b) {
-			n, err := syscall.Pread(fd, b[got[i]:], offs[i]+int64(got[i]))
+	parts := makeParts(sizes)
+	for i, b := range parts {
+		got := 0
+		for got < len(b) {
+			n, err := syscall.Pread(fd, b[got:], offs[i]+int64(got))
 			if err == syscall.EINTR {
 				continue
 			}
@@ -75,10 +76,11 @@ func readAt(name string, offs []int64, bufs [][]byte) ([]int, error) {
 			if n == 0 {
 				break // the file's end
 			}
-			got[i] += n
+			got += n
 		}
+		parts[i] = b[:got]
 	}
-	return got, nil
+	return parts, nil
 }
 
 // writeAt writes data at off in name, made if need be, with plain system
