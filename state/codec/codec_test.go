@@ -212,3 +212,39 @@ func TestPlainString(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTime holds utcTime to time.Time's own reading: where utcTime reads
+// a time, time.Time reads the same one, location and all, and every time
+// encoding/json writes in UTC utcTime reads.
+func FuzzTime(f *testing.F) {
+	for _, s := range []string{"2026-12-02T20:14:43.206596865Z", "2026-12-02T20:14:43Z", "0001-01-01T00:00:00Z", "2024-02-29T23:59:59.5Z",
+		"2023-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-12-02T24:00:00Z", "2026-12-02T20:14:60Z", "2026-12-02T20:14:43.Z",
+		"2026-12-02T20:14:43.1234567891Z", "2026-12-02T20:14:43+01:00", "2026-12-02t20:14:43Z", "+026-12-02T20:14:43Z", "2026-12-02T20:14:43,5Z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := utcTime(s)
+		var want time.Time
+		err := want.UnmarshalJSON([]byte(`"` + s + `"`))
+		if ok && (err != nil || got != want) {
+			t.Fatalf("utcTime(%q) = %v; time.Time reads %v (%v)", s, got, want, err)
+		}
+		if err == nil && want.Location() == time.UTC {
+			b, _ := want.UTC().MarshalJSON()
+			if again, ok := utcTime(string(b[1 : len(b)-1])); !ok || again != want.UTC() {
+				t.Fatalf("utcTime(%s) = %v, %v: not what encoding/json wrote", b, again, ok)
+			}
+		}
+	})
+}
+
+// TestDaysIn: every month of a leap year and of years that are not.
+func TestDaysIn(t *testing.T) {
+	for _, year := range []int{1900, 2000, 2023, 2024} {
+		for m := 1; m <= 12; m++ {
+			if got, want := daysIn(m, year), time.Date(year, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day(); got != want {
+				t.Errorf("daysIn(%d, %d) = %d, want %d", m, year, got, want)
+			}
+		}
+	}
+}

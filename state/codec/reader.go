@@ -264,7 +264,72 @@ func (r *Reader) Time(p *time.Time) bool {
 	if _, ok := r.String(); !ok {
 		return false
 	}
+	// time.Time reads the bytes between the quotes as they are, escapes
+	// and all: so does utcTime.
+	if t, ok := utcTime(r.s[start+1 : r.i-1]); ok {
+		*p = t
+		return true
+	}
 	return p.UnmarshalJSON([]byte(r.s[start:r.i])) == nil
+}
+
+// utcTime reads a UTC time in the one form encoding/json writes one,
+// RFC 3339 with Z and up to nine digits of the second's fraction
+// ("2006-01-02T15:04:05.999999999Z"); ok false for any other form, which
+// time's own parser reads or turns away. A record's times are all so, and
+// the parser costs a chat's or a claim's reading a third of its time.
+// Where utcTime reads a time, time.Time reads the same one (FuzzTime).
+func utcTime(s string) (t time.Time, ok bool) {
+	if len(s) < len("2006-01-02T15:04:05Z") || len(s) > len("2006-01-02T15:04:05.999999999Z") ||
+		s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[len(s)-1] != 'Z' {
+		return t, false
+	}
+	digits := func(from, to int) (n int, ok bool) {
+		for i := from; i < to; i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return 0, false
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n, true
+	}
+	year, ok1 := digits(0, 4)
+	month, ok2 := digits(5, 7)
+	day, ok3 := digits(8, 10)
+	hour, ok4 := digits(11, 13)
+	minute, ok5 := digits(14, 16)
+	sec, ok6 := digits(17, 19)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 ||
+		month < 1 || month > 12 || day < 1 || day > daysIn(month, year) || hour > 23 || minute > 59 || sec > 59 {
+		return t, false
+	}
+	ns := 0
+	if frac := s[19 : len(s)-1]; frac != "" {
+		if frac[0] != '.' || len(frac) == 1 {
+			return t, false
+		}
+		n, ok := digits(20, len(s)-1)
+		if !ok {
+			return t, false
+		}
+		for range 10 - len(frac) {
+			n *= 10
+		}
+		ns = n
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, ns, time.UTC), true
+}
+
+// daysIn is the number of days of month in year.
+func daysIn(month, year int) int {
+	if month == 2 {
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	}
+	return 30 + (month+month/8)%2
 }
 
 // whole reads a whole number as JSON writes one: an optional minus, then 0
