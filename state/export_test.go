@@ -79,3 +79,14 @@ func putRaw(t testing.TB, h *Home, key string, data []byte) {
 		t.Fatal(err)
 	}
 }
+
+// CountProcessLooks counts, until the returned func is called, the looks
+// at whether a process is there that a summary's working asks.
+func CountProcessLooks(n *int) (restore func()) {
+	was := procExists
+	procExists = func(pid int) bool {
+		*n++
+		return was(pid)
+	}
+	return func() { procExists = was }
+}

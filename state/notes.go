@@ -229,9 +229,6 @@ func (d NotesView) readerLines(me *Chat) ([]ReaderLine, error) {
 		if s.ReplyStarted.IsZero() || !sharePlace(computer, place, s.ReplyComputer, s.ReplyPlace, worktrees) {
 			continue
 		}
-		if !s.working() {
-			continue
-		}
 		others = append(others, s)
 	}
 	sort.Slice(others, func(i, j int) bool { return others[i].ID < others[j].ID })
@@ -258,6 +255,11 @@ func (d NotesView) readerLines(me *Chat) ([]ReaderLine, error) {
 	for _, s := range others {
 		if len(lines) >= room {
 			break // nothing more is said this call: open no more records
+		}
+		if !s.working() {
+			// Asked here, in the order the lines are said, not of every
+			// chat in the place: a full reader asks no process more.
+			continue
 		}
 		o, err := tx.Chats().Get(s.ID)
 		if err != nil {

@@ -12,7 +12,7 @@ import "github.com/conch-sh/conch/state/proc"
 func procStart(pid int) (uint64, bool) { return proc.Start(pid) }
 
 // procExists says whether a process with that pid exists (one system call).
-func procExists(pid int) bool { return proc.Exists(pid) }
+var procExists = proc.Exists
 
 // harnessPID is the process that runs a chat, seen from a conch command
 // whose parent is ppid.
