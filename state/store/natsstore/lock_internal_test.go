@@ -2,9 +2,17 @@ package natsstore
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
+	"github.com/conch-sh/conch/state/store"
 	"github.com/conch-sh/conch/state/store/natsstore/natstest"
 )
 
@@ -29,7 +37,150 @@ func TestAwaitLockWithoutBucket(t *testing.T) {
 	b.Close() // binding now fails, as with the node that served it lost
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if _, err := b.awaitLock(ctx); err == nil {
+	if _, _, err := b.awaitLock(ctx); err == nil {
 		t.Fatal("the lock's wait without its bucket took the lock")
+	}
+}
+
+// Taking the lock reads its key once (the read that told the bucket was
+// there, by Exists as a command opening the home asks, serves the taking
+// too) and the journal once, beside the taking.
+func TestLockReadsOnce(t *testing.T) {
+	srv := natstest.Start(t)
+	commit(t, open(t, srv.URL, "once"), store.Write{Key: "index.json", Data: []byte(`{}`)})
+	spy, err := nats.Connect(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spy.Close()
+	var mu sync.Mutex
+	gets := map[string]int{}
+	prefix := "$JS.API.DIRECT.GET.KV_once.$KV.once."
+	sub, err := spy.Subscribe(prefix+">", func(m *nats.Msg) {
+		mu.Lock()
+		gets[strings.TrimPrefix(m.Subject, prefix)]++
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := spy.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, srv.URL, "once")
+	if made, err := s.Exists(); err != nil || !made {
+		t.Fatalf("the home is not there (%v)", err)
+	}
+	unlock, err := s.Lock(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if err := spy.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	_ = sub.Unsubscribe()
+	mu.Lock()
+	defer mu.Unlock()
+	if gets[lockKey] != 1 || gets[journalKey] != 1 {
+		t.Errorf("one Lock read the lock %d times and the journal %d times, want once each (%v)", gets[lockKey], gets[journalKey], gets)
+	}
+}
+
+// A journal left by a committer killed before it finished its deletions
+// is applied by the next Lock, whether that Lock found the lock free (and
+// read the journal beside taking it) or waited for it.
+func TestLockRollsForward(t *testing.T) {
+	for _, waited := range []bool{false, true} {
+		t.Run(fmt.Sprintf("waited=%v", waited), func(t *testing.T) {
+			srv := natstest.Start(t)
+			s := open(t, srv.URL, "roll")
+			commit(t, s, store.Write{Key: "log/c_1/000001.json", Data: []byte(`{}`), Class: store.Event},
+				store.Write{Key: "log/c_1/000002.json", Data: []byte(`{}`), Class: store.Event})
+			gone, _ := json.Marshal([]string{encodeKey("log/c_1/000001.json"), encodeKey("log/c_1/000002.json")})
+			if _, err := s.js.Publish(context.Background(), "$KV.roll."+journalKey, gone); err != nil {
+				t.Fatal(err)
+			}
+			next := open(t, srv.URL, "roll")
+			if waited {
+				holder := open(t, srv.URL, "roll")
+				unlock, err := holder.Lock(0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				time.AfterFunc(200*time.Millisecond, unlock)
+			}
+			unlock, err := next.Lock(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			unlock()
+			if names, err := next.List("log/c_1"); err != nil || len(names) != 0 {
+				t.Errorf("after the next Lock log/c_1 still lists %v (%v)", names, err)
+			}
+			if _, there, _, err := next.direct(journalKey); err != nil || there {
+				t.Errorf("the journal is still there after the next Lock (%v)", err)
+			}
+		})
+	}
+}
+
+func open(t *testing.T, url, home string) *Store {
+	t.Helper()
+	s, err := Open(Options{URL: url, Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+func commit(t *testing.T, s *Store, ws ...store.Write) {
+	t.Helper()
+	unlock, err := s.Lock(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if _, err := s.Commit(ws); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Exists' read of the lock, taken by another since, never gives the lock
+// to two: the Lock that follows waits for the other to let go.
+func TestLockFromAnOldRead(t *testing.T) {
+	srv := natstest.Start(t)
+	commit(t, open(t, srv.URL, "old"), store.Write{Key: "index.json", Data: []byte(`{}`)})
+	a, b := open(t, srv.URL, "old"), open(t, srv.URL, "old")
+	if made, err := a.Exists(); err != nil || !made { // the lock read free
+		t.Fatalf("the home is not there (%v)", err)
+	}
+	unlockB, err := b.Lock(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	let := false
+	done := make(chan error, 1)
+	go func() {
+		unlock, err := a.Lock(0)
+		if err == nil {
+			mu.Lock()
+			if !let {
+				err = errors.New("a took the lock while b held it")
+			}
+			mu.Unlock()
+			unlock()
+		}
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // a is waiting, or has wrongly taken it
+	mu.Lock()
+	let = true
+	mu.Unlock()
+	unlockB()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

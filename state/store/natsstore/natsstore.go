@@ -94,6 +94,8 @@ type Store struct {
 	kvMu        sync.Mutex
 	kvHandle    jetstream.KeyValue // bound when a watch or a list needs it
 	made        bool               // the bucket is there (known)
+	lockSeen    *entry             // exists' read of the lock's key, for the next take
+	lockSeenAt  time.Time
 
 	mu      sync.Mutex // the lock's revision, between renewal and commit
 	lockRev uint64
@@ -422,7 +424,10 @@ func parseDirect(status, desc, seq, op, marker string, data []byte) ([]byte, boo
 	return data, true, rev, nil
 }
 
-// exists says whether the bucket is there, asking once.
+// exists says whether the bucket is there, asking once. It asks by
+// reading the lock's key, and keeps that read (lockSeen): the Lock that
+// follows, as one follows Exists in a command that writes, takes the lock
+// from it rather than read the key again.
 func (s *Store) exists() (bool, error) {
 	s.kvMu.Lock()
 	made := s.made
@@ -430,14 +435,46 @@ func (s *Store) exists() (bool, error) {
 	if made {
 		return true, nil
 	}
-	_, _, _, err := s.direct(lockKey)
+	data, there, rev, err := s.direct(lockKey)
 	if errors.Is(err, errNoBucket) {
 		return false, nil
 	}
 	if err != nil {
 		return false, s.fail("", err)
 	}
+	s.kvMu.Lock()
+	s.lockSeen, s.lockSeenAt = &entry{data: data, there: there, rev: rev}, time.Now()
+	s.kvMu.Unlock()
 	return true, nil
+}
+
+// seenLock is the read of the lock's key exists kept, once, if it is
+// recent (nil: none). Even recent it may be old: it only says which
+// revision the lock's publish expects, and a lock changed since fails
+// that publish, which then waits for the lock as if it had been read
+// held. So an old read costs a wait, never the lock; one older than
+// seenFresh is not used.
+func (s *Store) seenLock() *entry {
+	s.kvMu.Lock()
+	defer s.kvMu.Unlock()
+	e := s.lockSeen
+	s.lockSeen = nil
+	if e == nil || time.Since(s.lockSeenAt) > seenFresh {
+		return nil
+	}
+	return e
+}
+
+// seenFresh is how long exists' read of the lock serves the next Lock.
+const seenFresh = time.Second
+
+// entry is one read of a key: its data, whether it is there, its
+// revision; err when it could not be read.
+type entry struct {
+	data  []byte
+	there bool
+	rev   uint64
+	err   error
 }
 
 func (s *Store) ctx() (context.Context, context.CancelFunc) {
@@ -578,9 +615,9 @@ func (s *Store) Lock(wait time.Duration) (func(), error) {
 	timeout := func() error {
 		return &lock.TimeoutError{Path: s.Where("lock"), Waited: time.Since(start)}
 	}
-	rev, err := s.take(ctx)
+	rev, journal, err := s.take(ctx, s.seenLock())
 	if errors.Is(err, errHeld) {
-		rev, err = s.awaitLock(ctx)
+		rev, journal, err = s.awaitLock(ctx)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -594,7 +631,7 @@ func (s *Store) Lock(wait time.Duration) (func(), error) {
 	s.stop = make(chan struct{})
 	s.mu.Unlock()
 	go s.renew(s.stop)
-	if err := s.rollForward(); err != nil {
+	if err := s.rollForward(journal); err != nil {
 		s.unlock()
 		return nil, err
 	}
@@ -603,17 +640,41 @@ func (s *Store) Lock(wait time.Duration) (func(), error) {
 
 var errHeld = errors.New("held")
 
-// take takes the lock if it is free: one read of its key, one publish
-// that expects the revision read (so of two takers one wins).
-func (s *Store) take(ctx context.Context) (uint64, error) {
-	data, there, rev, err := s.direct(lockKey)
+// take takes the lock if it is free: one read of its key (seen, when
+// the caller has just read it; else read now), one publish that expects
+// the revision read (so of two takers one wins).
+//
+// On a bucket of one replica the journal is read beside the publish, not
+// after its answer (journal, which rollForward takes): one round trip
+// less at every lock. What it reads is what a read under the lock would:
+// it is sent once the lock was read free at rev, and the publish succeeds
+// only if the lock is still at rev, so no holder came between to write a
+// journal or take one away.
+func (s *Store) take(ctx context.Context, seen *entry) (rev uint64, journal <-chan entry, err error) {
+	if seen == nil {
+		seen = &entry{}
+		seen.data, seen.there, seen.rev, seen.err = s.direct(lockKey)
+	}
+	if seen.err != nil {
+		return 0, nil, seen.err
+	}
+	if seen.there && len(seen.data) > 0 {
+		return 0, nil, errHeld
+	}
+	if s.replicas == 1 {
+		read := make(chan entry, 1) // never blocks, taken or not
+		go func() {
+			var e entry
+			e.data, e.there, e.rev, e.err = s.direct(journalKey)
+			read <- e
+		}()
+		journal = read
+	}
+	rev, err = s.takeAt(ctx, seen.rev)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	if there && len(data) > 0 {
-		return 0, errHeld
-	}
-	return s.takeAt(ctx, rev)
+	return rev, journal, nil
 }
 
 // takeAt publishes the lock expecting its key's last revision to be rev.
@@ -637,17 +698,17 @@ func (s *Store) takeAt(ctx context.Context, rev uint64) (uint64, error) {
 // last entry and then each change: when the holder lets go (a deletion)
 // or its time runs out (the server's marker), the lock is taken with one
 // publish that expects that revision, so of all the waiters one gets it.
-func (s *Store) awaitLock(ctx context.Context) (uint64, error) {
+func (s *Store) awaitLock(ctx context.Context) (uint64, <-chan entry, error) {
 	kv, err := s.kv()
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	if kv == nil {
-		return 0, errors.New("the home's bucket is not there")
+		return 0, nil, errors.New("the home's bucket is not there")
 	}
 	w, err := kv.Watch(ctx, lockKey)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer func() { _ = w.Stop() }()
 	// The watch is pushed by the node this connection is on; when that
@@ -661,13 +722,13 @@ func (s *Store) awaitLock(ctx context.Context) (uint64, error) {
 		select {
 		case e = <-w.Updates():
 		case <-look.C:
-			rev, err := s.take(ctx)
+			rev, journal, err := s.take(ctx, nil)
 			if errors.Is(err, errHeld) || err != nil && ctx.Err() == nil && transient(err) {
 				continue
 			}
-			return rev, err
+			return rev, journal, err
 		case <-ctx.Done():
-			return 0, ctx.Err()
+			return 0, nil, ctx.Err()
 		}
 		if e == nil || e.Operation() == jetstream.KeyValuePut && len(e.Value()) > 0 {
 			continue // held (a holder's value is never empty)
@@ -676,7 +737,7 @@ func (s *Store) awaitLock(ctx context.Context) (uint64, error) {
 		if errors.Is(err, errHeld) {
 			continue
 		}
-		return rev, err
+		return rev, nil, err
 	}
 }
 
@@ -808,9 +869,18 @@ func (s *Store) Commit(ws []store.Write) ([]string, error) {
 }
 
 // rollForward finishes the deletions of a commit cut short (Lock, with
-// the lock held).
-func (s *Store) rollForward() error {
-	data, there, _, err := s.direct(journalKey)
+// the lock held), reading the journal from read when take read it beside
+// taking the lock, else now.
+func (s *Store) rollForward(read <-chan entry) error {
+	var data []byte
+	var there bool
+	var err error
+	if read != nil {
+		e := <-read
+		data, there, err = e.data, e.there, e.err
+	} else {
+		data, there, _, err = s.direct(journalKey)
+	}
 	if err != nil {
 		return s.fail("journal", err)
 	}
