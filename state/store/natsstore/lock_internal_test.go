@@ -125,28 +125,6 @@ func TestLockRollsForward(t *testing.T) {
 	}
 }
 
-func open(t *testing.T, url, home string) *Store {
-	t.Helper()
-	s, err := Open(Options{URL: url, Home: home})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s
-}
-
-func commit(t *testing.T, s *Store, ws ...store.Write) {
-	t.Helper()
-	unlock, err := s.Lock(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unlock()
-	if _, err := s.Commit(ws); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // Exists' read of the lock, taken by another since, never gives the lock
 // to two: the Lock that follows waits for the other to let go.
 func TestLockFromAnOldRead(t *testing.T) {

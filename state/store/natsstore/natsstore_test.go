@@ -31,15 +31,7 @@ func TestJetStream(t *testing.T) {
 	})
 }
 
-func open(t *testing.T, url, home string) *natsstore.Store {
-	t.Helper()
-	s, err := natsstore.Open(natsstore.Options{URL: url, Home: home})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s
-}
+var open, commit = natsstore.OpenT, storetest.Commit
 
 // A holder killed with the lock (its connection gone, no unlock) frees it
 // when the lock's time runs out: the next Lock gets it.
@@ -91,18 +83,6 @@ func TestLargeDeletion(t *testing.T) {
 		t.Fatalf("after the deletion log/c_1 lists %d names (%v)", len(names), err)
 	}
 	if _, err := s.Get("index.json"); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func commit(t *testing.T, s store.Store, ws ...store.Write) {
-	t.Helper()
-	unlock, err := s.Lock(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unlock()
-	if _, err := s.Commit(ws); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -39,7 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 // a leftover that is not there is an error.
 func mender(t *testing.T, s store.Store) {
 	m := s.(store.Mender)
-	put(t, s, store.Write{Key: "chats/c_1.json", Data: []byte(`{"id":"c_1"}`)}, store.Write{Key: "index.json", Data: []byte(`{}`)})
+	Commit(t, s, store.Write{Key: "chats/c_1.json", Data: []byte(`{"id":"c_1"}`)}, store.Write{Key: "index.json", Data: []byte(`{}`)})
 	now := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 	expect := func(key string) store.Expect {
 		switch key {
@@ -87,7 +87,7 @@ func mender(t *testing.T, s store.Store) {
 // mark, and clearing a mark that is not there is no error.
 func journaled(t *testing.T, s store.Store) {
 	j := s.(store.Journaled)
-	put(t, s, store.Write{Key: "index.json", Data: []byte(`{}`)})
+	Commit(t, s, store.Write{Key: "index.json", Data: []byte(`{}`)})
 	if cut, err := j.CutShort(); err != nil || cut {
 		t.Errorf("cut short after a whole commit: %v %v", cut, err)
 	}
@@ -99,7 +99,8 @@ func journaled(t *testing.T, s store.Store) {
 	}
 }
 
-func put(t *testing.T, s store.Store, ws ...store.Write) {
+// Commit commits ws under s's lock, failing t on an error.
+func Commit(t *testing.T, s store.Store, ws ...store.Write) {
 	t.Helper()
 	unlock, err := s.Lock(0)
 	if err != nil {
@@ -147,12 +148,12 @@ func empty(t *testing.T, s store.Store) {
 // A commit of several records is read back whole, and a record replaced
 // reads as its new bytes.
 func commit(t *testing.T, s store.Store) {
-	put(t, s,
+	Commit(t, s,
 		store.Write{Key: "counters.json", Data: []byte(`{"c":2}`), Class: store.Durable},
 		store.Write{Key: "chats/c_1.json", Data: []byte(`{"id":"c_1"}`)},
 		store.Write{Key: "chats/c_2.json", Data: []byte(`{"id":"c_2"}`)},
 	)
-	put(t, s, store.Write{Key: "chats/c_1.json", Data: []byte(`{"id":"c_1","title":"new"}`)})
+	Commit(t, s, store.Write{Key: "chats/c_1.json", Data: []byte(`{"id":"c_1","title":"new"}`)})
 	for key, want := range map[string]string{
 		"counters.json":  `{"c":2}`,
 		"chats/c_1.json": `{"id":"c_1","title":"new"}`,
@@ -172,7 +173,7 @@ func commit(t *testing.T, s store.Store) {
 
 // List names the records in a folder and, with a "/" after, the folders.
 func list(t *testing.T, s store.Store) {
-	put(t, s,
+	Commit(t, s,
 		store.Write{Key: "log/c_1/head.json", Data: []byte(`{}`)},
 		store.Write{Key: "log/c_1/000000000001.json", Data: []byte(`{}`), Class: store.Event},
 		store.Write{Key: "log/c_2/head.json", Data: []byte(`{}`)},
@@ -208,13 +209,13 @@ func list(t *testing.T, s store.Store) {
 // A deletion takes the record, or the folder and everything in it, in the
 // same commit as the writes beside it.
 func deleteTree(t *testing.T, s store.Store) {
-	put(t, s,
+	Commit(t, s,
 		store.Write{Key: "log/c_1/head.json", Data: []byte(`{}`)},
 		store.Write{Key: "log/c_1/000000000001.json", Data: []byte(`{}`), Class: store.Event},
 		store.Write{Key: "chats/c_1.json", Data: []byte(`{}`)},
 		store.Write{Key: "chats/c_2.json", Data: []byte(`{}`)},
 	)
-	put(t, s,
+	Commit(t, s,
 		store.Write{Key: "index.json", Data: []byte(`{"chats":{}}`), Class: store.Durable},
 		store.Write{Key: "log/c_1", Delete: true},
 		store.Write{Key: "chats/c_1.json", Delete: true},
@@ -234,7 +235,7 @@ func deleteTree(t *testing.T, s store.Store) {
 
 // Events are records like the others once committed.
 func events(t *testing.T, s store.Store) {
-	put(t, s,
+	Commit(t, s,
 		store.Write{Key: "log/c_1/000000000001.json", Data: []byte(`{"sequence":1}`), Class: store.Event},
 		store.Write{Key: "log/c_1/head.json", Data: []byte(`{"state_version":1}`), Class: store.Durable},
 	)
@@ -246,7 +247,7 @@ func events(t *testing.T, s store.Store) {
 // A watch says when a record it names changes, or one in a folder it
 // names, and says nothing of the others.
 func watch(t *testing.T, s store.Store) {
-	put(t, s, store.Write{Key: "chats/c_1.json", Data: []byte(`{}`)}, store.Write{Key: "waits/c_2.json", Data: []byte(`{}`)})
+	Commit(t, s, store.Write{Key: "chats/c_1.json", Data: []byte(`{}`)}, store.Write{Key: "waits/c_2.json", Data: []byte(`{}`)})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	ch, err := s.Watch(ctx, "chats/c_1.json", "waits/")
@@ -263,16 +264,16 @@ func watch(t *testing.T, s store.Store) {
 			return false
 		}
 	}
-	put(t, s, store.Write{Key: "chats/c_1.json", Data: []byte(`{"a":1}`)})
+	Commit(t, s, store.Write{Key: "chats/c_1.json", Data: []byte(`{"a":1}`)})
 	if !said() {
 		t.Fatal("a change to a watched record said nothing")
 	}
-	put(t, s, store.Write{Key: "waits/c_3.json", Data: []byte(`{}`)})
+	Commit(t, s, store.Write{Key: "waits/c_3.json", Data: []byte(`{}`)})
 	if !said() {
 		t.Fatal("a change in a watched folder said nothing")
 	}
-	put(t, s, store.Write{Key: "chats/c_9.json", Data: []byte(`{}`)})
-	put(t, s, store.Write{Key: "chats/c_1.json", Data: []byte(`{"a":2}`)})
+	Commit(t, s, store.Write{Key: "chats/c_9.json", Data: []byte(`{}`)})
+	Commit(t, s, store.Write{Key: "chats/c_1.json", Data: []byte(`{"a":2}`)})
 	if !said() {
 		t.Fatal("a second change to a watched record said nothing")
 	}
