@@ -435,15 +435,15 @@ func (s *Store) exists() (bool, error) {
 	if made {
 		return true, nil
 	}
-	data, there, rev, err := s.direct(lockKey)
-	if errors.Is(err, errNoBucket) {
+	e := s.read(lockKey)
+	if errors.Is(e.err, errNoBucket) {
 		return false, nil
 	}
-	if err != nil {
-		return false, s.fail("", err)
+	if e.err != nil {
+		return false, s.fail("", e.err)
 	}
 	s.kvMu.Lock()
-	s.lockSeen, s.lockSeenAt = &entry{data: data, there: there, rev: rev}, time.Now()
+	s.lockSeen, s.lockSeenAt = &e, time.Now()
 	s.kvMu.Unlock()
 	return true, nil
 }
@@ -475,6 +475,13 @@ type entry struct {
 	there bool
 	rev   uint64
 	err   error
+}
+
+// read is direct's answer for key k as one entry.
+func (s *Store) read(k string) entry {
+	var e entry
+	e.data, e.there, e.rev, e.err = s.direct(k)
+	return e
 }
 
 func (s *Store) ctx() (context.Context, context.CancelFunc) {
@@ -652,8 +659,8 @@ var errHeld = errors.New("held")
 // journal or take one away.
 func (s *Store) take(ctx context.Context, seen *entry) (rev uint64, journal <-chan entry, err error) {
 	if seen == nil {
-		seen = &entry{}
-		seen.data, seen.there, seen.rev, seen.err = s.direct(lockKey)
+		e := s.read(lockKey)
+		seen = &e
 	}
 	if seen.err != nil {
 		return 0, nil, seen.err
@@ -663,11 +670,7 @@ func (s *Store) take(ctx context.Context, seen *entry) (rev uint64, journal <-ch
 	}
 	if s.replicas == 1 {
 		read := make(chan entry, 1) // never blocks, taken or not
-		go func() {
-			var e entry
-			e.data, e.there, e.rev, e.err = s.direct(journalKey)
-			read <- e
-		}()
+		go func() { read <- s.read(journalKey) }()
 		journal = read
 	}
 	rev, err = s.takeAt(ctx, seen.rev)
@@ -872,22 +875,19 @@ func (s *Store) Commit(ws []store.Write) ([]string, error) {
 // the lock held), reading the journal from read when take read it beside
 // taking the lock, else now.
 func (s *Store) rollForward(read <-chan entry) error {
-	var data []byte
-	var there bool
-	var err error
+	var e entry
 	if read != nil {
-		e := <-read
-		data, there, err = e.data, e.there, e.err
+		e = <-read
 	} else {
-		data, there, _, err = s.direct(journalKey)
+		e = s.read(journalKey)
 	}
-	if err != nil {
-		return s.fail("journal", err)
+	if e.err != nil {
+		return s.fail("journal", e.err)
 	}
-	if !there {
+	if !e.there {
 		return nil
 	}
-	gone, err := parseJournal(data)
+	gone, err := parseJournal(e.data)
 	if err != nil {
 		return fmt.Errorf("%s: %v", s.Where("journal"), err)
 	}
