@@ -96,12 +96,19 @@ func (a *app) runOnBackend(args []string) (code int, ran bool) {
 			return 0, false // it writes the local config, and reaches nothing
 		}
 	}
-	url := a.backendURL()
-	if url == "" {
+	if a.env.Getenv("CONCH_BACKEND_URL") == "" && !a.localConfig().MayNameBackend() {
 		return 0, false
 	}
+	// A config with a [backend] table hands over before it is decoded:
+	// decoding costs this process more than the rest of its start, and
+	// conch-nats decodes it anyway (and runs a home it names no backend
+	// for as conch would).
 	err := execBeside(a.env, conchNats, args)
 	// Only a failed exec returns.
+	url := a.backendURL()
+	if url == "" {
+		return 0, false // the table names none: the local home
+	}
 	msg := fmt.Sprintf("the home is on the backend %s, and %s cannot be run: %v (go install github.com/conch-sh/conch/cmd/conch-nats)", url, conchNats, err)
 	if errors.Is(err, errNoExec) {
 		msg = fmt.Sprintf("the home is on the backend %s, and this system cannot run %s in conch's place (Windows has no exec): run %s itself, or a conch built with go install -tags nats ./cmd/conch", url, conchNats, conchNats)

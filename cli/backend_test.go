@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/conch-sh/conch/state/store"
 )
 
 // TestBackendWithoutExec: where a process cannot be replaced (Windows), a
@@ -34,5 +36,51 @@ func TestBackendWithoutExec(t *testing.T) {
 	e.Exec = nil
 	if code := Main([]string{"hook", "claude"}, e); code != ExitOK || out.Len() != 0 || !strings.HasPrefix(errs.String(), "conch: warning: hook: ") || !strings.Contains(errs.String(), "in conch's place") {
 		t.Errorf("a hook: exit %d, %q, %q", code, out, errs)
+	}
+}
+
+// closeCount is a backend of local files that counts its closes.
+type closeCount struct {
+	*store.Files
+	closed int
+}
+
+func (s *closeCount) Close()                         { s.closed++ }
+func (s *closeCount) URL() string                    { return "nats://127.0.0.1:4222" }
+func (s *closeCount) Bucket() string                 { return "conch" }
+func (s *closeCount) Health() (BackendHealth, error) { return BackendHealth{}, nil }
+
+// TestMainClosesTheBackend: every command that opened a home on a backend
+// closes it once before it exits, reading or writing, a hook too: the
+// store's last unlock goes out as it closes (natsstore), and one left
+// open at exit would leave the lock to run out.
+func TestMainClosesTheBackend(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	be := &closeCount{Files: store.NewFiles(home, nil, 0)}
+	for _, c := range []struct {
+		input string
+		args  []string
+	}{
+		{"", []string{"chat", "new", "--title", "T"}},
+		{"", []string{"chats", "list"}},
+		{"", []string{"step", "run", "--chat", "c_1", "--pid", "1"}},
+		{"", []string{"notes", "--chat", "c_1"}},
+		{`{"session_id":"S1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, []string{"hook", "claude"}},
+		{"", []string{"chat", "show", "c_9"}}, // fails: closed all the same
+	} {
+		be.closed = 0
+		env, _, errs := hookEnv(t, home, c.input)
+		get := env.Getenv
+		env.Getenv = func(k string) string {
+			if k == "CONCH_BACKEND_URL" {
+				return "nats://127.0.0.1:4222"
+			}
+			return get(k)
+		}
+		env.OpenBackend = func(BackendConfig) (BackendStore, error) { return be, nil }
+		Main(c.args, env)
+		if be.closed != 1 {
+			t.Errorf("conch %v closed the backend %d times, want once (%s)", c.args, be.closed, errs)
+		}
 	}
 }

@@ -159,6 +159,13 @@ func Main(args []string, env Env) int {
 	growStack(len(args))
 	a := &app{env: env}
 	code := a.main(args)
+	if a.home != nil {
+		// A home on a backend sends its last unlock as it closes (one
+		// left open at exit would leave the lock to run out), and before
+		// the receipts go: a command killed while letting go of the lock
+		// has said nothing that stands.
+		a.home.Close()
+	}
 	if code == ExitOK {
 		code = a.confirm()
 	}

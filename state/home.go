@@ -153,11 +153,18 @@ func ReadLocalConfig(dir string, fsys store.FS) *LocalConfig {
 	return &LocalConfig{dir: dir, data: data, err: err}
 }
 
+// MayNameBackend says whether the config (nil: none) has a [backend]
+// table, which may
+// name a backend (false: it names none), without decoding it.
+func (c *LocalConfig) MayNameBackend() bool {
+	return c != nil && c.err == nil && bytes.Contains(c.data, []byte("[backend]"))
+}
+
 // BackendURL is the url of the backend its [backend] names, "" for none,
 // or for a config that cannot be read: opening the home says what is
 // wrong with that.
 func (c *LocalConfig) BackendURL() string {
-	if c.err != nil || !bytes.Contains(c.data, []byte("[backend]")) {
+	if !c.MayNameBackend() {
 		return "" // the local home, at the cost of one read
 	}
 	var cfg Config
@@ -258,6 +265,15 @@ func (h *Home) where(rel string) string { return h.store.Where(rel) }
 
 // Store is the store the home's records are in.
 func (h *Home) Store() store.Store { return h.store }
+
+// Close lets go of what the home's store holds open (a backend's
+// connection, which sends what is still to go with it, its last unlock):
+// a command closes its home before it exits.
+func (h *Home) Close() {
+	if c, ok := h.store.(interface{ Close() }); ok {
+		c.Close()
+	}
+}
 
 // Local is this computer's own files of the home (CONCH_HOME): the records
 // themselves unless they are shared on a backend.

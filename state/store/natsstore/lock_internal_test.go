@@ -42,20 +42,18 @@ func TestAwaitLockWithoutBucket(t *testing.T) {
 	}
 }
 
-// Taking the lock reads its key once (the read that told the bucket was
-// there, by Exists as a command opening the home asks, serves the taking
-// too) and the journal once, beside the taking.
-func TestLockReadsOnce(t *testing.T) {
-	srv := natstest.Start(t)
-	commit(t, open(t, srv.URL, "once"), store.Write{Key: "index.json", Data: []byte(`{}`)})
-	spy, err := nats.Connect(srv.URL)
+// spyGets counts the direct gets of home's keys on the server at url, by
+// key, until the count is asked for.
+func spyGets(t *testing.T, url, home string) (count func() map[string]int) {
+	t.Helper()
+	spy, err := nats.Connect(url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer spy.Close()
+	t.Cleanup(spy.Close)
 	var mu sync.Mutex
 	gets := map[string]int{}
-	prefix := "$JS.API.DIRECT.GET.KV_once.$KV.once."
+	prefix := "$JS.API.DIRECT.GET.KV_" + home + ".$KV." + home + "."
 	sub, err := spy.Subscribe(prefix+">", func(m *nats.Msg) {
 		mu.Lock()
 		gets[strings.TrimPrefix(m.Subject, prefix)]++
@@ -67,6 +65,25 @@ func TestLockReadsOnce(t *testing.T) {
 	if err := spy.Flush(); err != nil {
 		t.Fatal(err)
 	}
+	return func() map[string]int {
+		t.Helper()
+		if err := spy.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		_ = sub.Unsubscribe()
+		mu.Lock()
+		defer mu.Unlock()
+		return gets
+	}
+}
+
+// Taking the lock reads its key once (the read that told the bucket was
+// there, by Exists as a command opening the home asks, serves the taking
+// too) and the journal once, beside the taking.
+func TestLockReadsOnce(t *testing.T) {
+	srv := natstest.Start(t)
+	commit(t, open(t, srv.URL, "once"), store.Write{Key: "index.json", Data: []byte(`{}`)})
+	count := spyGets(t, srv.URL, "once")
 	s := open(t, srv.URL, "once")
 	if made, err := s.Exists(); err != nil || !made {
 		t.Fatalf("the home is not there (%v)", err)
@@ -76,14 +93,89 @@ func TestLockReadsOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	unlock()
-	if err := spy.Flush(); err != nil {
+	if gets := count(); gets[lockKey] != 1 || gets[journalKey] != 1 {
+		t.Errorf("one Lock read the lock %d times and the journal %d times, want once each (%v)", gets[lockKey], gets[journalKey], gets)
+	}
+}
+
+// A store's next Lock takes the lock from its own last unlock's answer
+// (which the unlock did not wait for), not from a read of the lock: a
+// command of two transactions reads the lock once.
+func TestRelockTakesFromTheUnlock(t *testing.T) {
+	srv := natstest.Start(t)
+	commit(t, open(t, srv.URL, "relock"), store.Write{Key: "index.json", Data: []byte(`{}`)})
+	count := spyGets(t, srv.URL, "relock")
+	s := open(t, srv.URL, "relock")
+	if made, err := s.Exists(); err != nil || !made {
+		t.Fatalf("the home is not there (%v)", err)
+	}
+	for range 3 {
+		unlock, err := s.Lock(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Commit([]store.Write{{Key: "index.json", Data: []byte(`{"n":1}`)}}); err != nil {
+			t.Fatal(err)
+		}
+		unlock()
+	}
+	if gets := count(); gets[lockKey] != 1 || gets[journalKey] != 3 {
+		t.Errorf("three Locks read the lock %d times and the journal %d times, want once and three times (%v)", gets[lockKey], gets[journalKey], gets)
+	}
+}
+
+// An unlock not waited for still frees the lock: another store, and this
+// one after it is closed, take it at once (the lock's time to live is
+// longer than either waits).
+func TestUnlockFreesTheLock(t *testing.T) {
+	srv := natstest.Start(t)
+	a, b := open(t, srv.URL, "free"), open(t, srv.URL, "free")
+	unlock, err := a.Lock(0)
+	if err != nil {
 		t.Fatal(err)
 	}
-	_ = sub.Unsubscribe()
-	mu.Lock()
-	defer mu.Unlock()
-	if gets[lockKey] != 1 || gets[journalKey] != 1 {
-		t.Errorf("one Lock read the lock %d times and the journal %d times, want once each (%v)", gets[lockKey], gets[journalKey], gets)
+	unlock()
+	a.Close()
+	unlock, err = b.Lock(lockTTL / 2)
+	if err != nil {
+		t.Fatalf("the lock a let go of and closed on: %v", err)
+	}
+	unlock()
+	unlock, err = b.Lock(lockTTL / 2)
+	if err != nil {
+		t.Fatalf("b's own lock after its unlock: %v", err)
+	}
+	unlock()
+}
+
+// The unlock of a lock that ran out, and was taken by another since, lets
+// nothing go: its deletion expects the revision this holder took, so it
+// fails, and this store's next Lock, finding no answer to take the lock
+// from, reads it held and waits.
+func TestUnlockOfALockRunOut(t *testing.T) {
+	srv := natstest.Start(t)
+	a, b, c := open(t, srv.URL, "ranout"), open(t, srv.URL, "ranout"), open(t, srv.URL, "ranout")
+	unlockA, err := a.Lock(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The lock runs out (as the server's marker would say), and b takes it.
+	gone := nats.NewMsg("$KV.ranout." + lockKey)
+	gone.Header.Set("KV-Operation", "DEL")
+	if _, err := a.js.PublishMsg(context.Background(), gone); err != nil {
+		t.Fatal(err)
+	}
+	unlockB, err := b.Lock(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlockB()
+	unlockA()
+	for name, s := range map[string]*Store{"a": a, "c": c} {
+		if unlock, err := s.Lock(300 * time.Millisecond); err == nil {
+			unlock()
+			t.Errorf("%s took the lock b holds, after a's unlock of the lock that ran out", name)
+		}
 	}
 }
 

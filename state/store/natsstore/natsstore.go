@@ -103,6 +103,11 @@ type Store struct {
 	// taking or renewal, plus its time to live, less a margin.
 	leased time.Time
 	stop   chan struct{} // ends the renewal
+	// released is the answer to this store's last unlock, which is not
+	// waited for (the command goes on, or exits, with its deletion on its
+	// way; Close sends it): the next Lock takes from it the revision the
+	// lock was freed at, in place of reading the lock.
+	released jetstream.PubAckFuture
 }
 
 // ValidHome says whether name can be a home on a server: a bucket's name.
@@ -206,7 +211,8 @@ func expand(p string) string {
 	return p
 }
 
-// Close lets go of the connection.
+// Close lets go of the connection, sending what is still to go: the last
+// unlock's deletion (a store never closed leaves the lock to run out).
 func (s *Store) Close() { s.nc.Close() }
 
 // URL is the server's address, as configured.
@@ -622,7 +628,11 @@ func (s *Store) Lock(wait time.Duration) (func(), error) {
 	timeout := func() error {
 		return &lock.TimeoutError{Path: s.Where("lock"), Waited: time.Since(start)}
 	}
-	rev, journal, err := s.take(ctx, s.seenLock())
+	seen := s.seenLock()
+	if freed := s.freed(ctx); freed != nil {
+		seen = freed
+	}
+	rev, journal, err := s.take(ctx, seen)
 	if errors.Is(err, errHeld) {
 		rev, journal, err = s.awaitLock(ctx)
 	}
@@ -647,14 +657,36 @@ func (s *Store) Lock(wait time.Duration) (func(), error) {
 
 var errHeld = errors.New("held")
 
+// freed is the lock as this store's last unlock left it, once that
+// deletion's answer is in: free, at the deletion's revision. It is nil
+// when there was none, or it failed (a lock that ran out and was taken
+// by another), or no answer came within ctx: the lock is read then.
+func (s *Store) freed(ctx context.Context) *entry {
+	s.mu.Lock()
+	f := s.released
+	s.released = nil
+	s.mu.Unlock()
+	if f == nil {
+		return nil
+	}
+	select {
+	case ack := <-f.Ok():
+		return &entry{rev: ack.Sequence}
+	case <-f.Err():
+	case <-ctx.Done():
+	}
+	return nil
+}
+
 // take takes the lock if it is free: one read of its key (seen, when
-// the caller has just read it; else read now), one publish that expects
-// the revision read (so of two takers one wins).
+// the caller has just read it, or when this store's own unlock freed it;
+// else read now), one publish that expects the revision read (so of two
+// takers one wins).
 //
 // On a bucket of one replica the journal is read beside the publish, not
 // after its answer (journal, which rollForward takes): one round trip
 // less at every lock. What it reads is what a read under the lock would:
-// it is sent once the lock was read free at rev, and the publish succeeds
+// it is sent once the lock was known free at rev, and the publish succeeds
 // only if the lock is still at rev, so no holder came between to write a
 // journal or take one away.
 func (s *Store) take(ctx context.Context, seen *entry) (rev uint64, journal <-chan entry, err error) {
@@ -795,14 +827,17 @@ func (s *Store) unlock() {
 	}
 	close(s.stop)
 	s.stop = nil
-	ctx, cancel := s.ctx()
-	defer cancel()
 	// Expecting the revision: a lock that ran out and was taken by
-	// another is not this holder's to let go.
+	// another is not this holder's to let go. Its answer is not waited
+	// for (a round trip of every command that writes): whether it came
+	// to nothing (that lock was not this holder's any more) changes
+	// nothing here, and the next Lock of this store reads it (freed).
 	m := nats.NewMsg("$KV." + s.bucket + "." + lockKey)
 	m.Header.Set("KV-Operation", "DEL")
 	m.Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(s.lockRev, 10))
-	_, _ = s.js.PublishMsg(ctx, m)
+	if f, err := s.js.PublishMsgAsync(m); err == nil {
+		s.released = f
+	}
 }
 
 // batchMsg is one message of a commit.
