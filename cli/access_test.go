@@ -2,7 +2,6 @@ package cli
 
 import (
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -65,11 +64,6 @@ func TestHotCommandsMatchTheWholeTree(t *testing.T) {
 		}
 		if g, w := shape(got), shape(want); !slices.Equal(g, w) {
 			t.Errorf("%s built alone differs from the whole tree:\n%v\n%v", name, g, w)
-		}
-	}
-	for args, want := range map[string]string{"step edit": "step", "--chat c_1 notes": "notes", "--json --chat=c_2 chats list": "chats", "": "", "-- step": ""} {
-		if got := firstWord(strings.Fields(args)); got != want {
-			t.Errorf("firstWord(%q) = %q, want %q", args, got, want)
 		}
 	}
 }

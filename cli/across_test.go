@@ -374,6 +374,62 @@ func TestConchRunsConchNats(t *testing.T) {
 	}
 }
 
+// A plain conch gives a command on a home on a backend over to conch-nats
+// as its process starts (package handover/early), before cobra and the
+// rest of conch start, whose start-up the command would not use: here
+// the package inits the first process ran (GODEBUG=inittrace=1) before
+// a stand-in conch-nats took its place. A [backend] table that names no
+// url hands over too (conch-nats runs it as a local home), and a command
+// that never reaches the records (version) does not.
+func TestConchHandsOverFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the real binary is not built")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "conch"), "../cmd/conch").CombinedOutput(); err != nil {
+		t.Fatalf("building conch: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "conch-nats"), []byte("#!/bin/sh\necho \"conch-nats $*\"\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	run := func(config string, args ...string) (string, string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(filepath.Join(bin, "conch"), args...)
+		cmd.Env = append(conchEnv(home, ""), "GODEBUG=inittrace=1")
+		var out, errb strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("conch %v: %v: %s", args, err, errb.String())
+		}
+		return out.String(), errb.String()
+	}
+	for _, config := range []string{"[backend]\nurl = \"nats://127.0.0.1:4222\"\n", "[backend]\n# url = \"nats://127.0.0.1:4222\"\n"} {
+		out, inits := run(config, "step", "run", "--chat", "c_1", "--pid", "1")
+		if out != "conch-nats step run --chat c_1 --pid 1\n" {
+			t.Fatalf("%q: conch step said %q, want conch-nats's words (%s)", config, out, inits)
+		}
+		for _, late := range []string{"github.com/spf13/cobra", "github.com/conch-sh/conch/state ", "github.com/fsnotify/fsnotify", "net "} {
+			if strings.Contains(inits, "init "+late) {
+				t.Errorf("%q: conch started %s before it handed over:\n%s", config, late, inits)
+			}
+		}
+		if !strings.Contains(inits, "init os ") {
+			t.Errorf("%q: no init trace of the first process: %q", config, inits)
+		}
+	}
+	if out, inits := run("[backend]\nurl = \"nats://127.0.0.1:4222\"\n", "version"); strings.Contains(out, "conch-nats") || !strings.Contains(inits, "init github.com/spf13/cobra") {
+		t.Errorf("conch version handed over: %q", out)
+	}
+}
+
 // startHub runs conch-hub as a person does, with its credentials (--auth)
 // on 127.0.0.1, and reads the join line it prints: the URL and the token.
 func startHub(t *testing.T, args ...string) (cmd *exec.Cmd, url, token string) {

@@ -6,16 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/conch-sh/conch/internal/handover"
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 	"github.com/conch-sh/conch/state/store"
@@ -52,7 +50,7 @@ type BackendHealth struct {
 }
 
 // conchNats is the conch that links the NATS client.
-const conchNats = "conch-nats"
+const conchNats = handover.ConchNats
 
 // backendURL is the backend the home names: CONCH_BACKEND_URL, else
 // config.toml's [backend] url; "" for a local home. A config that cannot
@@ -84,25 +82,15 @@ func (a *app) localConfig() *state.LocalConfig {
 // and streams, in place of this process (ran is false when there is
 // nothing to do). conch-nats is looked for beside conch, then on PATH.
 func (a *app) runOnBackend(args []string) (code int, ran bool) {
-	if a.env.OpenBackend != nil {
+	if a.env.OpenBackend != nil || !handover.Runs(args) {
 		return 0, false
-	}
-	switch firstWord(args) {
-	case "", "version", "help", "completion", "mcp":
-		// conch mcp runs conch-mcp, which links the backend's client.
-		return 0, false
-	case "backend":
-		if i := slices.Index(args, "backend"); firstWord(args[i+1:]) == "join" {
-			return 0, false // it writes the local config, and reaches nothing
-		}
 	}
 	if a.env.Getenv("CONCH_BACKEND_URL") == "" && !a.localConfig().MayNameBackend() {
 		return 0, false
 	}
-	// A config with a [backend] table hands over before it is decoded:
-	// decoding costs this process more than the rest of its start, and
-	// conch-nats decodes it anyway (and runs a home it names no backend
-	// for as conch would).
+	// A config with a [backend] table hands over before it is decoded
+	// (as package early does before conch starts): conch-nats decodes it,
+	// and runs a home it names no backend for as conch would.
 	err := execBeside(a.env, conchNats, args)
 	// Only a failed exec returns.
 	url := a.backendURL()
@@ -113,7 +101,7 @@ func (a *app) runOnBackend(args []string) (code int, ran bool) {
 	if errors.Is(err, errNoExec) {
 		msg = fmt.Sprintf("the home is on the backend %s, and this system cannot run %s in conch's place (Windows has no exec): run %s itself, or a conch built with go install -tags nats ./cmd/conch", url, conchNats, conchNats)
 	}
-	if firstWord(args) == "hook" {
+	if handover.FirstWord(args) == "hook" {
 		// A hook never breaks the session it serves.
 		fmt.Fprintf(a.env.Err, "conch: warning: hook: %s\n", msg)
 		return ExitOK, true
@@ -132,27 +120,15 @@ func execBeside(env Env, name string, args []string) error {
 	if env.Exec == nil {
 		return errNoExec
 	}
-	exe := ""
+	self := ""
 	if env.Exe != nil {
-		if self := env.Exe(); self != "" {
-			if p := filepath.Join(filepath.Dir(self), name); fileExists(p) {
-				exe = p
-			}
-		}
+		self = env.Exe()
 	}
-	if exe == "" {
-		p, err := exec.LookPath(name)
-		if err != nil {
-			return errors.New("not beside conch, nor on PATH")
-		}
-		exe = p
+	exe, err := handover.Find(self, name)
+	if err != nil {
+		return err
 	}
 	return env.Exec(exe, append([]string{exe}, args...), os.Environ())
-}
-
-func fileExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && !st.IsDir()
 }
 
 // backend is the store config.toml's [backend] names (CONCH_BACKEND_URL

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +83,47 @@ func TestMainClosesTheBackend(t *testing.T) {
 		if be.closed != 1 {
 			t.Errorf("conch %v closed the backend %d times, want once (%s)", c.args, be.closed, errs)
 		}
+	}
+}
+
+// A [backend] table that names no url hands over all the same (conch-nats
+// runs it as a local home); where conch-nats cannot be run, conch runs it
+// as the local home itself, with no word of a backend.
+func TestBackendTableWithoutURL(t *testing.T) {
+	home := filepath.Join(t.TempDir(), "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("[backend]\n# url = \"nats://127.0.0.1:4222\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var ran []string
+	for _, exec := range []func(string, []string, []string) error{
+		func(path string, argv, env []string) error { ran = argv; return errors.New("exec format error") },
+		nil,
+	} {
+		e, out, errs := hookEnv(t, home, "")
+		e.Exec = exec
+		e.Exe = func() string { return "" }
+		t.Setenv("PATH", t.TempDir())
+		if exec != nil {
+			bin := filepath.Join(filepath.Dir(home), "bin")
+			if err := os.MkdirAll(bin, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(bin, conchNats), []byte("#!/bin/sh\n"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			e.Exe = func() string { return filepath.Join(bin, "conch") }
+		}
+		if code := Main([]string{"chat", "new", "--title", "T"}, e); code != ExitOK || errs.Len() != 0 {
+			t.Errorf("exit %d, said %q %q; want the chat made in the local home", code, out, errs)
+		}
+	}
+	if len(ran) == 0 || filepath.Base(ran[0]) != conchNats {
+		t.Errorf("conch did not try conch-nats first: %q", ran)
+	}
+	if _, err := os.Stat(filepath.Join(home, "chats", "c_2.json")); err != nil {
+		t.Errorf("the second chat is not in the local home: %v", err)
 	}
 }

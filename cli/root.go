@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/conch-sh/conch/internal/handover"
 	"github.com/conch-sh/conch/render"
 	"github.com/conch-sh/conch/state"
 	"github.com/conch-sh/conch/state/store"
@@ -351,7 +352,7 @@ func (a *app) newRoot(args []string) *cobra.Command {
 	// The hot commands (a harness runs them at every step) build only
 	// their own branch of the tree: the whole of it is a few hundred
 	// allocations, and in a new process every fresh page is a fault.
-	if build, ok := a.hotCommands()[firstWord(args)]; ok {
+	if build, ok := a.hotCommands()[handover.FirstWord(args)]; ok {
 		root.AddCommand(build())
 		return root
 	}
@@ -382,23 +383,6 @@ func (a *app) hotCommands() map[string]func() *cobra.Command {
 		"task":    func() *cobra.Command { return newTaskGroup(a) },
 		"hook":    func() *cobra.Command { return newHookGroup(a) },
 	}
-}
-
-// firstWord is the command a run names: its first word that is not a flag
-// (or a flag's value), "" when there is none.
-func firstWord(args []string) string {
-	for i := 0; i < len(args); i++ {
-		switch arg := args[i]; {
-		case arg == "--":
-			return ""
-		case arg == "--chat":
-			i++ // its value
-		case strings.HasPrefix(arg, "-"):
-		default:
-			return arg
-		}
-	}
-	return ""
 }
 
 func newChatGroup(a *app) *cobra.Command {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/conch-sh/conch/internal/handover"
 	"github.com/conch-sh/conch/state/store"
 )
 
@@ -153,11 +154,10 @@ func ReadLocalConfig(dir string, fsys store.FS) *LocalConfig {
 	return &LocalConfig{dir: dir, data: data, err: err}
 }
 
-// MayNameBackend says whether the config (nil: none) has a [backend]
-// table, which may
-// name a backend (false: it names none), without decoding it.
+// MayNameBackend says whether the config (nil: none) may name a backend,
+// without decoding it (handover.MayName): false is sure.
 func (c *LocalConfig) MayNameBackend() bool {
-	return c != nil && c.err == nil && bytes.Contains(c.data, []byte("[backend]"))
+	return c != nil && c.err == nil && handover.MayName(c.data)
 }
 
 // BackendURL is the url of the backend its [backend] names, "" for none,

@@ -2,7 +2,12 @@
 
 package main
 
-import "github.com/conch-sh/conch/cli"
+import (
+	"github.com/conch-sh/conch/cli"
+	// A command on a home on a backend is given over to conch-nats as
+	// the process starts, before the rest of conch does.
+	_ "github.com/conch-sh/conch/internal/handover/early"
+)
 
 // env is the process's environment. This conch does not link the NATS
 // client (its start-up would cost every local command): a home on a
