@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,13 +41,16 @@ func TestBackendWithoutExec(t *testing.T) {
 	}
 }
 
-// closeCount is a backend of local files that counts its closes.
+// closeCount is a backend of local files that counts its closes, and
+// keeps the keys it was asked to read ahead.
 type closeCount struct {
 	*store.Files
 	closed int
+	ahead  []string
 }
 
 func (s *closeCount) Close()                         { s.closed++ }
+func (s *closeCount) ReadAhead(keys ...string)       { s.ahead = append(s.ahead, keys...) }
 func (s *closeCount) URL() string                    { return "nats://127.0.0.1:4222" }
 func (s *closeCount) Bucket() string                 { return "conch" }
 func (s *closeCount) Health() (BackendHealth, error) { return BackendHealth{}, nil }
@@ -54,7 +58,8 @@ func (s *closeCount) Health() (BackendHealth, error) { return BackendHealth{}, n
 // TestMainClosesTheBackend: every command that opened a home on a backend
 // closes it once before it exits, reading or writing, a hook too: the
 // store's last unlock goes out as it closes (natsstore), and one left
-// open at exit would leave the lock to run out.
+// open at exit would leave the lock to run out. A step reads its chat's
+// record ahead, beside taking the lock.
 func TestMainClosesTheBackend(t *testing.T) {
 	home := filepath.Join(t.TempDir(), "home")
 	be := &closeCount{Files: store.NewFiles(home, nil, 0)}
@@ -69,7 +74,7 @@ func TestMainClosesTheBackend(t *testing.T) {
 		{`{"session_id":"S1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, []string{"hook", "claude"}},
 		{"", []string{"chat", "show", "c_9"}}, // fails: closed all the same
 	} {
-		be.closed = 0
+		be.closed, be.ahead = 0, nil
 		env, _, errs := hookEnv(t, home, c.input)
 		get := env.Getenv
 		env.Getenv = func(k string) string {
@@ -82,6 +87,9 @@ func TestMainClosesTheBackend(t *testing.T) {
 		Main(c.args, env)
 		if be.closed != 1 {
 			t.Errorf("conch %v closed the backend %d times, want once (%s)", c.args, be.closed, errs)
+		}
+		if c.args[0] == "step" && !slices.Equal(be.ahead, []string{"chats/c_1.json"}) {
+			t.Errorf("conch step read %q ahead, want its chat's record", be.ahead)
 		}
 	}
 }

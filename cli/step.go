@@ -65,6 +65,7 @@ func runStep(o *stepOptions) error {
 		in.Files = append(in.Files, absPath(o.Cwd, f))
 	}
 	var v *state.Verdict
+	o.Home.home.ReadAhead(o.Actor.ID) // the step reads its chat first
 	err := o.Home.update(func(tx *state.Tx) error {
 		if _, err := tx.Replies().Step(o.Actor, in); err != nil {
 			return err

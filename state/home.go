@@ -279,6 +279,15 @@ func (h *Home) Close() {
 // themselves unless they are shared on a backend.
 func (h *Home) Local() store.Store { return h.local }
 
+// ReadAhead names the chat whose record the next Update reads first (a
+// step's actor): a home on a backend reads it beside taking the lock
+// (store.ReadAhead), a round trip less. What the Update reads is the same.
+func (h *Home) ReadAhead(chat string) {
+	if ra, ok := h.store.(store.ReadAhead); ok && ValidID(chat) {
+		ra.ReadAhead(chatRel(chat))
+	}
+}
+
 // Update runs fn under the home's lock and writes what it changed. If fn
 // fails, nothing is written.
 //

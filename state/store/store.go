@@ -62,6 +62,15 @@ type Store interface {
 	Where(key string) string
 }
 
+// ReadAhead is a Store that may read records beside taking its lock (a
+// backend, where every read is a round trip). ReadAhead names the keys
+// the next Lock's holder reads first; a read of one under that lock is
+// answered from there, as it would have been read then, until the
+// holder commits or lets go. It changes no answer, only when it is read.
+type ReadAhead interface {
+	ReadAhead(keys ...string)
+}
+
 // Mender is what conch doctor and its repair need of a store whose
 // records are files: to look at them as files, independently of the code
 // that writes them, and to mend what it finds. Files is one; a store that

@@ -254,3 +254,90 @@ func TestLockFromAnOldRead(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A key read ahead is read beside taking the lock, and answers the
+// holder's first Get of it as a read then would: the record as the lock
+// found it, then, once the holder has committed, what it wrote; and not
+// a record the Lock's roll forward deleted, nor one read before a wait
+// for the lock (another holder's change is read).
+func TestReadAhead(t *testing.T) {
+	srv := natstest.Start(t)
+	const key = "chats/c_1.json"
+	get := func(s *Store) string {
+		t.Helper()
+		data, err := s.Get(key)
+		if errors.Is(err, store.ErrNotFound) {
+			return "not found"
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	s := open(t, srv.URL, "ahead")
+	commit(t, s, store.Write{Key: key, Data: []byte("v1")})
+	if made, err := s.Exists(); err != nil || !made {
+		t.Fatalf("the home is not there (%v)", err)
+	}
+	s.ReadAhead(key)
+	unlock, err := s.Lock(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.aheadRead) != 1 {
+		t.Errorf("the Lock read %d keys ahead, want 1", len(s.aheadRead))
+	}
+	if got := get(s); got != "v1" {
+		t.Errorf("under the lock, read ahead: %q, want v1", got)
+	}
+	s.ReadAhead(key)
+	unlock()
+	s.ReadAhead(key)
+	if unlock, err = s.Lock(0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit([]store.Write{{Key: key, Data: []byte("v2")}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(s); got != "v2" {
+		t.Errorf("after the holder's commit: %q, want v2", got)
+	}
+	unlock()
+
+	// Another holds the lock, writes v3 and lets go: the waiting Lock
+	// reads v3, not what a read ahead of its wait would have found.
+	b := open(t, srv.URL, "ahead")
+	unlockB, err := b.Lock(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(200*time.Millisecond, func() {
+		if _, err := b.Commit([]store.Write{{Key: key, Data: []byte("v3")}}); err != nil {
+			t.Error(err)
+		}
+		unlockB()
+	})
+	s.ReadAhead(key)
+	if unlock, err = s.Lock(0); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(s); got != "v3" {
+		t.Errorf("after waiting for the lock: %q, want v3", got)
+	}
+	unlock()
+
+	// A journal left by a killed committer deletes the record: the Lock
+	// rolls it forward, and the record read ahead is not there.
+	gone, _ := json.Marshal([]string{encodeKey(key)})
+	if _, err := s.js.Publish(context.Background(), "$KV.ahead."+journalKey, gone); err != nil {
+		t.Fatal(err)
+	}
+	s.ReadAhead(key)
+	if unlock, err = s.Lock(0); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(s); got != "not found" {
+		t.Errorf("after the roll forward deleted it: %q, want not found", got)
+	}
+	unlock()
+}

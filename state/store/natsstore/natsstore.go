@@ -108,6 +108,11 @@ type Store struct {
 	// way; Close sends it): the next Lock takes from it the revision the
 	// lock was freed at, in place of reading the lock.
 	released jetstream.PubAckFuture
+	// ahead are the keys the next Lock reads beside taking the lock
+	// (ReadAhead), and aheadRead their reads once it is taken, each
+	// answering the holder's first Get of its key before it commits.
+	ahead     []string
+	aheadRead map[string]<-chan entry
 }
 
 // ValidHome says whether name can be a home on a server: a bucket's name.
@@ -511,7 +516,11 @@ func (s *Store) Where(key string) string {
 }
 
 func (s *Store) Get(key string) ([]byte, error) {
-	data, there, _, err := s.direct(encodeKey(key))
+	e, ok := s.readAhead(encodeKey(key))
+	if !ok {
+		e = s.read(encodeKey(key))
+	}
+	data, there, err := e.data, e.there, e.err
 	switch {
 	case errors.Is(err, errNoBucket), err == nil && !there:
 		return nil, fmt.Errorf("%s: %w", s.Where(key), store.ErrNotFound)
@@ -632,9 +641,14 @@ func (s *Store) Lock(wait time.Duration) (func(), error) {
 	if freed := s.freed(ctx); freed != nil {
 		seen = freed
 	}
-	rev, journal, err := s.take(ctx, seen)
+	s.mu.Lock()
+	keys := s.ahead
+	s.ahead = nil
+	s.mu.Unlock()
+	rev, journal, ahead, err := s.take(ctx, seen, keys)
 	if errors.Is(err, errHeld) {
 		rev, journal, err = s.awaitLock(ctx)
+		ahead = nil
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -646,6 +660,7 @@ func (s *Store) Lock(wait time.Duration) (func(), error) {
 	s.lockRev = rev
 	s.leased = start.Add(lockTTL - leaseMargin)
 	s.stop = make(chan struct{})
+	s.aheadRead = ahead
 	s.mu.Unlock()
 	go s.renew(s.stop)
 	if err := s.rollForward(journal); err != nil {
@@ -683,33 +698,71 @@ func (s *Store) freed(ctx context.Context) *entry {
 // else read now), one publish that expects the revision read (so of two
 // takers one wins).
 //
-// On a bucket of one replica the journal is read beside the publish, not
-// after its answer (journal, which rollForward takes): one round trip
-// less at every lock. What it reads is what a read under the lock would:
-// it is sent once the lock was known free at rev, and the publish succeeds
-// only if the lock is still at rev, so no holder came between to write a
-// journal or take one away.
-func (s *Store) take(ctx context.Context, seen *entry) (rev uint64, journal <-chan entry, err error) {
+// On a bucket of one replica the journal, and the keys read ahead, are
+// read beside the publish, not after its answer (journal, which
+// rollForward takes, and ahead, by key): a round trip less for each at
+// every lock. What they read is what a read under the lock would: they
+// are sent once the lock was known free at rev, and the publish succeeds
+// only if the lock is still at rev, so no holder came between to write
+// anything.
+func (s *Store) take(ctx context.Context, seen *entry, keys []string) (rev uint64, journal <-chan entry, ahead map[string]<-chan entry, err error) {
 	if seen == nil {
 		e := s.read(lockKey)
 		seen = &e
 	}
 	if seen.err != nil {
-		return 0, nil, seen.err
+		return 0, nil, nil, seen.err
 	}
 	if seen.there && len(seen.data) > 0 {
-		return 0, nil, errHeld
+		return 0, nil, nil, errHeld
 	}
 	if s.replicas == 1 {
-		read := make(chan entry, 1) // never blocks, taken or not
-		go func() { read <- s.read(journalKey) }()
-		journal = read
+		journal = s.readBeside(journalKey)
+		for _, k := range keys {
+			if ahead == nil {
+				ahead = make(map[string]<-chan entry, len(keys))
+			}
+			ahead[k] = s.readBeside(k)
+		}
 	}
 	rev, err = s.takeAt(ctx, seen.rev)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, nil, err
 	}
-	return rev, journal, nil
+	return rev, journal, ahead, nil
+}
+
+// readBeside reads key k in its own goroutine: its entry comes on the
+// channel, which never blocks, taken or not.
+func (s *Store) readBeside(k string) <-chan entry {
+	read := make(chan entry, 1)
+	go func() { read <- s.read(k) }()
+	return read
+}
+
+// ReadAhead names the keys the next Lock reads beside taking the lock
+// (store.ReadAhead).
+func (s *Store) ReadAhead(keys ...string) {
+	enc := make([]string, len(keys))
+	for i, k := range keys {
+		enc[i] = encodeKey(k)
+	}
+	s.mu.Lock()
+	s.ahead = enc
+	s.mu.Unlock()
+}
+
+// readAhead is the entry of key k the Lock read ahead, once (ok false:
+// none, or no longer: the holder committed, or let go).
+func (s *Store) readAhead(k string) (e entry, ok bool) {
+	s.mu.Lock()
+	read, ok := s.aheadRead[k]
+	delete(s.aheadRead, k)
+	s.mu.Unlock()
+	if !ok {
+		return entry{}, false
+	}
+	return <-read, true
 }
 
 // takeAt publishes the lock expecting its key's last revision to be rev.
@@ -757,7 +810,7 @@ func (s *Store) awaitLock(ctx context.Context) (uint64, <-chan entry, error) {
 		select {
 		case e = <-w.Updates():
 		case <-look.C:
-			rev, journal, err := s.take(ctx, nil)
+			rev, journal, _, err := s.take(ctx, nil, nil)
 			if errors.Is(err, errHeld) || err != nil && ctx.Err() == nil && transient(err) {
 				continue
 			}
@@ -827,6 +880,7 @@ func (s *Store) unlock() {
 	}
 	close(s.stop)
 	s.stop = nil
+	s.aheadRead = nil
 	// Expecting the revision: a lock that ran out and was taken by
 	// another is not this holder's to let go. Its answer is not waited
 	// for (a round trip of every command that writes): whether it came
@@ -854,6 +908,7 @@ func (s *Store) Commit(ws []store.Write) ([]string, error) {
 	if s.stop == nil {
 		return nil, errors.New("commit without the lock")
 	}
+	s.aheadRead = nil // read before what this commit writes
 	msgs := make([]batchMsg, 0, len(ws))
 	for _, class := range []bool{true, false} { // events first
 		for _, w := range ws {
@@ -933,6 +988,7 @@ func (s *Store) rollForward(read <-chan entry) error {
 
 // applyJournal deletes gone in batches, then the journal, with s.mu held.
 func (s *Store) applyJournal(gone []string) error {
+	s.aheadRead = nil // read before these deletions
 	for len(gone) > 0 {
 		n := min(len(gone), maxBatch-2)
 		msgs := make([]batchMsg, 0, n+1)
