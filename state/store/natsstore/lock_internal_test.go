@@ -341,3 +341,96 @@ func TestReadAhead(t *testing.T) {
 	}
 	unlock()
 }
+
+// The lock-free reads made after Open's read found the lock free answer
+// the first Lock's reads of the same records, when that Lock took the
+// lock at the next revision (nothing was written between): a command that
+// reads, then changes what it read (notes), reads each record once. When
+// another wrote between, or the holder commits, the records are read
+// again.
+func TestLockKeepsReads(t *testing.T) {
+	srv := natstest.Start(t)
+	keys := []string{"chats/c_1.json", "chats/c_2.json"}
+	w := open(t, srv.URL, "kept")
+	commit(t, w, store.Write{Key: keys[0], Data: []byte("a1")}, store.Write{Key: keys[1], Data: []byte("b1")})
+	get := func(s *Store, key string) string {
+		t.Helper()
+		data, err := s.Get(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	ready := func(s *Store) *Store {
+		t.Helper()
+		if made, err := s.Exists(); err != nil || !made {
+			t.Fatalf("the home is not there (%v)", err)
+		}
+		return s
+	}
+
+	count := spyGets(t, srv.URL, "kept")
+	s := ready(open(t, srv.URL, "kept"))
+	for _, k := range keys {
+		get(s, k)
+	}
+	unlock, err := s.Lock(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := get(s, keys[0]), get(s, keys[1]); a != "a1" || b != "b1" {
+		t.Errorf("under the lock: %q %q, want a1 b1", a, b)
+	}
+	if _, err := s.Commit([]store.Write{{Key: keys[0], Data: []byte("a2")}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(s, keys[0]); got != "a2" {
+		t.Errorf("after the holder's commit: %q, want a2", got)
+	}
+	unlock()
+	gets := count()
+	if n, m := gets[encodeKey(keys[0])], gets[encodeKey(keys[1])]; n != 2 || m != 1 {
+		t.Errorf("the records were read %d and %d times, want 2 (once more after the commit) and 1 (%v)", n, m, gets)
+	}
+
+	// Another writes between the lock-free read and the Lock: the
+	// record is read again under the lock.
+	s = ready(open(t, srv.URL, "kept"))
+	if got := get(s, keys[1]); got != "b1" {
+		t.Fatalf("read %q, want b1", got)
+	}
+	commit(t, w, store.Write{Key: keys[1], Data: []byte("b2")})
+	if unlock, err = s.Lock(0); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(s, keys[1]); got != "b2" {
+		t.Errorf("under the lock after another's commit: %q, want b2", got)
+	}
+	unlock()
+
+	// A write that took no lock (a holder whose lock ran out, still
+	// writing) leaves the lock as it was, but not the revisions: the
+	// record is read again under the lock.
+	s = ready(open(t, srv.URL, "kept"))
+	if got := get(s, keys[1]); got != "b2" {
+		t.Fatalf("read %q, want b2", got)
+	}
+	if _, err := w.js.Publish(context.Background(), "$KV.kept."+encodeKey(keys[1]), []byte("b3")); err != nil {
+		t.Fatal(err)
+	}
+	if unlock, err = s.Lock(0); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(s, keys[1]); got != "b3" {
+		t.Errorf("under the lock after a write without it: %q, want b3", got)
+	}
+	unlock()
+
+	// Reads made after the first Lock are not kept for the next.
+	if got := get(s, keys[1]); got != "b3" {
+		t.Fatalf("read %q, want b3", got)
+	}
+	if len(s.kept) != 0 {
+		t.Errorf("%d reads kept after the first Lock", len(s.kept))
+	}
+}

@@ -94,8 +94,15 @@ type Store struct {
 	kvMu        sync.Mutex
 	kvHandle    jetstream.KeyValue // bound when a watch or a list needs it
 	made        bool               // the bucket is there (known)
-	lockSeen    *entry             // exists' read of the lock's key, for the next take
-	lockSeenAt  time.Time
+	// first is the read of the lock's key Open starts (firstIn is closed
+	// once it is in, at firstAt): Exists asks by it, the first Lock takes
+	// the lock from it (firstUsed), and the lock-free reads made after
+	// it, while it says the lock is free, are kept for that Lock (kept).
+	first     entry
+	firstIn   chan struct{}
+	firstAt   time.Time
+	firstUsed bool
+	kept      map[string]entry
 
 	mu      sync.Mutex // the lock's revision, between renewal and commit
 	lockRev uint64
@@ -185,7 +192,14 @@ func Open(o Options) (*Store, error) {
 		nc.Close()
 		return nil, fmt.Errorf("backend %s: %v", o.URL, err)
 	}
-	s := &Store{url: o.URL, bucket: o.Home, replicas: o.Replicas, creds: o.Creds != "", timeout: o.Timeout, lockWait: o.LockWait, holder: []byte(o.Holder), nc: nc, js: js}
+	s := &Store{url: o.URL, bucket: o.Home, replicas: o.Replicas, creds: o.Creds != "", timeout: o.Timeout, lockWait: o.LockWait, holder: []byte(o.Holder), nc: nc, js: js, firstIn: make(chan struct{})}
+	go func() {
+		e := s.read(lockKey)
+		s.kvMu.Lock()
+		s.first, s.firstAt = e, time.Now()
+		s.kvMu.Unlock()
+		close(s.firstIn)
+	}()
 	return s, nil
 }
 
@@ -435,10 +449,8 @@ func parseDirect(status, desc, seq, op, marker string, data []byte) ([]byte, boo
 	return data, true, rev, nil
 }
 
-// exists says whether the bucket is there, asking once. It asks by
-// reading the lock's key, and keeps that read (lockSeen): the Lock that
-// follows, as one follows Exists in a command that writes, takes the lock
-// from it rather than read the key again.
+// exists says whether the bucket is there, asking once: by the read of
+// the lock's key Open started.
 func (s *Store) exists() (bool, error) {
 	s.kvMu.Lock()
 	made := s.made
@@ -446,34 +458,85 @@ func (s *Store) exists() (bool, error) {
 	if made {
 		return true, nil
 	}
-	e := s.read(lockKey)
+	<-s.firstIn
+	e := s.first
+	if e.err == nil {
+		return true, nil
+	}
+	e = s.read(lockKey) // once more: that read may have been cut short
 	if errors.Is(e.err, errNoBucket) {
 		return false, nil
 	}
 	if e.err != nil {
 		return false, s.fail("", e.err)
 	}
-	s.kvMu.Lock()
-	s.lockSeen, s.lockSeenAt = &e, time.Now()
-	s.kvMu.Unlock()
 	return true, nil
 }
 
-// seenLock is the read of the lock's key exists kept, once, if it is
-// recent (nil: none). Even recent it may be old: it only says which
-// revision the lock's publish expects, and a lock changed since fails
-// that publish, which then waits for the lock as if it had been read
-// held. So an old read costs a wait, never the lock; one older than
-// seenFresh is not used.
+// seenLock is the read of the lock's key Open started, for the first Lock
+// only, if it is recent and read (nil: none). Even recent it may be old:
+// it only says which revision the lock's publish expects, and a lock
+// changed since fails that publish, which then waits for the lock as if
+// it had been read held. So an old read costs a wait, never the lock;
+// one older than seenFresh is not used.
 func (s *Store) seenLock() *entry {
+	<-s.firstIn
 	s.kvMu.Lock()
 	defer s.kvMu.Unlock()
-	e := s.lockSeen
-	s.lockSeen = nil
-	if e == nil || time.Since(s.lockSeenAt) > seenFresh {
+	used := s.firstUsed
+	s.firstUsed = true
+	if used || s.first.err != nil || time.Since(s.firstAt) > seenFresh {
 		return nil
 	}
-	return e
+	e := s.first
+	return &e
+}
+
+// keeping says whether a lock-free read sent now is kept for the first
+// Lock: Open's read of the lock is in and found it free, and no Lock has
+// taken it (on a bucket of one replica, where every read is the leader's).
+func (s *Store) keeping() bool {
+	if s.replicas != 1 {
+		return false
+	}
+	select {
+	case <-s.firstIn:
+	default:
+		return false
+	}
+	s.kvMu.Lock()
+	defer s.kvMu.Unlock()
+	return !s.firstUsed && s.first.err == nil && !(s.first.there && len(s.first.data) > 0) && len(s.kept) < maxKept
+}
+
+// maxKept bounds the reads kept for the first Lock (chats list reads a
+// thousand records, and takes no lock).
+const maxKept = 64
+
+// keep keeps e, the read of key k, for the first Lock.
+func (s *Store) keep(k string, e entry) {
+	if e.err != nil {
+		return
+	}
+	s.kvMu.Lock()
+	defer s.kvMu.Unlock()
+	if s.firstUsed {
+		return
+	}
+	if s.kept == nil {
+		s.kept = make(map[string]entry)
+	}
+	s.kept[k] = e
+}
+
+// takeKept gives the reads kept for the first Lock, once: nothing is kept
+// after it.
+func (s *Store) takeKept() map[string]entry {
+	s.kvMu.Lock()
+	defer s.kvMu.Unlock()
+	kept := s.kept
+	s.kept = nil
+	return kept
 }
 
 // seenFresh is how long exists' read of the lock serves the next Lock.
@@ -516,9 +579,14 @@ func (s *Store) Where(key string) string {
 }
 
 func (s *Store) Get(key string) ([]byte, error) {
-	e, ok := s.readAhead(encodeKey(key))
+	k := encodeKey(key)
+	e, ok := s.readAhead(k)
 	if !ok {
-		e = s.read(encodeKey(key))
+		keep := !s.locked() && s.keeping()
+		e = s.read(k)
+		if keep {
+			s.keep(k, e)
+		}
 	}
 	data, there, err := e.data, e.there, e.err
 	switch {
@@ -638,8 +706,9 @@ func (s *Store) Lock(wait time.Duration) (func(), error) {
 		return &lock.TimeoutError{Path: s.Where("lock"), Waited: time.Since(start)}
 	}
 	seen := s.seenLock()
+	first := seen
 	if freed := s.freed(ctx); freed != nil {
-		seen = freed
+		seen, first = freed, nil
 	}
 	s.mu.Lock()
 	keys := s.ahead
@@ -648,7 +717,23 @@ func (s *Store) Lock(wait time.Duration) (func(), error) {
 	rev, journal, ahead, err := s.take(ctx, seen, keys)
 	if errors.Is(err, errHeld) {
 		rev, journal, err = s.awaitLock(ctx)
-		ahead = nil
+		ahead, first = nil, nil
+	}
+	// The lock-free reads kept since Open's read found the lock free at
+	// first.rev are what reads under the lock would be when the lock was
+	// taken at the next revision: nothing was written between.
+	kept := s.takeKept()
+	if err == nil && first != nil && rev == first.rev+1 && len(kept) > 0 {
+		if ahead == nil {
+			ahead = make(map[string]<-chan entry, len(kept))
+		}
+		for k, e := range kept {
+			if _, ok := ahead[k]; !ok {
+				read := make(chan entry, 1)
+				read <- e
+				ahead[k] = read
+			}
+		}
 	}
 	if err != nil {
 		if ctx.Err() != nil {
