@@ -17,13 +17,15 @@ import (
 // text tools (fold, scrub) beside the store, under the domain; the
 // install engine (harness/install), which knows a harness's files and
 // never conch's home, beside the domain, under the adapters that hold
-// its recipes.
+// its recipes; the hand-over's rules (internal/handover), which the
+// domain reads config.toml by and cmd/conch acts on as it starts, at the
+// bottom.
 var floors = []struct {
 	floor int
 	dirs  []string
 }{
-	{0, []string{"lock", "state/codec", "state/place", "state/proc", "state/fold", "state/digest", "state/store/natsstore/join"}},
-	{1, []string{"state/scrub", "state/store", "state/store/natsstore/hub"}},
+	{0, []string{"lock", "state/codec", "state/place", "state/proc", "state/fold", "state/digest", "state/store/natsstore/join", "internal/handover"}},
+	{1, []string{"state/scrub", "state/store", "state/store/natsstore/hub", "internal/handover/early"}},
 	{2, []string{"state/store/natsstore", "state/store/storetest", "state/store/natsstore/natstest"}},
 	{3, []string{"state", "harness/install"}},
 	{4, []string{"harness", "internal/benchhome"}},
