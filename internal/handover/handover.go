@@ -10,16 +10,16 @@
 // config names no backend after all as conch would.
 package handover
 
+// It imports only errors and os, which start first: package early's init
+// runs once every package its own imports stand on has been initialized,
+// and the linker takes the ready packages in the order of their paths,
+// so one import of strings (or bytes, slices, path/filepath) would wait
+// for reflect, encoding/json and the rest that sort before it. Hence the
+// few lines below that those packages would give.
 import (
-	"bytes"
 	"errors"
 	"os"
-	"slices"
-	"strings"
 )
-
-// It stands on no package that starts late (path/filepath, os/exec):
-// package early's init runs once this package's imports have.
 
 // ConchNats is the conch that links the NATS client.
 const ConchNats = "conch-nats"
@@ -33,7 +33,7 @@ func FirstWord(args []string) string {
 			return ""
 		case arg == "--chat":
 			i++ // its value
-		case strings.HasPrefix(arg, "-"):
+		case arg != "" && arg[0] == '-':
 		default:
 			return arg
 		}
@@ -50,8 +50,11 @@ func Runs(args []string) bool {
 	case "", "version", "help", "completion", "mcp":
 		return false
 	case "backend":
-		i := slices.Index(args, "backend")
-		return FirstWord(args[i+1:]) != "join"
+		for i, arg := range args {
+			if arg == "backend" {
+				return FirstWord(args[i+1:]) != "join"
+			}
+		}
 	}
 	return true
 }
@@ -59,7 +62,17 @@ func Runs(args []string) bool {
 // MayName says whether a home's config.toml may name a backend: it has a
 // [backend] table. False is sure (the local home); true is not, and the
 // config is decoded to tell.
-func MayName(config []byte) bool { return bytes.Contains(config, []byte("[backend]")) }
+func MayName(config []byte) bool { return contains(config, "[backend]") }
+
+// contains says whether b holds s.
+func contains(b []byte, s string) bool {
+	for i := 0; i+len(s) <= len(b); i++ {
+		if string(b[i:i+len(s)]) == s {
+			return true
+		}
+	}
+	return false
+}
 
 // Wanted says whether a plain conch gives the command args over: it runs
 // on a backend, and CONCH_BACKEND_URL names one or the config of the home
@@ -88,12 +101,23 @@ func Wanted(args []string, getenv func(string) string) bool {
 // PATH is not looked in, as os/exec refuses one) where name is a file
 // that may be run.
 func Find(self, name string) (string, error) {
-	if i := strings.LastIndexByte(self, os.PathSeparator); i >= 0 {
-		if p := join(self[:i], name); runnable(p) {
-			return p, nil
+	for i := len(self) - 1; i >= 0; i-- {
+		if self[i] == os.PathSeparator {
+			if p := join(self[:i], name); runnable(p) {
+				return p, nil
+			}
+			break
 		}
 	}
-	for _, dir := range strings.Split(os.Getenv("PATH"), string(os.PathListSeparator)) {
+	for path := os.Getenv("PATH"); path != ""; {
+		dir := path
+		path = ""
+		for i := 0; i < len(dir); i++ {
+			if dir[i] == os.PathListSeparator {
+				dir, path = dir[:i], dir[i+1:]
+				break
+			}
+		}
 		if p := join(dir, name); isAbs(dir) && runnable(p) {
 			return p, nil
 		}
@@ -102,12 +126,15 @@ func Find(self, name string) (string, error) {
 }
 
 func join(dir, name string) string {
-	return strings.TrimSuffix(dir, string(os.PathSeparator)) + string(os.PathSeparator) + name
+	if dir != "" && dir[len(dir)-1] == os.PathSeparator {
+		return dir + name
+	}
+	return dir + string(os.PathSeparator) + name
 }
 
 // isAbs says whether dir is absolute: rooted, or on Windows a drive's.
 func isAbs(dir string) bool {
-	return strings.HasPrefix(dir, string(os.PathSeparator)) || len(dir) > 2 && dir[1] == ':' && os.PathSeparator == '\\'
+	return dir != "" && dir[0] == os.PathSeparator || len(dir) > 2 && dir[1] == ':' && os.PathSeparator == '\\'
 }
 
 // runnable says whether p is a file that may be run (Windows keeps no

@@ -82,8 +82,9 @@ func TestWanted(t *testing.T) {
 	}
 }
 
-// The program is looked for beside conch first, then on PATH; a folder of
-// its name is not it.
+// The program is looked for beside conch first, then on PATH, in its
+// order (a relative or empty folder on it is passed over); a folder of its
+// name is not it.
 func TestFind(t *testing.T) {
 	dir := t.TempDir()
 	beside, onPath, folder := filepath.Join(dir, "bin"), filepath.Join(dir, "path"), filepath.Join(dir, "folder")
@@ -97,7 +98,7 @@ func TestFind(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	t.Setenv("PATH", onPath)
+	t.Setenv("PATH", "relative"+string(os.PathListSeparator)+string(os.PathListSeparator)+filepath.Join(dir, "none")+string(os.PathListSeparator)+onPath+string(os.PathListSeparator)+beside)
 	for self, want := range map[string]string{
 		filepath.Join(beside, "conch"): filepath.Join(beside, ConchNats),
 		filepath.Join(folder, "conch"): filepath.Join(onPath, ConchNats),
@@ -111,4 +112,44 @@ func TestFind(t *testing.T) {
 	if got, err := Find(filepath.Join(folder, "conch"), ConchNats); err == nil {
 		t.Errorf("Find with none beside and none on PATH = %q", got)
 	}
+}
+
+func TestContains(t *testing.T) {
+	for _, c := range []struct {
+		b, s string
+		want bool
+	}{{"[backend]", "[backend]", true}, {"x\n[backend]\n", "[backend]", true}, {"[backend", "[backend]", false}, {"", "[backend]", false}, {"abc", "", true}} {
+		if got := contains([]byte(c.b), c.s); got != c.want || got != strings.Contains(c.b, c.s) {
+			t.Errorf("contains(%q, %q) = %v, want %v", c.b, c.s, got, c.want)
+		}
+	}
+}
+
+// FuzzFirstWord holds the hand-written scans to the standard library's.
+func FuzzFirstWord(f *testing.F) {
+	f.Add("--chat c_1 step run", "[backend]\nurl = 1")
+	f.Add("-- backend join", "")
+	f.Fuzz(func(t *testing.T, words, config string) {
+		args := strings.Fields(words)
+		want := ""
+		for i := 0; i < len(args); i++ {
+			if args[i] == "--" {
+				break
+			}
+			if args[i] == "--chat" {
+				i++
+				continue
+			}
+			if !strings.HasPrefix(args[i], "-") {
+				want = args[i]
+				break
+			}
+		}
+		if got := FirstWord(args); got != want {
+			t.Errorf("FirstWord(%q) = %q, want %q", args, got, want)
+		}
+		if got := MayName([]byte(config)); got != strings.Contains(config, "[backend]") {
+			t.Errorf("MayName(%q) = %v", config, got)
+		}
+	})
 }
