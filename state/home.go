@@ -288,6 +288,14 @@ func (h *Home) ReadAhead(chat string) {
 	}
 }
 
+// prefetch starts reading the records at rels side by side, where the
+// store can (store.Prefetch); a local home reads each when it is asked.
+func (h *Home) prefetch(rels []string) {
+	if p, ok := h.store.(store.Prefetch); ok && len(rels) > 1 {
+		p.Prefetch(rels...)
+	}
+}
+
 // Update runs fn under the home's lock and writes what it changed. If fn
 // fails, nothing is written.
 //

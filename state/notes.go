@@ -241,6 +241,14 @@ func (d NotesView) readerLines(me *Chat) ([]ReaderLine, error) {
 		}
 		lines = append(lines, l)
 	}
+	// The records the lines below are most likely told from, read side by
+	// side on a home on a backend (one after another there, each is a
+	// round trip).
+	var ahead []string
+	for _, s := range others[:min(room, len(others))] {
+		ahead = append(ahead, chatRel(s.ID))
+	}
+	tx.h.prefetch(ahead)
 	err = tx.Claims().eachLive(func(cl *Claim) bool {
 		return cl.Computer == computer && claimNear(cl, folder, place, myFiles)
 	}, func(l LiveClaim) bool {

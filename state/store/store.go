@@ -71,6 +71,15 @@ type ReadAhead interface {
 	ReadAhead(keys ...string)
 }
 
+// Prefetch is a Store that may read several records side by side (a
+// backend, where one read after another is a round trip each): Prefetch
+// starts reading keys, and the next Get of each, before the lock is taken
+// or let go or a commit is made, is answered from its read. It changes no
+// answer, only when it is read.
+type Prefetch interface {
+	Prefetch(keys ...string)
+}
+
 // Mender is what conch doctor and its repair need of a store whose
 // records are files: to look at them as files, independently of the code
 // that writes them, and to mend what it finds. Files is one; a store that

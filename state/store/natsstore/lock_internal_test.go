@@ -434,3 +434,60 @@ func TestLockKeepsReads(t *testing.T) {
 		t.Errorf("%d reads kept after the first Lock", len(s.kept))
 	}
 }
+
+// Prefetch reads records side by side, and each read answers the next Get
+// of its record, once, in the same stretch: not across the taking of the
+// lock (another may have written between), nor across the holder's own
+// commit.
+func TestPrefetch(t *testing.T) {
+	srv := natstest.Start(t)
+	k1, k2 := "chats/c_1.json", "chats/c_2.json"
+	w := open(t, srv.URL, "fetch")
+	commit(t, w, store.Write{Key: k1, Data: []byte("a1")}, store.Write{Key: k2, Data: []byte("b1")})
+	get := func(s *Store, key string) string {
+		t.Helper()
+		data, err := s.Get(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	s := open(t, srv.URL, "fetch")
+	if made, err := s.Exists(); err != nil || !made {
+		t.Fatalf("the home is not there (%v)", err)
+	}
+	count := spyGets(t, srv.URL, "fetch")
+	s.Prefetch(k1, k2)
+	s.Prefetch(k1) // being read: not read again
+	if len(s.fetched) != 2 {
+		t.Errorf("%d reads started, want 2", len(s.fetched))
+	}
+	if a, b := get(s, k1), get(s, k2); a != "a1" || b != "b1" {
+		t.Errorf("prefetched: %q %q, want a1 b1", a, b)
+	}
+	get(s, k1) // read again: a prefetch answers once
+	if gets := count(); gets[encodeKey(k1)] != 2 || gets[encodeKey(k2)] != 1 {
+		t.Errorf("reads: %v, want c_1 twice and c_2 once", gets)
+	}
+
+	// Prefetched before another's commit and this store's Lock: read again.
+	s.Prefetch(k1)
+	time.Sleep(50 * time.Millisecond) // the read is in
+	commit(t, w, store.Write{Key: k1, Data: []byte("a2")})
+	unlock, err := s.Lock(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := get(s, k1); got != "a2" {
+		t.Errorf("under the lock, prefetched before it: %q, want a2", got)
+	}
+	// Prefetched under the lock, before the holder's commit: read again.
+	s.Prefetch(k2, k1)
+	if _, err := s.Commit([]store.Write{{Key: k2, Data: []byte("b2")}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(s, k2); got != "b2" {
+		t.Errorf("after the holder's commit: %q, want b2", got)
+	}
+	unlock()
+}

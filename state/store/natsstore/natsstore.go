@@ -120,6 +120,19 @@ type Store struct {
 	// answering the holder's first Get of its key before it commits.
 	ahead     []string
 	aheadRead map[string]<-chan entry
+	// fetched are the reads Prefetch started, each answering the next
+	// Get of its key made in the same stretch (gen: the lock taken or
+	// let go, a commit, a roll forward each start a new one).
+	fetched map[string]fetch
+	gen     uint64
+}
+
+// fetch is one read Prefetch started: its entry comes on read; keep says
+// it was sent where a lock-free read is kept for the first Lock.
+type fetch struct {
+	read <-chan entry
+	gen  uint64
+	keep bool
 }
 
 // ValidHome says whether name can be a home on a server: a bucket's name.
@@ -582,9 +595,14 @@ func (s *Store) Get(key string) ([]byte, error) {
 	k := encodeKey(key)
 	e, ok := s.readAhead(k)
 	if !ok {
-		keep := !s.locked() && s.keeping()
-		e = s.read(k)
-		if keep {
+		var f fetch
+		if f, ok = s.fetchedRead(k); ok {
+			e = <-f.read
+		} else {
+			f.keep = !s.locked() && s.keeping()
+			e = s.read(k)
+		}
+		if f.keep {
 			s.keep(k, e)
 		}
 	}
@@ -598,6 +616,35 @@ func (s *Store) Get(key string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", s.Where(key), store.ErrTooLarge)
 	}
 	return data, nil
+}
+
+// Prefetch reads keys now, side by side (store.Prefetch): the next Get of
+// each, made before a lock is taken or let go, or a commit, is answered
+// from its read. A key read already, or being read, is not read again.
+func (s *Store) Prefetch(keys ...string) {
+	keep := !s.locked() && s.keeping()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, key := range keys {
+		k := encodeKey(key)
+		if f, ok := s.fetched[k]; ok && f.gen == s.gen {
+			continue
+		}
+		if s.fetched == nil {
+			s.fetched = make(map[string]fetch, len(keys))
+		}
+		s.fetched[k] = fetch{read: s.readBeside(k), gen: s.gen, keep: keep}
+	}
+}
+
+// fetchedRead is the read Prefetch started of key k, once, if it was
+// started in this stretch.
+func (s *Store) fetchedRead(k string) (fetch, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, ok := s.fetched[k]
+	delete(s.fetched, k)
+	return f, ok && f.gen == s.gen
 }
 
 // keys lists the KV keys of the records under filters.
@@ -746,6 +793,7 @@ func (s *Store) Lock(wait time.Duration) (func(), error) {
 	s.leased = start.Add(lockTTL - leaseMargin)
 	s.stop = make(chan struct{})
 	s.aheadRead = ahead
+	s.gen++
 	s.mu.Unlock()
 	go s.renew(s.stop)
 	if err := s.rollForward(journal); err != nil {
@@ -966,6 +1014,7 @@ func (s *Store) unlock() {
 	close(s.stop)
 	s.stop = nil
 	s.aheadRead = nil
+	s.gen++
 	// Expecting the revision: a lock that ran out and was taken by
 	// another is not this holder's to let go. Its answer is not waited
 	// for (a round trip of every command that writes): whether it came
@@ -994,6 +1043,7 @@ func (s *Store) Commit(ws []store.Write) ([]string, error) {
 		return nil, errors.New("commit without the lock")
 	}
 	s.aheadRead = nil // read before what this commit writes
+	s.gen++
 	msgs := make([]batchMsg, 0, len(ws))
 	for _, class := range []bool{true, false} { // events first
 		for _, w := range ws {
@@ -1074,6 +1124,7 @@ func (s *Store) rollForward(read <-chan entry) error {
 // applyJournal deletes gone in batches, then the journal, with s.mu held.
 func (s *Store) applyJournal(gone []string) error {
 	s.aheadRead = nil // read before these deletions
+	s.gen++
 	for len(gone) > 0 {
 		n := min(len(gone), maxBatch-2)
 		msgs := make([]batchMsg, 0, n+1)
