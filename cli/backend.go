@@ -97,7 +97,7 @@ func (a *app) runOnBackend(args []string) (code int, ran bool) {
 	if url == "" {
 		return 0, false // the table names none: the local home
 	}
-	msg := fmt.Sprintf("the home is on the backend %s, and %s cannot be run: %v (go install github.com/conch-sh/conch/cmd/conch-nats)", url, conchNats, err)
+	msg := fmt.Sprintf("the home is on the backend %s, and %s cannot be run: %v (CGO_ENABLED=0 go install github.com/conch-sh/conch/cmd/conch-nats)", url, conchNats, err)
 	if errors.Is(err, errNoExec) {
 		msg = fmt.Sprintf("the home is on the backend %s, and this system cannot run %s in conch's place (Windows has no exec): run %s itself, or a conch built with go install -tags nats ./cmd/conch", url, conchNats, conchNats)
 	}
