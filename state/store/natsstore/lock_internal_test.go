@@ -43,7 +43,9 @@ func TestAwaitLockWithoutBucket(t *testing.T) {
 }
 
 // spyGets counts the direct gets of home's keys on the server at url, by
-// key, until the count is asked for.
+// key, until the count is asked for. Its subscription is synchronous: a
+// message the server routed to it before the spy's flush is in its queue
+// when the flush returns (a handler's goroutine may not have run yet).
 func spyGets(t *testing.T, url, home string) (count func() map[string]int) {
 	t.Helper()
 	spy, err := nats.Connect(url)
@@ -51,14 +53,8 @@ func spyGets(t *testing.T, url, home string) (count func() map[string]int) {
 		t.Fatal(err)
 	}
 	t.Cleanup(spy.Close)
-	var mu sync.Mutex
-	gets := map[string]int{}
 	prefix := "$JS.API.DIRECT.GET.KV_" + home + ".$KV." + home + "."
-	sub, err := spy.Subscribe(prefix+">", func(m *nats.Msg) {
-		mu.Lock()
-		gets[strings.TrimPrefix(m.Subject, prefix)]++
-		mu.Unlock()
-	})
+	sub, err := spy.SubscribeSync(prefix + ">")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,9 +66,15 @@ func spyGets(t *testing.T, url, home string) (count func() map[string]int) {
 		if err := spy.Flush(); err != nil {
 			t.Fatal(err)
 		}
+		gets := map[string]int{}
+		for {
+			m, err := sub.NextMsg(20 * time.Millisecond)
+			if err != nil {
+				break
+			}
+			gets[strings.TrimPrefix(m.Subject, prefix)]++
+		}
 		_ = sub.Unsubscribe()
-		mu.Lock()
-		defer mu.Unlock()
 		return gets
 	}
 }
