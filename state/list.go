@@ -134,6 +134,15 @@ func (ch ChatsView) List(a Actor, workingOnly bool) (*ChatList, error) {
 		}
 		return is
 	}
+	// The working chats' records are opened below, one after another: on
+	// a home on a backend they are read side by side first.
+	var working []string
+	for _, r := range rows {
+		if r.state == StatusWorking && !r.s.ReplyStarted.IsZero() {
+			working = append(working, chatRel(r.s.ID))
+		}
+	}
+	tx.h.prefetch(working)
 	for _, r := range rows {
 		s := &r.s
 		o := OtherChat{

@@ -76,3 +76,31 @@ func TestReaderPrefetches(t *testing.T) {
 		}
 	}
 }
+
+// TestListPrefetches: chats list asks, side by side, for the records of
+// the working chats it opens, before it opens the first.
+func TestListPrefetches(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "home")
+	if err := benchhome.Fill(dir, benchhome.Options{Chats: 50, Peers: 19}); err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	st := &fetching{Files: store.NewFiles(dir, nil, 0)}
+	h, err := state.Open(state.Options{Dir: dir, Now: time.Now, Hostname: host, Getenv: func(string) string { return "" }, Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l *state.ChatList
+	if err := h.View(func(tx *state.View) (err error) { l, err = tx.Chats().List(state.Actor{}, false); return err }); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, c := range l.Chats {
+		if c.ReplyStarted != nil {
+			want = append(want, "chats/"+c.ID+".json")
+		}
+	}
+	if len(want) == 0 || !slices.Equal(st.fetched, want) {
+		t.Errorf("prefetched %q, want the working chats' records %q", st.fetched, want)
+	}
+}
