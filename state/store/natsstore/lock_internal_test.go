@@ -355,6 +355,9 @@ func TestLockKeepsReads(t *testing.T) {
 	keys := []string{"chats/c_1.json", "chats/c_2.json"}
 	w := open(t, srv.URL, "kept")
 	commit(t, w, store.Write{Key: keys[0], Data: []byte("a1")}, store.Write{Key: keys[1], Data: []byte("b1")})
+	// w's unlock is not waited for: it lands before s reads the lock, as
+	// a command's lands before it exits (Close), or s finds it held.
+	settle(t, w)
 	get := func(s *Store, key string) string {
 		t.Helper()
 		data, err := s.Get(key)
@@ -434,6 +437,17 @@ func TestLockKeepsReads(t *testing.T) {
 	}
 	if len(s.kept) != 0 {
 		t.Errorf("%d reads kept after the first Lock", len(s.kept))
+	}
+}
+
+// settle waits for the answer to s's last unlock, as Close would (its
+// next Lock reads the lock then).
+func settle(t *testing.T, s *Store) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if s.freed(ctx) == nil {
+		t.Fatal("no answer to the unlock in 5 s")
 	}
 }
 
