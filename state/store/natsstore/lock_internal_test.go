@@ -355,8 +355,9 @@ func TestLockKeepsReads(t *testing.T) {
 	keys := []string{"chats/c_1.json", "chats/c_2.json"}
 	w := open(t, srv.URL, "kept")
 	commit(t, w, store.Write{Key: keys[0], Data: []byte("a1")}, store.Write{Key: keys[1], Data: []byte("b1")})
-	// w's unlock is not waited for: it lands before s reads the lock, as
-	// a command's lands before it exits (Close), or s finds it held.
+	// w's unlock is not waited for: its answer is in before s opens, as a
+	// command's deletion is out before the next command starts (Close
+	// flushes it), or s's first read may find the lock held.
 	settle(t, w)
 	get := func(s *Store, key string) string {
 		t.Helper()
@@ -440,8 +441,8 @@ func TestLockKeepsReads(t *testing.T) {
 	}
 }
 
-// settle waits for the answer to s's last unlock, as Close would (its
-// next Lock reads the lock then).
+// settle waits for the answer to s's last unlock (freed, which takes it:
+// s's next Lock reads the lock).
 func settle(t *testing.T, s *Store) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
