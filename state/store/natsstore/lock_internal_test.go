@@ -281,6 +281,7 @@ func TestReadAhead(t *testing.T) {
 	if made, err := s.Exists(); err != nil || !made {
 		t.Fatalf("the home is not there (%v)", err)
 	}
+	count := spyGets(t, srv.URL, "ahead")
 	s.ReadAhead(key)
 	unlock, err := s.Lock(0)
 	if err != nil {
@@ -291,6 +292,9 @@ func TestReadAhead(t *testing.T) {
 	}
 	if got := get(s); got != "v1" {
 		t.Errorf("under the lock, read ahead: %q, want v1", got)
+	}
+	if n := count()[encodeKey(key)]; n != 1 {
+		t.Errorf("the record was read %d times, want once (beside the lock, answering the Get)", n)
 	}
 	s.ReadAhead(key)
 	unlock()
